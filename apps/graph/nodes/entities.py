@@ -1,0 +1,34 @@
+"""Entities: the graph's identities, with aliases and typed relations.
+
+(:Entity)-[:RELATED_TO {predicate, confidence, weight, first_seen, last_seen, chunks}]->(:Entity)
+(:Entity)-[:SAME_AS {status: pending|confirmed|rejected, score, signals, reason}]->(:Entity)
+(:Entity)-[:NOT_SAME]->(:Entity) (both directions): a rejected pair, never proposed again.
+"""
+
+from neomodel import ArrayProperty, DateTimeProperty, FloatProperty, StringProperty
+
+from apps.graph.nodes.tenancy import TenantNode
+
+# POLE+O: the entity types the resolution gate compares within.
+ENTITY_TYPES = ("Person", "Organization", "Location", "Event", "Object")
+
+
+class Entity(TenantNode):
+    name = StringProperty(required=True)
+    norm_name = StringProperty(index=True)
+    type = StringProperty(required=True, choices={t: t for t in ENTITY_TYPES}, index=True)
+    aliases = ArrayProperty(StringProperty(), default=list)
+    norm_aliases = ArrayProperty(StringProperty(), default=list)
+    description = StringProperty(default="")
+    embedding = ArrayProperty(FloatProperty())
+    status = StringProperty(default="active", index=True)  # active | merged
+    updated_at = DateTimeProperty(default_now=True)
+
+
+SCHEMA = [
+    "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases]",
+    "CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding "
+    "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
+    "`vector.similarity_function`: 'cosine'}}",
+    "CREATE INDEX entity_tenant_norm IF NOT EXISTS FOR (e:Entity) ON (e.tenant, e.norm_name)",
+]

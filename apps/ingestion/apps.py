@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class IngestionConfig(AppConfig):
+    name = "apps.ingestion"
+    label = "ingestion"

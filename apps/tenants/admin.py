@@ -1,0 +1,43 @@
+from django.contrib import admin
+from rest_framework_api_key.admin import APIKeyModelAdmin
+
+from apps.tenants.models import AuditEvent, Job, Membership, Tenant, TenantAPIKey
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 1
+
+
+@admin.register(Tenant)
+class TenantAdmin(admin.ModelAdmin):
+    list_display = ("slug", "name", "uid", "created_at")
+    search_fields = ("slug", "name")
+    readonly_fields = ("uid",)
+    inlines = [MembershipInline]
+
+
+@admin.register(TenantAPIKey)
+class TenantAPIKeyAdmin(APIKeyModelAdmin):
+    list_display = (*APIKeyModelAdmin.list_display, "tenant", "scopes", "last_used_at")
+    list_filter = ("tenant", "revoked")
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ("user", "tenant", "role", "granted_at")
+    list_filter = ("tenant", "role")
+
+
+@admin.register(Job)
+class JobAdmin(admin.ModelAdmin):
+    list_display = ("uid", "tenant", "kind", "status", "created_at")
+    list_filter = ("tenant", "kind", "status")
+    readonly_fields = [f.name for f in Job._meta.fields]
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    list_display = ("at", "tenant", "actor", "action", "target")
+    list_filter = ("tenant", "action")
+    readonly_fields = [f.name for f in AuditEvent._meta.fields]

@@ -1,0 +1,106 @@
+"""Agent API of the foundation: health, the tenant's stats, and job progress."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.graph.embeddings import get_embedder
+from apps.graph.schema import graph_health
+from apps.tenants import selectors
+from apps.tenants.auth import ANY_KEY
+from apps.tenants.models import KeyScope
+from memoryproject.api_errors import NotFoundError
+
+
+class HealthOut(serializers.Serializer):
+    status = serializers.CharField()
+    service = serializers.DictField()
+    neo4j = serializers.DictField()
+    broker = serializers.DictField()
+    embedding = serializers.DictField()
+
+
+class HealthApi(APIView):
+    required_scope = ANY_KEY
+
+    @extend_schema(responses=HealthOut, summary="Health of the service and what it depends on")
+    def get(self, request):
+        embedder = get_embedder()
+        neo4j = graph_health()
+        broker = _broker_health()
+        body = {
+            "status": "ok" if neo4j["connected"] and broker["connected"] else "degraded",
+            "service": {"name": "anamnesis", "api": "v1"},
+            "neo4j": neo4j,
+            "broker": broker,
+            "embedding": {
+                "model": embedder.name,
+                "dimensions": embedder.dimensions,
+                "loaded": bool(getattr(embedder, "loaded", True)),
+            },
+        }
+        return Response(body, status=200 if body["status"] == "ok" else 503)
+
+
+def _broker_health() -> dict:
+    from memoryproject.celery import app
+
+    url = settings.CELERY_BROKER_URL
+    transport = url.split(":", 1)[0]
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, timeout=2)
+        return {"connected": True, "transport": transport}
+    except Exception as exc:  # noqa: BLE001 - health reports any failure
+        return {"connected": False, "transport": transport, "error": type(exc).__name__}
+
+
+class StatsOut(serializers.Serializer):
+    documents = serializers.IntegerField()
+    chunks = serializers.IntegerField()
+    entities = serializers.IntegerField()
+    relations = serializers.IntegerField()
+    conversations = serializers.IntegerField()
+    messages = serializers.IntegerField()
+    pending_reviews = serializers.IntegerField()
+    episodes = serializers.IntegerField()
+    lessons = serializers.IntegerField()
+    playbooks = serializers.IntegerField()
+    read_at = serializers.DateTimeField()
+
+
+class StatsApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(responses=StatsOut, summary="Counts of the caller's tenant's memory")
+    def get(self, request):
+        return Response(selectors.tenant_stats(request.auth))
+
+
+class JobOut(serializers.Serializer):
+    uid = serializers.CharField()
+    kind = serializers.CharField()
+    subject = serializers.CharField()
+    status = serializers.CharField()
+    progress = serializers.DictField()
+    result = serializers.DictField()
+    error = serializers.CharField()
+    attempts = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class JobDetailApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(responses=JobOut, summary="Status, progress and result of a background job")
+    def get(self, request, uid: str):
+        job = selectors.job_get(request.auth, uid=uid)
+        if job is None:
+            raise NotFoundError("No such job.")
+        return Response(JobOut(job).data)

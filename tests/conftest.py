@@ -1,0 +1,200 @@
+"""Shared fixtures. Every test gets its own tenant; its graph nodes are removed afterwards, so
+tests never see each other's data. Everything runs against the real services."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from rest_framework.test import APIClient
+
+from apps.graph.scope import Scope
+from apps.tenants import services as tenant_services
+from apps.tenants.auth import ROLE_PERMISSIONS
+from apps.tenants.models import Role, Tenant
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--disable-dev-shm-usage",
+]  # fmt: skip
+
+
+@pytest.fixture(scope="session", autouse=True)
+def graph_schema_installed(django_db_blocker):
+    from apps.graph.schema import schema_install
+
+    schema_install()
+
+
+def graph_wipe_tenant(tenant_uid: str) -> None:
+    from apps.graph import cypher
+
+    scope = Scope(tenant=tenant_uid, actor="test-teardown", actor_kind="system")
+    cypher.write(scope, "MATCH (n) WHERE n.tenant = $tenant DETACH DELETE n")
+
+
+@pytest.fixture
+def make_tenant(db):
+    created: list[Tenant] = []
+
+    def factory(slug: str | None = None, **settings_overrides) -> Tenant:
+        slug = slug or f"t-{uuid.uuid4().hex[:10]}"
+        tenant = tenant_services.tenant_create(slug=slug, name=slug, settings=settings_overrides)
+        created.append(tenant)
+        return tenant
+
+    yield factory
+    for tenant in created:
+        graph_wipe_tenant(tenant.uid)
+
+
+@pytest.fixture
+def tenant(make_tenant) -> Tenant:
+    return make_tenant()
+
+
+def scope_for(tenant: Tenant, *, actor: str = "agent:test", kind: str = "agent", permissions=None):
+    perms = permissions if permissions is not None else ROLE_PERMISSIONS[Role.ADMIN]
+    return Scope(
+        tenant=tenant.uid,
+        actor=actor,
+        actor_kind=kind,
+        permissions=frozenset(perms),
+        settings=tenant.effective_settings(),
+    )
+
+
+@pytest.fixture
+def scope(tenant) -> Scope:
+    return scope_for(tenant)
+
+
+@pytest.fixture
+def make_api_client(db):
+    def factory(tenant: Tenant, scopes: list[str] | None = None) -> APIClient:
+        _, raw = tenant_services.api_key_issue(tenant=tenant, name="test key", scopes=scopes)
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Api-Key {raw}")
+        client.raw_key = raw
+        return client
+
+    return factory
+
+
+@pytest.fixture
+def api_client(tenant, make_api_client) -> APIClient:
+    return make_api_client(tenant)
+
+
+@pytest.fixture
+def make_person(db):
+    from django.contrib.auth import get_user_model
+
+    def factory(tenant: Tenant, role: str = Role.VIEWER, username: str | None = None):
+        username = username or f"u-{uuid.uuid4().hex[:8]}"
+        password = f"pw-{uuid.uuid4().hex}"
+        user = get_user_model().objects.create_user(username=username, password=password)
+        tenant_services.membership_grant(user=user, tenant=tenant, role=role)
+        user.raw_password = password
+        return user
+
+    return factory
+
+
+# --- A real Celery worker on the real broker --------------------------------------------------
+
+
+@pytest.fixture
+def celery_worker(transactional_db):
+    """Starts `celery worker` as a separate process on the configured broker (Redis in CI,
+    SQLAlchemy-on-SQLite locally), reading the test database file and the test Neo4j."""
+    env = {
+        **os.environ,
+        "SQLITE_PATH": str(settings.DATABASES["default"]["NAME"]),
+        "CELERY_TASK_ALWAYS_EAGER": "false",
+    }
+    log = open(Path(settings.DATA_DIR) / "test-worker.log", "ab")  # noqa: SIM115
+    concurrency = os.environ.get("TEST_WORKER_CONCURRENCY", "2")
+    proc = subprocess.Popen(
+        [
+            sys.executable, "-m", "celery", "-A", "memoryproject", "worker",
+            "--loglevel=INFO", f"--concurrency={concurrency}", "--pool=prefork",
+            "--without-gossip", "--without-mingle", "--without-heartbeat",
+            "-Q", settings.CELERY_TASK_DEFAULT_QUEUE,
+        ],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+    )  # fmt: skip
+    _purge_queue()
+    time.sleep(1.0)
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+def _purge_queue() -> None:
+    from memoryproject.celery import app
+
+    try:
+        app.control.purge()
+    except Exception:  # noqa: BLE001 - an empty or fresh broker has nothing to purge
+        pass
+
+
+def wait_for(predicate, *, timeout: float = 120.0, interval: float = 0.3, message: str = ""):
+    """Poll until predicate() is truthy; fail the test with `message` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval)
+    pytest.fail(message or f"condition not met within {timeout}s")
+
+
+# --- A real browser ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(CHROMIUM):
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install chromium")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    page.console_errors = []
+    page.on(
+        "console", lambda msg: page.console_errors.append(msg.text) if msg.type == "error" else None
+    )
+    page.on("pageerror", lambda exc: page.console_errors.append(str(exc)))
+    yield page
+    context.close()
+
+
+def browser_login(page, live_server, user) -> None:
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("#id_username", user.username)
+    page.fill("#id_password", user.raw_password)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")

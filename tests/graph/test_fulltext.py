@@ -1,0 +1,22 @@
+from apps.graph.fulltext import fulltext_phrase, fulltext_terms
+
+
+def test_terms_are_words_joined_by_or():
+    assert fulltext_terms("Sherlock  Holmes!") == "sherlock OR holmes"
+
+
+def test_operators_in_caller_text_do_not_survive():
+    query = fulltext_terms('a:b AND (c OR "d") || e* ~f')
+    assert ":" not in query and "(" not in query and '"' not in query and "*" not in query
+
+
+def test_fuzzy_marks_long_words_only():
+    assert fulltext_terms("Holmes at home", fuzzy=True) == "holmes~ OR at OR home~"
+
+
+def test_empty_text_gives_empty_query():
+    assert fulltext_terms("?!") == ""
+
+
+def test_phrase_escapes_quotes():
+    assert fulltext_phrase('say "hi"') == '"say \\"hi\\""'

@@ -1,0 +1,49 @@
+"""The layout rules hold for the project, and each check catches a planted violation."""
+
+from pathlib import Path
+
+import pytest
+
+from tests.layout_rules import layout_violations
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_project_follows_the_layout_rules():
+    assert layout_violations(ROOT) == []
+
+
+PLANTED = {
+    "too long": ("apps/demo/services.py", "x = 1\n" * 401, "lines"),
+    "forbidden name": ("apps/demo/utils.py", "x = 1\n", "named after no capability"),
+    "f-string cypher": (
+        "apps/demo/selectors.py",
+        'def f(label):\n    return f"MATCH (n:{label}) RETURN n"\n',
+        "f-string",
+    ),
+    "cypher in a view": (
+        "apps/demo/views.py",
+        'QUERY = "MATCH (n:Entity {tenant: $tenant}) RETURN n"\n',
+        "view/api/task",
+    ),
+    "driver call outside graph": (
+        "apps/demo/selectors.py",
+        "from neomodel import db\nrows = db.cypher_query('RETURN 1')\n",
+        "driver directly",
+    ),
+    "unscoped system query": (
+        "apps/demo/selectors.py",
+        "from apps.graph.cypher import system_query\nsystem_query('RETURN 1')\n",
+        "system_query",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PLANTED))
+def test_each_check_catches_a_planted_violation(tmp_path, name):
+    rel, content, expected = PLANTED[name]
+    target = tmp_path / rel
+    target.parent.mkdir(parents=True)
+    target.write_text(content)
+    problems = layout_violations(tmp_path)
+    assert len(problems) == 1 and expected in problems[0], problems
