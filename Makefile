@@ -12,7 +12,9 @@ $(STAMP): pyproject.toml
 	@# torch first and alone: the CPU wheel from PIP_FIND_LINKS when one is there, else PyPI's.
 	$(VENV)/bin/pip install -q --upgrade pip==26.3
 	$(VENV)/bin/pip install -q "torch==2.13.0"
-	$(VENV)/bin/pip install -q -e ".[test]"
+	@# Dependencies only: the project itself runs from the checkout (manage.py, pytest rootdir).
+	$(VENV)/bin/python bin/requirements-from-pyproject > $(VENV)/requirements.txt
+	$(VENV)/bin/pip install -q -r $(VENV)/requirements.txt
 	@touch $(STAMP)
 
 install: $(STAMP)

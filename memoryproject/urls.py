@@ -9,17 +9,21 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import IsAuthenticated
 
+from apps.conversations import urls as conversations_urls
+from apps.ingestion import urls as ingestion_urls
+from apps.lessons import urls as lessons_urls
+from apps.resolution import urls as resolution_urls
+from apps.tenants import urls as tenants_urls
 from apps.tenants.auth import ApiKeyAuthentication
-from apps.tenants.urls import api_urlpatterns as tenant_api
 
 _docs_access = {
     "authentication_classes": [SessionAuthentication, ApiKeyAuthentication],
     "permission_classes": [IsAuthenticated],
 }
 
-api_v1 = [
-    *tenant_api,
-]
+APPS = [tenants_urls, ingestion_urls, resolution_urls, conversations_urls, lessons_urls]
+api_v1 = [route for app in APPS for route in app.api_urlpatterns]
+pages = [route for app in APPS for route in app.urlpatterns]
 
 urlpatterns = [
     path("api/v1/", include(api_v1)),
@@ -32,5 +36,5 @@ urlpatterns = [
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
-    path("", include("apps.tenants.urls")),
+    path("", include(pages)),
 ]

@@ -1,0 +1,3 @@
+"""Episodes, entries, lessons, playbooks, handoffs and promoted knowledge."""
+
+SCHEMA: list[str] = []

@@ -1,0 +1,51 @@
+"""Refused writes, recorded and bounded: one WriteFailure node per distinct refusal, counted."""
+
+from __future__ import annotations
+
+import hashlib
+
+from apps.graph import cypher
+from apps.graph.scope import Scope
+
+MAX_REASON_CHARS = 2000
+MAX_KIND_CHARS = 100
+
+RECORD = """
+MERGE (f:WriteFailure {tenant: $tenant, fingerprint: $fingerprint})
+ON CREATE SET f.uid = randomUUID(), f.kind = $kind, f.reason = $reason, f.count = 1,
+              f.actor = $actor, f.subject_user = $subject_user,
+              f.created_at = datetime(), f.last_at = datetime()
+ON MATCH SET f.count = f.count + 1, f.last_at = datetime()
+RETURN f.uid AS uid, f.count AS count
+"""
+
+
+def write_failure_record(
+    scope: Scope, *, kind: str, reason: str, subject_user: str | None = None
+) -> dict:
+    """Count a refusal; the same (kind, reason, actor, user) lands on the same node.
+    `subject_user` names the conversation user the refused write was about, so erasing that
+    user also erases their refusals."""
+    kind = kind[:MAX_KIND_CHARS]
+    reason = reason[:MAX_REASON_CHARS]
+    key = "\x1f".join([kind, reason, scope.actor, subject_user or ""])
+    fingerprint = hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:40]
+    return cypher.write(
+        scope,
+        RECORD,
+        fingerprint=fingerprint,
+        kind=kind,
+        reason=reason,
+        actor=scope.actor,
+        subject_user=subject_user,
+    )[0]
+
+
+def write_failures_list(scope: Scope, *, limit: int = 50) -> list[dict]:
+    return cypher.read(
+        scope,
+        "MATCH (f:WriteFailure {tenant: $tenant}) "
+        "RETURN f.kind AS kind, f.reason AS reason, f.count AS count, f.actor AS actor, "
+        "toString(f.last_at) AS last_at ORDER BY f.last_at DESC LIMIT $limit",
+        limit=limit,
+    )
