@@ -129,7 +129,7 @@ def check_context(
         scope, user=user, sid=sid, role=role, text=message, by=by or user, embedding=vector
     )
     mark = _step(steps, "store_message", server_started, 1)
-    found = cypher.read_unit(scope, lambda tx: _retrieve(tx, user, sid, stored["uid"], message,
+    found = cypher.read_unit(scope, lambda unit: _retrieve(unit, user, sid, stored["uid"], message,
                                                          vector, k, steps))  # fmt: skip
     mark = _step(steps, "retrieve", mark, sum(len(found[key]) for key in ("messages", "entities")))
     block = prompt_block(found, token_budget=token_budget)
@@ -152,18 +152,18 @@ def check_context(
     }
 
 
-def _retrieve(tx, user, sid, self_uid, message, vector, k, steps) -> dict:
+def _retrieve(unit, user, sid, self_uid, message, vector, k, steps) -> dict:
     steps[:] = [s for s in steps if s["step"] == "store_message"]  # a retried unit starts over
     mark = time.perf_counter()
-    messages = tx.run(MESSAGE_HITS, user=user, asked=self_uid, vector=vector, k=k,
+    messages = unit.run(MESSAGE_HITS, user=user, asked=self_uid, vector=vector, k=k,
                       recent_sessions=RECENT_SESSIONS, window=RECENT_WINDOW,
                       ann=ANN_CANDIDATES)  # fmt: skip
     mark = _step(steps, "message_hits", mark, len(messages))
-    ranked = tx.run(ENTITY_HITS, vector=vector, terms=fulltext_terms(message), ann=max(50, k * 10),
+    ranked = unit.run(ENTITY_HITS, vector=vector, terms=fulltext_terms(message), ann=max(50, k * 10),
                     n=k * 2, user=user, sid=sid)[0]  # fmt: skip
     fused = rrf_fuse({"vector": ranked["by_vector"], "words": ranked["by_words"]})[:k]
     mark = _step(steps, "entity_hits", mark, len(fused))
-    around = tx.run(AROUND, uids=[f["uid"] for f in fused], user=user, per=k * 2, traces=3,
+    around = unit.run(AROUND, uids=[f["uid"] for f in fused], user=user, per=k * 2, traces=3,
                     min_conf=MIN_NEIGHBOUR_CONFIDENCE) if fused else []  # fmt: skip
     by_uid = {row["entity"]["uid"]: row for row in around}
     entities, neighbours, traces, seen = [], [], [], {f["uid"] for f in fused}
