@@ -110,7 +110,9 @@ def test_sessions_search_and_context_endpoint(api_client):
     assert body["message"]["no"] == 2 and body["trace"]
     assert body["tokens"] <= 200
     bad = api_client.post(
-        "/api/v1/context", {"user": "ann", "session": "home", "message": "x", "k": 99}, format="json"
+        "/api/v1/context",
+        {"user": "ann", "session": "home", "message": "x", "k": 99},
+        format="json",
     )
     assert bad.status_code == 400 and bad.json()["error"]["field"] == "k"
 

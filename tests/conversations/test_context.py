@@ -72,6 +72,6 @@ def test_context_limits(scope, kwargs, field):
     with pytest.raises(ApplicationError) as refused:
         context.check_context(scope, user="ann", sid="main", message="hi", **kwargs)
     assert refused.value.field == field
-    assert cypher.read(scope, "MATCH (m:Message {tenant: $tenant}) RETURN count(m) AS n")[0][
-        "n"
-    ] == 0
+    assert (
+        cypher.read(scope, "MATCH (m:Message {tenant: $tenant}) RETURN count(m) AS n")[0]["n"] == 0
+    )
