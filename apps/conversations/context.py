@@ -148,7 +148,11 @@ def check_context(
         "tokens": block["tokens"],
         "cited": block["cited"],
         "trace": trace_uid,
-        "timings": {"embed_ms": round(embed_ms, 2), "server_ms": round(server_ms, 2)},
+        "timings": {
+            "embed_ms": round(embed_ms, 2),
+            "server_ms": round(server_ms, 2),
+            "steps": steps,
+        },
     }
 
 
