@@ -9,8 +9,8 @@ import time
 
 from apps.conversations import input_limits as limits
 from apps.conversations.prompt_block import prompt_block
-from apps.conversations.services import check_message_append
-from apps.conversations.traces import trace_record
+from apps.conversations.services import after_append, check_message_input, do_message_append_in
+from apps.conversations.traces import do_trace_record_in
 from apps.graph import cypher
 from apps.graph.embeddings import embed_one
 from apps.graph.fulltext import fulltext_terms
@@ -119,23 +119,34 @@ def check_context(
     limits.check_count(k, field="k", limit=limits.MAX_K)
     limits.check_count(token_budget, field="token_budget", limit=limits.MAX_TOKEN_BUDGET,
                        minimum=50)  # fmt: skip
+    mentions, _at = check_message_input(
+        scope, user=user, sid=sid, role=role, text=message, by=by or user, mentions=[], at=None
+    )
     started = time.perf_counter()
     vector = embed_one(message) if isinstance(message, str) and message.strip() else None
     embed_ms = (time.perf_counter() - started) * 1000
     server_started = time.perf_counter()
     steps: list[dict] = []
 
-    stored = check_message_append(
-        scope, user=user, sid=sid, role=role, text=message, by=by or user, embedding=vector
-    )
-    mark = _step(steps, "store_message", server_started, 1)
-    found = cypher.read_unit(scope, lambda unit: _retrieve(unit, user, sid, stored["uid"], message,
-                                                         vector, k, steps))  # fmt: skip
-    mark = _step(steps, "retrieve", mark, sum(len(found[key]) for key in ("messages", "entities")))
-    block = prompt_block(found, token_budget=token_budget)
-    _step(steps, "prompt_block", mark, block["tokens"])
-    trace_uid = trace_record(scope, user=user, sid=sid, message_uid=stored["uid"], found=found,
-                             steps=steps)  # fmt: skip
+    # One transaction: the message, the reads and the trace commit together (or, retried,
+    # start over), which saves round trips on the hot path.
+    def work(unit):
+        steps.clear()
+        began = time.perf_counter()
+        stored = do_message_append_in(unit, user=user, sid=sid, role=role, text=message,
+                                      by=by or user, mentions=mentions, at=None,
+                                      embedding=vector)  # fmt: skip
+        _step(steps, "store_message", began, 1)
+        found = _retrieve(unit, user, sid, stored["uid"], message, vector, k, steps)
+        mark = time.perf_counter()
+        block = prompt_block(found, token_budget=token_budget)
+        _step(steps, "prompt_block", mark, block["tokens"])
+        trace_uid = do_trace_record_in(unit, user=user, sid=sid, message_uid=stored["uid"],
+                                       found=found, steps=steps)  # fmt: skip
+        return stored, found, block, trace_uid
+
+    stored, found, block, trace_uid = cypher.write_unit(scope, work)
+    after_append(scope, stored=stored, embedded=True)
     server_ms = (time.perf_counter() - server_started) * 1000
     return {
         "message": stored,
@@ -157,7 +168,6 @@ def check_context(
 
 
 def _retrieve(unit, user, sid, self_uid, message, vector, k, steps) -> dict:
-    steps[:] = [s for s in steps if s["step"] == "store_message"]  # a retried unit starts over
     mark = time.perf_counter()
     messages = unit.run(MESSAGE_HITS, user=user, asked=self_uid, vector=vector, k=k,
                       recent_sessions=RECENT_SESSIONS, window=RECENT_WINDOW,

@@ -9,6 +9,7 @@ import time
 
 from apps.conversations import input_limits as limits
 from apps.graph import cypher
+from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
 from apps.graph.write_failures import write_failure_record
 from memoryproject.api_errors import ApplicationError
@@ -68,29 +69,51 @@ def check_message_append(
     """Validate, then append one message to the user's session (created on first use).
     Returns {uid, no, at, mentions: {linked, unknown}}. A refusal records a WriteFailure that
     names the user (so erasing the user erases it too) and writes nothing else."""
-    try:
-        limits.check_user(user)
-        limits.check_sid(sid)
-        limits.check_role(role)
-        limits.check_text(text, limit=scope.setting("max_message_chars"))
-        limits.check_by(by)
-        mentions = limits.check_mentions(mentions)
-        at = limits.check_at(at)
-    except ApplicationError as refusal:
-        message_refusal_record(scope, user=user, sid=sid, problem=refusal.message, text=text)
-        raise
+    mentions, at = check_message_input(
+        scope, user=user, sid=sid, role=role, text=text, by=by, mentions=mentions, at=at
+    )
     return do_message_append(
         scope, user=user, sid=sid, role=role, text=text, by=by, mentions=mentions, at=at,
         embedding=embedding,
     )  # fmt: skip
 
 
+def check_message_input(scope: Scope, *, user, sid, role, text, by, mentions, at):
+    """Every input of a message checked against its format and limit; returns the cleaned
+    (mentions, at). A refusal is recorded under the user before it is raised."""
+    try:
+        limits.check_user(user)
+        limits.check_sid(sid)
+        limits.check_role(role)
+        limits.check_text(text, limit=scope.setting("max_message_chars"))
+        limits.check_by(by)
+        return limits.check_mentions(mentions), limits.check_at(at)
+    except ApplicationError as refusal:
+        message_refusal_record(scope, user=user, sid=sid, problem=refusal.message, text=text)
+        raise
+
+
 def do_message_append(
     scope: Scope, *, user, sid, role, text, by, mentions, at, embedding=None
 ) -> dict:
-    """Append without validating: the caller checked every input (check_message_append)."""
-    row = cypher.write(
+    """Append without validating: the caller checked every input (check_message_input)."""
+    stored = cypher.write_unit(
         scope,
+        lambda unit: do_message_append_in(
+            unit, user=user, sid=sid, role=role, text=text, by=by, mentions=mentions, at=at,
+            embedding=embedding,
+        ),
+    )  # fmt: skip
+    after_append(scope, stored=stored, embedded=embedding is not None)
+    return stored
+
+
+def do_message_append_in(
+    unit: ScopedTx, *, user, sid, role, text, by, mentions, at, embedding=None
+) -> dict:
+    """The append query inside the caller's transaction (no queued work: the caller calls
+    after_append once it committed)."""
+    row = unit.run(
         APPEND,
         user=user,
         sid=sid,
@@ -99,11 +122,9 @@ def do_message_append(
         by=by,
         at=at,
         embedding=embedding,
-        owner_key=limits.owner_key(scope.tenant, user),
+        owner_key=limits.owner_key(unit.scope.tenant, user),
         mentions=[{"name": n, "norm": limits.mention_norm(n)} for n in mentions],
     )[0]
-    after_append(scope, user=user, sid=sid, no=row["no"], summary_upto=row["summary_upto"],
-                 embedded=embedding is not None)  # fmt: skip
     return {
         "uid": row["uid"],
         "user": user,
@@ -111,6 +132,7 @@ def do_message_append(
         "no": row["no"],
         "at": row["at"],
         "mentions": {"linked": row["linked"], "unknown": row["unknown"]},
+        "summary_upto": row["summary_upto"],
     }
 
 
@@ -134,14 +156,15 @@ def _queue_embedding(tenant: str) -> None:
     tasks.messages_embed.apply_async((tenant,), countdown=EMBED_DELAY_S)
 
 
-def after_append(scope: Scope, *, user: str, sid: str, no: int, summary_upto: int, embedded: bool):
+def after_append(scope: Scope, *, stored: dict, embedded: bool) -> None:
     """Queue the work that stays off the request path: embedding, and a summary once the
     messages waiting pass the tenant's `summarize_waiting` (again every 25 while they do)."""
     from apps.conversations import tasks
 
     if not embedded:
         _queue_embedding(scope.tenant)
-    waiting = no - summary_upto - scope.setting("summary_keep_last")
+    user, sid = stored["user"], stored["sid"]
+    waiting = stored["no"] - stored.pop("summary_upto") - scope.setting("summary_keep_last")
     over = waiting - scope.setting("summarize_waiting")
     if over > 0 and over % 25 == 1:
         tasks.session_summarize.delay(scope.tenant, user, sid)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from apps.graph import cypher
+from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
 
 RECORD = """
@@ -47,15 +48,15 @@ def _ranked(items: list[dict], **extra) -> list[dict]:
     return [{"uid": item["uid"], "rank": i, **extra} for i, item in enumerate(items, start=1)]
 
 
-def trace_record(
-    scope: Scope, *, user: str, sid: str, message_uid: str, found: dict, steps: list[dict]
+def do_trace_record_in(
+    unit: ScopedTx, *, user: str, sid: str, message_uid: str, found: dict, steps: list[dict]
 ) -> str:
-    """One ReasoningTrace for a context call, with a TOUCHED edge to everything it returned."""
+    """One ReasoningTrace for a context call, with a TOUCHED edge to everything it returned,
+    written in the caller's transaction."""
     entities = _ranked(found["entities"], kind="entity_hit") + _ranked(
         found["neighbours"], kind="neighbour"
     )
-    rows = cypher.write(
-        scope,
+    rows = unit.run(
         RECORD,
         message=message_uid,
         user=user,
