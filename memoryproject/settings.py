@@ -198,6 +198,32 @@ TENANT_DEFAULTS = {
     "max_document_bytes": 1_000_000,
     "max_message_chars": 20_000,
     "max_facts_per_request": 500,
+    # Episodes, lessons, playbooks and knowledge promotion (apps/lessons).
+    "lesson_threshold": 1,
+    "playbook_needs": 3,
+    "knowledge_promotion_minutes": 30,
+    "knowledge_heat_threshold": 0.25,
+    "knowledge_extractor": "rules",
+}
+
+# Rules that say what one closed episode shows (apps/lessons/promotion.py), by name.
+LESSON_PROMOTION_RULES: dict[str, str] = {}
+# Extractors of knowledge triples from conversation chains, chosen per tenant by name.
+KNOWLEDGE_EXTRACTORS = {
+    "rules": "apps.lessons.knowledge.extractors.RuleExtractor",
+    "llm": "apps.lessons.knowledge.extractors.OpenAICompatibleExtractor",
+}
+KNOWLEDGE_LLM_URL = os.environ.get("KNOWLEDGE_LLM_URL", "")  # an OpenAI-compatible /v1 base URL
+KNOWLEDGE_LLM_MODEL = os.environ.get("KNOWLEDGE_LLM_MODEL", "")
+KNOWLEDGE_LLM_API_KEY = os.environ.get("KNOWLEDGE_LLM_API_KEY", "")
+# Called as hook(scope, *, message_uids=[...]) before conversation messages are erased.
+MESSAGE_ERASURE_HOOKS = ["apps.lessons.knowledge.erasure.knowledge_forget_messages"]
+# Beat fires the ticker every minute; each tenant is promoted every `knowledge_promotion_minutes`.
+CELERY_BEAT_SCHEDULE = {
+    "knowledge-promotion-ticker": {
+        "task": "apps.lessons.tasks.knowledge_tick",
+        "schedule": 60.0,
+    },
 }
 
 LOGGING = {
