@@ -63,9 +63,7 @@ RETURN accepting, h.receiver AS receiver, h.status AS status
 
 
 @refusal_recorded("handoff")
-def check_handoff_give(
-    scope: Scope, *, key: str, to: str, points_to: list, note: str = ""
-) -> dict:
+def check_handoff_give(scope: Scope, *, key: str, to: str, points_to: list, note: str = "") -> dict:
     """Give work to agent `to`, pointing at entries, episodes, entities, lessons or playbooks."""
     check_key(key, field="key")
     if not isinstance(to, str) or not 0 < len(to) <= 200:

@@ -128,19 +128,27 @@ class Receipts:
 def _apply_lesson(tx, scope, rule, episode, claim, at_least, receipts, known) -> None:
     key = claim["lesson"]
     if any(u not in known["entities"] for u in claim["about"]):
-        receipts.note(receipts.lessons, key, {"id": key, "status": "refused",
-                                              "reason": "about names an entity that does not exist"})
+        receipts.note(
+            receipts.lessons,
+            key,
+            {"id": key, "status": "refused", "reason": "about names an entity that does not exist"},
+        )
         return
     if key in known["lessons"]:
         side = {"agree": [episode]} if claim["agrees"] else {"disagree": [episode]}
         result = do_lesson_evidence(tx, scope, key=key, **side)
         status = "weighed" if result["changed"] else "unchanged"
-        receipts.note(receipts.lessons, key, {"id": key, "status": status, "weight": result["weight"]})
+        receipts.note(
+            receipts.lessons, key, {"id": key, "status": status, "weight": result["weight"]}
+        )
         return
-    shown = tx.run(SHOWN, rule=rule, claim=f"lesson:{key}", episode=episode, agrees=claim["agrees"])[0]
+    shown = tx.run(
+        SHOWN, rule=rule, claim=f"lesson:{key}", episode=episode, agrees=claim["agrees"]
+    )[0]
     if len(shown["agree"]) < at_least:
-        receipts.note(receipts.lessons, key, {"id": key, "status": "waiting",
-                                              "count": len(shown["agree"])})
+        receipts.note(
+            receipts.lessons, key, {"id": key, "status": "waiting", "count": len(shown["agree"])}
+        )
         return
     tx.run(LESSON_CREATE, key=key, statement=claim["statement"], actor=scope.actor)
     tx.run(
@@ -153,7 +161,9 @@ def _apply_lesson(tx, scope, rule, episode, claim, at_least, receipts, known) ->
         tx, scope, key=key, agree=shown["agree"], disagree=shown["disagree"]
     )
     known["lessons"].append(key)
-    receipts.note(receipts.lessons, key, {"id": key, "status": "learned", "weight": result["weight"]})
+    receipts.note(
+        receipts.lessons, key, {"id": key, "status": "learned", "weight": result["weight"]}
+    )
 
 
 def _apply_playbook(tx, scope, rule, episode, claim, at_least, receipts) -> None:
@@ -161,8 +171,9 @@ def _apply_playbook(tx, scope, rule, episode, claim, at_least, receipts) -> None
     sig = signature(claim["trigger"], claim["steps"])
     shown = tx.run(SHOWN, rule=rule, claim=f"playbook:{key}:{sig}", episode=episode, agrees=True)[0]
     if len(shown["agree"]) < at_least:
-        receipts.note(receipts.playbooks, key, {"id": key, "status": "waiting",
-                                                "count": len(shown["agree"])})
+        receipts.note(
+            receipts.playbooks, key, {"id": key, "status": "waiting", "count": len(shown["agree"])}
+        )
         return
     receipt = do_playbook_write(
         tx, scope, key=key, trigger=claim["trigger"], steps=claim["steps"], episodes=shown["agree"]
@@ -172,8 +183,15 @@ def _apply_playbook(tx, scope, rule, episode, claim, at_least, receipts) -> None
 
 def _apply_run(tx, scope, episode, claim, receipts) -> None:
     key = claim["ran"]
-    rows = tx.run(RUN, key=key, episode=episode, succeeded=claim["succeeded"], actor=scope.actor,
-                  limit=3, auto="system:three-failures-in-a-row")
+    rows = tx.run(
+        RUN,
+        key=key,
+        episode=episode,
+        succeeded=claim["succeeded"],
+        actor=scope.actor,
+        limit=3,
+        auto="system:three-failures-in-a-row",
+    )
     if not rows:
         receipts.runs.append(
             {"id": key, "episode": episode, "status": "refused", "reason": "no such playbook"}

@@ -8,11 +8,21 @@ from apps.lessons.episodes import check_entry_record, check_episode_close, check
 
 
 def entity_make(scope, name: str, type: str = "Object") -> str:
-    """An active entity of the tenant (see the note in the report about the resolution service)."""
-    from apps.graph.nodes import Entity
+    """An active entity of the tenant, made by the identity resolution service."""
+    from apps.resolution.candidates import EntityCandidate, Provenance
+    from apps.resolution.entity_resolve import entities_resolve
 
-    entity = Entity(tenant=scope.tenant, name=name, norm_name=name.lower(), type=type).save()
-    return entity.uid
+    receipts = entities_resolve(
+        scope, entities=[EntityCandidate(name, type)], provenance=Provenance(agent=scope.actor)
+    )
+    return receipts[0].entity_uid
+
+
+def say(scope, user: str, text: str, *, sid: str = "main", role: str = "user") -> dict:
+    """A message through the conversations service."""
+    from apps.conversations.services import check_message_append
+
+    return check_message_append(scope, user=user, sid=sid, role=role, text=text, by=role)
 
 
 def closed_episode(scope, *, about=(), outcome=None, title="") -> str:

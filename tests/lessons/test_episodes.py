@@ -26,12 +26,18 @@ def test_entries_are_numbered_and_cite_entries_and_pinned_entities(scope, make_e
     assert opened["status"] == "opened"
     ep = opened["id"]
     first = check_entry_record(
-        scope, episode=ep, type="observation", values={"status": "hot"},
+        scope,
+        episode=ep,
+        type="observation",
+        values={"status": "hot"},
         cites=[{"kind": "entity", "id": d1}],
     )
     assert (first["seq"], first["status"]) == (1, "recorded")
     second = check_entry_record(
-        scope, episode=ep, type="forecast", values={"fails_in_hours": 6},
+        scope,
+        episode=ep,
+        type="forecast",
+        values={"fails_in_hours": 6},
         cites=[{"kind": "entry", "id": first["id"]}],
     )
     closed = check_episode_close(
@@ -64,7 +70,9 @@ def test_concurrent_writers_get_one_gap_free_order(tenant):
 
     def write(i):
         return check_entry_record(
-            scope_for(tenant, actor=f"agent:{i % 4}"), episode=ep, type="observation",
+            scope_for(tenant, actor=f"agent:{i % 4}"),
+            episode=ep,
+            type="observation",
             values={"i": i},
         )["seq"]
 

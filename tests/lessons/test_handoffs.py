@@ -22,13 +22,16 @@ def test_give_points_at_records_and_only_the_receiver_accepts_once(tenant, make_
     check_lesson_learn(giver, key="l1", statement="s", supported_by=eps[:1])
     check_playbook_write(giver, key="p", trigger={"a": "b"}, steps=["x"], supported_by=eps)
     points = [
-        {"kind": "episode", "id": eps[0]}, {"kind": "entity", "id": d1},
-        {"kind": "lesson", "id": "l1"}, {"kind": "playbook", "id": "p#1"},
+        {"kind": "episode", "id": eps[0]},
+        {"kind": "entity", "id": d1},
+        {"kind": "lesson", "id": "l1"},
+        {"kind": "playbook", "id": "p#1"},
     ]
     given = check_handoff_give(giver, key="h1", to="agent:planner", points_to=points, note="go")
     assert given == {"id": "h1", "status": "given"}
     assert check_handoff_give(giver, key="h1", to="agent:planner", points_to=points[::-1]) == {
-        "id": "h1", "status": "unchanged",
+        "id": "h1",
+        "status": "unchanged",
     }
     with pytest.raises(ConflictError):
         check_handoff_give(giver, key="h1", to="agent:other", points_to=points)
@@ -38,8 +41,10 @@ def test_give_points_at_records_and_only_the_receiver_accepts_once(tenant, make_
     listed = handoffs_for(giver, agent="agent:planner")
     assert len(listed) == 1
     assert listed[0]["points_to"] == sorted(
-        ({"kind": p["kind"], "id": p["id"], "label": listed[0]["points_to"][i]["label"]}
-         for i, p in enumerate(sorted(points, key=lambda p: (p["kind"], p["id"])))),
+        (
+            {"kind": p["kind"], "id": p["id"], "label": listed[0]["points_to"][i]["label"]}
+            for i, p in enumerate(sorted(points, key=lambda p: (p["kind"], p["id"])))
+        ),
         key=lambda p: (p["kind"], p["id"]),
     )
     with pytest.raises(ApplicationError) as refused:

@@ -20,8 +20,11 @@ def test_weight_is_support_minus_against_plus_helped_minus_failed(scope, make_en
     d1 = make_entity("d1")
     eps = [closed_episode(scope, about=[d1]) for _ in range(6)]
     learned = check_lesson_learn(
-        scope, key="hot-in-r2", statement="A hot device in r2 did not fail.",
-        supported_by=eps[:2], about=[d1],
+        scope,
+        key="hot-in-r2",
+        statement="A hot device in r2 did not fail.",
+        supported_by=eps[:2],
+        about=[d1],
     )
     assert learned == {"id": "hot-in-r2", "status": "learned", "weight": 2}
     assert check_lesson_weigh(scope, key="hot-in-r2", episode=eps[2], agrees=False)["weight"] == 1
@@ -34,7 +37,12 @@ def test_weight_is_support_minus_against_plus_helped_minus_failed(scope, make_en
     got = lesson_get(scope, key="hot-in-r2")
     assert (got["support"], got["against"], got["helped"], got["failed"]) == (3, 1, 1, 1)
     assert sorted(e["side"] for e in got["evidence"]) == [
-        "against", "failed", "for", "for", "for", "helped",
+        "against",
+        "failed",
+        "for",
+        "for",
+        "for",
+        "helped",
     ]
     assert [a["id"] for a in got["about"]] == [d1]
     assert lessons_list(scope, about=d1)[0]["id"] == "hot-in-r2"
@@ -105,20 +113,26 @@ def test_eight_concurrent_agents_lose_no_count_and_one_episode_counts_once(tenan
     eps = [closed_episode(scope) for _ in range(8)]
     agents = [scope_for(tenant, actor=f"agent:{i}") for i in range(8)]
 
-    receipts = _together(8, lambda i: check_lesson_weigh(
-        agents[i], key="shared", episode=eps[i], agrees=True))
+    receipts = _together(
+        8, lambda i: check_lesson_weigh(agents[i], key="shared", episode=eps[i], agrees=True)
+    )
     assert {r["status"] for r in receipts} == {"weighed"}
     assert lesson_get(scope, key="shared")["support"] == 9
 
     same = closed_episode(scope)
-    receipts = _together(8, lambda i: check_lesson_weigh(
-        agents[i], key="shared", episode=same, agrees=True))
+    receipts = _together(
+        8, lambda i: check_lesson_weigh(agents[i], key="shared", episode=same, agrees=True)
+    )
     assert sorted(r["status"] for r in receipts) == ["unchanged"] * 7 + ["weighed"]
     got = lesson_get(scope, key="shared")
     assert (got["support"], got["weight"]) == (10, 10)
 
     # Eight agents learning the same new lesson from the same episode: one lesson, one count.
-    receipts = _together(8, lambda i: check_lesson_learn(
-        agents[i], key="fresh", statement="fresh", supported_by=[same]))
+    receipts = _together(
+        8,
+        lambda i: check_lesson_learn(
+            agents[i], key="fresh", statement="fresh", supported_by=[same]
+        ),
+    )
     assert sorted(r["status"] for r in receipts) == ["learned"] + ["unchanged"] * 7
     assert lesson_get(scope, key="fresh")["support"] == 1

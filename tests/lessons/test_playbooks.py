@@ -37,7 +37,10 @@ def test_written_only_with_enough_episodes_and_new_versions_replace(scope):
     with pytest.raises(ApplicationError):
         open_ep = check_episode_open(scope)["id"]
         check_playbook_write(
-            scope, key="hot", trigger={"status": "hot"}, steps=STEPS,
+            scope,
+            key="hot",
+            trigger={"status": "hot"},
+            steps=STEPS,
             supported_by=[*eps[:2], open_ep],
         )
     assert playbooks_list(scope) == []
@@ -83,7 +86,9 @@ def test_situation_matches_triggers_by_value_and_type(scope):
 
 def test_runs_are_judged_once_and_three_failures_in_a_row_switch_off(scope):
     eps = [closed_episode(scope) for _ in range(8)]
-    check_playbook_write(scope, key="hot", trigger={"status": "hot"}, steps=STEPS, supported_by=eps[:3])
+    check_playbook_write(
+        scope, key="hot", trigger={"status": "hot"}, steps=STEPS, supported_by=eps[:3]
+    )
     run = lambda ep, ok: check_playbook_run(scope, key="hot", episode=ep, succeeded=ok)  # noqa: E731
     assert run(eps[0], False)["failures_in_row"] == 1
     assert run(eps[0], False)["status"] == "unchanged"
@@ -94,7 +99,11 @@ def test_runs_are_judged_once_and_three_failures_in_a_row_switch_off(scope):
     run(eps[3], False)
     run(eps[4], False)
     assert run(eps[5], False) | {} == {
-        "id": "hot", "episode": eps[5], "status": "judged", "enabled": False, "failures_in_row": 3
+        "id": "hot",
+        "episode": eps[5],
+        "status": "judged",
+        "enabled": False,
+        "failures_in_row": 3,
     }
     assert playbooks_for(scope, situation={"status": "hot"}) == []
     got = playbook_get(scope, key="hot")
@@ -109,8 +118,12 @@ def test_runs_are_judged_once_and_three_failures_in_a_row_switch_off(scope):
 def test_reviewer_switches_on_and_off_with_who_and_when(tenant):
     writer = scope_for(tenant)
     eps = [closed_episode(writer) for _ in range(3)]
-    check_playbook_write(writer, key="hot", trigger={"status": "hot"}, steps=STEPS, supported_by=eps)
-    viewer = scope_for(tenant, actor="user:v", kind="person", permissions=ROLE_PERMISSIONS[Role.VIEWER])
+    check_playbook_write(
+        writer, key="hot", trigger={"status": "hot"}, steps=STEPS, supported_by=eps
+    )
+    viewer = scope_for(
+        tenant, actor="user:v", kind="person", permissions=ROLE_PERMISSIONS[Role.VIEWER]
+    )
     with pytest.raises(ApplicationError) as refused:
         check_playbook_switch(viewer, key="hot", enabled=False)
     assert refused.value.status == 403

@@ -15,10 +15,16 @@ from memoryproject.api_errors import ApplicationError
 def fan_rule(episode):
     outcome = episode["entries"][-1]["values"]
     return [
-        {"lesson": "d1-fan", "statement": "d1 gets hot because of its fan",
-         "agrees": outcome["cause"] == "fan"},
-        {"playbook": "cool-d1", "trigger": {"status": "hot", "device": "d1"},
-         "steps": [{"do": outcome["step"]}]},
+        {
+            "lesson": "d1-fan",
+            "statement": "d1 gets hot because of its fan",
+            "agrees": outcome["cause"] == "fan",
+        },
+        {
+            "playbook": "cool-d1",
+            "trigger": {"status": "hot", "device": "d1"},
+            "steps": [{"do": outcome["step"]}],
+        },
         {"ran": "cool-d1", "succeeded": outcome["fixed"]},
     ]
 
@@ -53,7 +59,10 @@ def test_promotion_waits_learns_writes_and_counts_each_episode_once(scope):
     assert [r["status"] for r in first["runs"]] == ["refused", "judged"]
     # Nothing new: nothing counted again.
     assert check_promote(scope, rule="fan", at_least=2) == {
-        "episodes": 0, "lessons": [], "playbooks": [], "runs": []
+        "episodes": 0,
+        "lessons": [],
+        "playbooks": [],
+        "runs": [],
     }
     ended(scope)
     third = check_promote(scope, rule="fan", at_least=2)
@@ -84,7 +93,8 @@ def test_new_steps_shown_often_enough_write_the_next_version(scope):
     assert receipt["playbooks"] == [{"id": "cool-d1#2", "version": 2, "status": "written"}]
     got = playbook_get(scope, key="cool-d1")
     assert [v["steps"] for v in got["versions"]] == [
-        [{"do": "replace the fan"}], [{"do": "clean the fan"}]
+        [{"do": "replace the fan"}],
+        [{"do": "clean the fan"}],
     ]
 
 

@@ -58,9 +58,7 @@ def knowledge_forget_messages(scope: Scope, *, message_uids: list[str]) -> dict:
     def work(tx):
         rewrite, drop = [], []
         for fact in tx.run(AFFECTED, uids=uids):
-            kept = [
-                i for i, obs in enumerate(fact["obs"]) if not set(obs.split(",")) & erased
-            ]
+            kept = [i for i, obs in enumerate(fact["obs"]) if not set(obs.split(",")) & erased]
             if not kept:
                 drop.append({"uid": fact["uid"], "user": fact["user"]})
                 continue

@@ -122,6 +122,8 @@ RULES = [
      "EXHIBITS", "Concepts"),
 ]  # fmt: skip
 _LIST_SPLIT = re.compile(r"\s*(?:,|\band\b|&)\s*", re.I)
+# A list goes on only to a last item after "and": "go, docker and neo4j", not "go, really".
+_LIST_TAIL = re.compile(r"((?:\s*,\s*[\w+#\-]+)*\s*,?\s*\band\s+[\w+#\-]+)", re.I)
 _HEDGE = re.compile(r"\b(maybe|perhaps|i think|probably|might)\b", re.I)
 
 
@@ -144,7 +146,7 @@ class RuleExtractor:
                     if relation == "USES":
                         # "I use go, docker and neo4j" names three tools.
                         rest = text[match.end() :]
-                        tail = re.match(r"((?:\s*(?:,|\band\b)\s*[\w+#.\-]+)+)", rest, re.I)
+                        tail = _LIST_TAIL.match(rest)
                         if tail:
                             things += _LIST_SPLIT.split(tail.group(1))
                     for thing in things:

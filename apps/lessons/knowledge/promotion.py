@@ -154,9 +154,7 @@ def knowledge_promote_chains(
     now = now or datetime.now(UTC)
     threshold = float(scope.setting("knowledge_heat_threshold"))
     extractor = extractor or extractor_named(scope.setting("knowledge_extractor"))
-    chains = cypher.read(
-        scope, ACTIVE, window_start=now - HEAT_WINDOW, limit=MAX_CHAINS_PER_RUN
-    )
+    chains = cypher.read(scope, ACTIVE, window_start=now - HEAT_WINDOW, limit=MAX_CHAINS_PER_RUN)
     receipts = []
     for done, chain in enumerate(chains, start=1):
         last_at = _as_datetime(chain["last_at"], default=now)

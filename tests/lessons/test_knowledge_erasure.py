@@ -1,0 +1,51 @@
+"""The erasure hook: a fact with no other support goes, one with other support is recomputed."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+
+from apps.graph import cypher
+from apps.lessons.knowledge.erasure import knowledge_forget_messages
+from apps.lessons.knowledge.promotion import knowledge_promote_chains
+from apps.lessons.knowledge.retrieval import knowledge_graph
+from tests.lessons.conftest import say
+
+
+def test_the_hook_is_registered_for_the_conversation_erasure():
+    assert "apps.lessons.knowledge.erasure.knowledge_forget_messages" in (
+        settings.MESSAGE_ERASURE_HOOKS
+    )
+
+
+def test_forgetting_messages_takes_their_support_off_promoted_facts(scope):
+    first = say(scope, "ann", "I use Go and Docker.")
+    second = say(scope, "ann", "Maybe I use Go.")
+    third = say(scope, "ann", "I use Go.")
+    say(scope, "bob", "I use Docker.")
+    say(scope, "bob", "I use Docker.")
+    say(scope, "bob", "I use Docker.")
+    knowledge_promote_chains(scope)
+    go = {f["to"]: f for f in knowledge_graph(scope, user="ann")}["go"]
+    assert go["weight"] == 3
+    assert go["confidence"] == pytest.approx(((0.8 + 0.4) / 2 + 0.8) / 2)
+
+    result = knowledge_forget_messages(scope, message_uids=[first["uid"], third["uid"]])
+    assert result == {"dropped": 1, "reweighed": 1}
+    ann = {f["to"]: f for f in knowledge_graph(scope, user="ann")}
+    assert set(ann) == {"go"}  # docker had no other support: the fact and its node went
+    assert ann["go"]["weight"] == 1 and ann["go"]["confidence"] == pytest.approx(0.4)
+    assert ann["go"]["nuance"] == "Maybe I use Go."
+    left = cypher.read(
+        scope,
+        "MATCH (:Knowledge {tenant: $tenant, user: 'ann'})-[r:FACT]->() RETURN r.messages AS m",
+    )
+    assert left == [{"m": [second["uid"]]}]
+    nodes = cypher.read(
+        scope, "MATCH (k:Knowledge {tenant: $tenant, user: 'ann'}) RETURN k.key AS key ORDER BY key"
+    )
+    assert [n["key"] for n in nodes] == ["ann", "go"]
+    # Another user's fact about the same tool is untouched.
+    assert knowledge_graph(scope, user="bob")[0]["weight"] == 3
+    knowledge_forget_messages(scope, message_uids=[second["uid"]])
+    assert knowledge_graph(scope, user="ann") == []
