@@ -73,17 +73,17 @@ def test_threshold_and_since(scope):
     check_lesson_learn(scope, key="weak", statement="weak", supported_by=eps[:1])
     check_lesson_weigh(scope, key="weak", episode=eps[1], agrees=False)
     check_lesson_learn(scope, key="strong", statement="strong", supported_by=eps[:3])
-    assert [l["id"] for l in lessons_list(scope)] == ["strong"]
-    assert [l["id"] for l in lessons_list(scope, at_least=0)] == ["strong", "weak"]
+    assert [x["id"] for x in lessons_list(scope)] == ["strong"]
+    assert [x["id"] for x in lessons_list(scope, at_least=0)] == ["strong", "weak"]
     later = datetime.now(UTC) + timedelta(seconds=1)
     assert lessons_list(scope, since=later) == []
     import time
 
     time.sleep(1.2)
     check_lesson_weigh(scope, key="strong", episode=eps[3], helped=True)
-    assert [l["id"] for l in lessons_list(scope, since=later)] == ["strong"]
+    assert [x["id"] for x in lessons_list(scope, since=later)] == ["strong"]
     strict = scope_for(scope_tenant(scope, lesson_threshold=4))
-    assert [l["id"] for l in lessons_list(strict)] == ["strong"]
+    assert [x["id"] for x in lessons_list(strict)] == ["strong"]
 
 
 def scope_tenant(scope, **settings):
