@@ -105,14 +105,14 @@ def check_episode_open(
         [{"kind": "entity", "id": uid} for uid in (about or [])], field="about", kinds=("entity",)
     )
 
-    def work(tx):
-        found = find_references(tx, refs, field="about")
-        row = tx.run(OPEN, key=key, title=title, actor=scope.actor)[0]
+    def work(stx):
+        found = find_references(stx, refs, field="about")
+        row = stx.run(OPEN, key=key, title=title, actor=scope.actor)[0]
         if not row["created"]:
             if row["status"] != "open":
                 raise ConflictError("This episode is closed; it cannot be reopened.", field="key")
             return {"id": row["uid"], "key": key, "status": "exists"}
-        tx.run(ABOUT, episode=row["uid"], entities=[r["uid"] for r in found])
+        stx.run(ABOUT, episode=row["uid"], entities=[r["uid"] for r in found])
         return {"id": row["uid"], "key": key, "status": "opened"}
 
     return cypher.write_unit(scope, work)
@@ -137,15 +137,15 @@ def check_entry_record(
     values_json = check_values(values)
     refs = check_references(cites or [], field="cites", kinds=CITABLE)
 
-    def work(tx):
-        rows = tx.run(LOCK, episode=episode)
+    def work(stx):
+        rows = stx.run(LOCK, episode=episode)
         if not rows:
             raise NotFoundError("No such episode.", field="episode")
         if rows[0]["status"] != "open":
             raise ConflictError("This episode is closed; no entry can be added.", field="episode")
-        found = find_references(tx, refs, field="cites")
+        found = find_references(stx, refs, field="cites")
         by_kind = {k: [r["uid"] for r in found if r["kind"] == k] for k in CITABLE}
-        row = tx.run(
+        row = stx.run(
             APPEND,
             episode=episode,
             actor=scope.actor,

@@ -78,12 +78,12 @@ def check_handoff_give(scope: Scope, *, key: str, to: str, points_to: list, note
             limit=1,
         )
 
-    def work(tx):
-        found = find_references(tx, refs, field="points_to")
+    def work(stx):
+        found = find_references(stx, refs, field="points_to")
         targets = sorted({r["uid"] for r in found})
-        row = tx.run(GIVE, key=key, actor=scope.actor, to=to, note=note)[0]
+        row = stx.run(GIVE, key=key, actor=scope.actor, to=to, note=note)[0]
         if row["created"]:
-            tx.run(LINK, key=key, actor=scope.actor, to=to, targets=targets)
+            stx.run(LINK, key=key, actor=scope.actor, to=to, targets=targets)
             return {"id": key, "status": "given"}
         if row["receiver"] != to or sorted(row["pointing"]) != targets:
             raise ConflictError(

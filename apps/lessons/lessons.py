@@ -80,8 +80,8 @@ RETURN l.weight AS weight, now_seen > seen AS changed
 """
 
 
-def _closed_episodes(tx: ScopedTx, episodes: list[str], *, field: str) -> None:
-    rows = tx.run(EPISODES, episodes=episodes)
+def _closed_episodes(stx: ScopedTx, episodes: list[str], *, field: str) -> None:
+    rows = stx.run(EPISODES, episodes=episodes)
     missing = [r["uid"] for r in rows if r["status"] is None]
     if missing:
         raise ApplicationError(
@@ -112,7 +112,7 @@ def _episode_ids(value, *, field: str, at_least: int) -> list[str]:
 
 
 def do_lesson_evidence(
-    tx: ScopedTx,
+    stx: ScopedTx,
     scope: Scope,
     *,
     key: str,
@@ -123,7 +123,7 @@ def do_lesson_evidence(
     """Add evidence to a lesson whose lock the caller's transaction may take; refuses an episode
     that would count on both sides. Caller checked that the episodes exist and ended."""
     episodes = [*agree, *disagree, *(u["episode"] for u in used)]
-    rows = tx.run(LOCK, key=key, episodes=episodes)
+    rows = stx.run(LOCK, key=key, episodes=episodes)
     if not rows:
         raise NotFoundError("No such lesson.", field="lesson")
     known = {(k["episode"], k["type"]) for k in rows[0]["known"] if k["episode"]}
@@ -134,7 +134,7 @@ def do_lesson_evidence(
         raise ConflictError(
             f"An episode counts on one side only: {', '.join(clash[:10])}.", field="episode"
         )
-    return tx.run(
+    return stx.run(
         EVIDENCE,
         key=key,
         agree=list(agree),
@@ -167,19 +167,19 @@ def check_lesson_learn(
         [{"kind": "entity", "id": u} for u in (about or [])], field="about", kinds=("entity",)
     )
 
-    def work(tx):
-        _closed_episodes(tx, episodes, field="supported_by")
-        entities = find_references(tx, about_refs, field="about")
-        row = tx.run(CREATE, key=key, statement=statement, actor=scope.actor)[0]
+    def work(stx):
+        _closed_episodes(stx, episodes, field="supported_by")
+        entities = find_references(stx, about_refs, field="about")
+        row = stx.run(CREATE, key=key, statement=statement, actor=scope.actor)[0]
         if not row["created"] and row["statement"] != statement:
             raise ConflictError("A lesson with this key says something else.", field="key")
-        tx.run(
+        stx.run(
             "MATCH (l:Lesson {tenant: $tenant, key: $key}) UNWIND $entities AS uid "
             "MATCH (e:Entity {tenant: $tenant, uid: uid}) MERGE (l)-[:ABOUT]->(e)",
             key=key,
             entities=[e["uid"] for e in entities],
         )
-        result = do_lesson_evidence(tx, scope, key=key, agree=episodes)
+        result = do_lesson_evidence(stx, scope, key=key, agree=episodes)
         status = "learned" if row["created"] else ("weighed" if result["changed"] else "unchanged")
         return {"id": key, "status": status, "weight": result["weight"]}
 
@@ -201,13 +201,13 @@ def check_lesson_weigh(
         raise ApplicationError("Give either agrees or helped.", field="agrees")
     episodes = _episode_ids([episode], field="episode", at_least=1)
 
-    def work(tx):
-        _closed_episodes(tx, episodes, field="episode")
+    def work(stx):
+        _closed_episodes(stx, episodes, field="episode")
         if agrees is not None:
             kw = {"agree": episodes} if agrees else {"disagree": episodes}
         else:
             kw = {"used": [{"episode": episodes[0], "helped": bool(helped)}]}
-        result = do_lesson_evidence(tx, scope, key=key, **kw)
+        result = do_lesson_evidence(stx, scope, key=key, **kw)
         status = "weighed" if result["changed"] else "unchanged"
         return {"id": key, "status": status, "weight": result["weight"]}
 

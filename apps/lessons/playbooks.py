@@ -103,16 +103,16 @@ RETURN DISTINCT p.version AS version
 
 
 def do_playbook_write(
-    tx, scope: Scope, *, key: str, trigger: dict, steps: list, episodes: list[str]
+    stx, scope: Scope, *, key: str, trigger: dict, steps: list, episodes: list[str]
 ) -> dict:
     """Write the next version unless the newest one already says the same. The caller checked
     the input and that the episodes ended."""
     sig = signature(trigger, steps)
-    head = tx.run(HEAD, key=key)[0]
+    head = stx.run(HEAD, key=key)[0]
     if head["signature"] == sig:
         version = head["version"]
         return {"id": f"{key}#{version}", "version": version, "status": "unchanged"}
-    version = tx.run(
+    version = stx.run(
         WRITE,
         key=key,
         trigger=json.dumps(trigger, sort_keys=True),
@@ -144,10 +144,10 @@ def check_playbook_write(
         raise ApplicationError("needs is at least 1.", field="needs", limit=1)
     episodes = _episode_ids(supported_by, field="supported_by", at_least=needs)
 
-    def work(tx):
-        _closed_episodes(tx, episodes, field="supported_by")
+    def work(stx):
+        _closed_episodes(stx, episodes, field="supported_by")
         return do_playbook_write(
-            tx, scope, key=key, trigger=trigger, steps=steps, episodes=episodes
+            stx, scope, key=key, trigger=trigger, steps=steps, episodes=episodes
         )
 
     return cypher.write_unit(scope, work)
@@ -179,9 +179,9 @@ def check_playbook_run(scope: Scope, *, key: str, episode: str, succeeded: bool)
         raise ApplicationError("succeeded is true or false.", field="succeeded")
     episodes = _episode_ids([episode], field="episode", at_least=1)
 
-    def work(tx):
-        _closed_episodes(tx, episodes, field="episode")
-        rows = tx.run(
+    def work(stx):
+        _closed_episodes(stx, episodes, field="episode")
+        rows = stx.run(
             RUN,
             key=key,
             episode=episode,

@@ -125,7 +125,7 @@ class Receipts:
         }
 
 
-def _apply_lesson(tx, scope, rule, episode, claim, at_least, receipts, known) -> None:
+def _apply_lesson(stx, scope, rule, episode, claim, at_least, receipts, known) -> None:
     key = claim["lesson"]
     if any(u not in known["entities"] for u in claim["about"]):
         receipts.note(
@@ -136,13 +136,13 @@ def _apply_lesson(tx, scope, rule, episode, claim, at_least, receipts, known) ->
         return
     if key in known["lessons"]:
         side = {"agree": [episode]} if claim["agrees"] else {"disagree": [episode]}
-        result = do_lesson_evidence(tx, scope, key=key, **side)
+        result = do_lesson_evidence(stx, scope, key=key, **side)
         status = "weighed" if result["changed"] else "unchanged"
         receipts.note(
             receipts.lessons, key, {"id": key, "status": status, "weight": result["weight"]}
         )
         return
-    shown = tx.run(
+    shown = stx.run(
         SHOWN, rule=rule, claim=f"lesson:{key}", episode=episode, agrees=claim["agrees"]
     )[0]
     if len(shown["agree"]) < at_least:
@@ -150,15 +150,15 @@ def _apply_lesson(tx, scope, rule, episode, claim, at_least, receipts, known) ->
             receipts.lessons, key, {"id": key, "status": "waiting", "count": len(shown["agree"])}
         )
         return
-    tx.run(LESSON_CREATE, key=key, statement=claim["statement"], actor=scope.actor)
-    tx.run(
+    stx.run(LESSON_CREATE, key=key, statement=claim["statement"], actor=scope.actor)
+    stx.run(
         "MATCH (l:Lesson {tenant: $tenant, key: $key}) UNWIND $entities AS uid "
         "MATCH (e:Entity {tenant: $tenant, uid: uid}) MERGE (l)-[:ABOUT]->(e)",
         key=key,
         entities=claim["about"],
     )
     result = do_lesson_evidence(
-        tx, scope, key=key, agree=shown["agree"], disagree=shown["disagree"]
+        stx, scope, key=key, agree=shown["agree"], disagree=shown["disagree"]
     )
     known["lessons"].append(key)
     receipts.note(
@@ -166,24 +166,26 @@ def _apply_lesson(tx, scope, rule, episode, claim, at_least, receipts, known) ->
     )
 
 
-def _apply_playbook(tx, scope, rule, episode, claim, at_least, receipts) -> None:
+def _apply_playbook(stx, scope, rule, episode, claim, at_least, receipts) -> None:
     key = claim["playbook"]
     sig = signature(claim["trigger"], claim["steps"])
-    shown = tx.run(SHOWN, rule=rule, claim=f"playbook:{key}:{sig}", episode=episode, agrees=True)[0]
+    shown = stx.run(SHOWN, rule=rule, claim=f"playbook:{key}:{sig}", episode=episode, agrees=True)[
+        0
+    ]
     if len(shown["agree"]) < at_least:
         receipts.note(
             receipts.playbooks, key, {"id": key, "status": "waiting", "count": len(shown["agree"])}
         )
         return
     receipt = do_playbook_write(
-        tx, scope, key=key, trigger=claim["trigger"], steps=claim["steps"], episodes=shown["agree"]
+        stx, scope, key=key, trigger=claim["trigger"], steps=claim["steps"], episodes=shown["agree"]
     )
     receipts.note(receipts.playbooks, key, receipt)
 
 
-def _apply_run(tx, scope, episode, claim, receipts) -> None:
+def _apply_run(stx, scope, episode, claim, receipts) -> None:
     key = claim["ran"]
-    rows = tx.run(
+    rows = stx.run(
         RUN,
         key=key,
         episode=episode,
@@ -225,8 +227,8 @@ def check_promote(scope: Scope, *, rule: str, at_least: int = 3, limit: int = 20
     receipts = Receipts()
     for uid, claims in shown:
 
-        def work(tx, uid=uid, claims=claims):
-            known = tx.run(
+        def work(stx, uid=uid, claims=claims):
+            known = stx.run(
                 EXISTING,
                 lessons=[c["lesson"] for c in claims if "lesson" in c],
                 entities=[u for c in claims for u in c.get("about", [])],
@@ -234,13 +236,13 @@ def check_promote(scope: Scope, *, rule: str, at_least: int = 3, limit: int = 20
             local = Receipts()  # a retried transaction must not leave receipts of the first try
             for claim in claims:
                 if "lesson" in claim:
-                    _apply_lesson(tx, scope, rule, uid, claim, at_least, local, known)
+                    _apply_lesson(stx, scope, rule, uid, claim, at_least, local, known)
                 elif "playbook" in claim:
-                    _apply_playbook(tx, scope, rule, uid, claim, at_least, local)
+                    _apply_playbook(stx, scope, rule, uid, claim, at_least, local)
             for claim in claims:
                 if "ran" in claim:
-                    _apply_run(tx, scope, uid, claim, local)
-            tx.run(MARK, episode=uid, rule=rule)
+                    _apply_run(stx, scope, uid, claim, local)
+            stx.run(MARK, episode=uid, rule=rule)
             return local
 
         local = cypher.write_unit(scope, work)

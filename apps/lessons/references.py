@@ -82,11 +82,11 @@ def check_references(refs: Any, *, field: str, kinds: tuple[str, ...] = REF_KIND
     return list(seen.values())
 
 
-def find_references(tx: ScopedTx, refs: list[dict], *, field: str) -> list[dict]:
+def find_references(stx: ScopedTx, refs: list[dict], *, field: str) -> list[dict]:
     """The graph uid of each reference; refuses (nothing written) when one does not exist."""
     if not refs:
         return []
-    found = {(r["kind"], r["id"]): r["uid"] for r in tx.run(FIND, refs=refs)}
+    found = {(r["kind"], r["id"]): r["uid"] for r in stx.run(FIND, refs=refs)}
     missing = [f"{r['kind']}:{r['id']}" for r in refs if (r["kind"], r["id"]) not in found]
     if missing:
         raise ApplicationError(

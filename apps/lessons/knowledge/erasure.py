@@ -55,9 +55,9 @@ def knowledge_forget_messages(scope: Scope, *, message_uids: list[str]) -> dict:
         return {"dropped": 0, "reweighed": 0}
     erased = set(uids)
 
-    def work(tx):
+    def work(stx):
         rewrite, drop = [], []
-        for fact in tx.run(AFFECTED, uids=uids):
+        for fact in stx.run(AFFECTED, uids=uids):
             kept = [i for i, obs in enumerate(fact["obs"]) if not set(obs.split(",")) & erased]
             if not kept:
                 drop.append({"uid": fact["uid"], "user": fact["user"]})
@@ -77,9 +77,9 @@ def knowledge_forget_messages(scope: Scope, *, message_uids: list[str]) -> dict:
                 }
             )
         if rewrite:
-            tx.run(REWRITE, facts=rewrite)
+            stx.run(REWRITE, facts=rewrite)
         if drop:
-            tx.run(DROP, facts=drop)
+            stx.run(DROP, facts=drop)
         return {"dropped": len(drop), "reweighed": len(rewrite)}
 
     return cypher.write_unit(scope, work)

@@ -124,13 +124,13 @@ def do_chain_upsert(
     that was promoted already changes nothing."""
     facts = _facts(triples)
 
-    def work(tx):
-        promoted = tx.run(CHAIN_LOCK, user=user, sid=sid)[0]["promoted_no"]
+    def work(stx):
+        promoted = stx.run(CHAIN_LOCK, user=user, sid=sid)[0]["promoted_no"]
         if promoted >= upto:
-            tx.run(CHAIN_MARK, user=user, sid=sid, upto=promoted, heat=heat)
+            stx.run(CHAIN_MARK, user=user, sid=sid, upto=promoted, heat=heat)
             return {"status": "unchanged", "observed": 0}
-        observed = tx.run(UPSERT, user=user, facts=facts, heat=heat)[0]["observed"] if facts else 0
-        tx.run(CHAIN_MARK, user=user, sid=sid, upto=upto, heat=heat)
+        observed = stx.run(UPSERT, user=user, facts=facts, heat=heat)[0]["observed"] if facts else 0
+        stx.run(CHAIN_MARK, user=user, sid=sid, upto=upto, heat=heat)
         return {"status": "promoted", "observed": observed}
 
     return cypher.write_unit(scope, work)
