@@ -117,3 +117,41 @@ def test_retrieval_is_two_hops_confident_and_ordered(scope):
     assert knowledge_search(scope, user="dee", query="nexus") == []
     assert [f["to"] for f in knowledge_search(scope, user="dee", query="go")] == ["go"]
     assert len(knowledge_search(scope, user="cy", query="go", limit=500)) <= 50
+
+
+def test_concurrent_promoters_lose_no_observation_and_count_none_twice(tenant):
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from apps.lessons.knowledge.promotion import do_chain_upsert
+    from tests.conftest import scope_for
+
+    scope = scope_for(tenant)
+
+    def triple(message):
+        return {
+            "from": "ann",
+            "from_label": "Identities",
+            "relation": "USES",
+            "to": "go",
+            "to_label": "Tools",
+            "nuance": message,
+            "confidence": 0.8,
+            "messages": [message],
+        }
+
+    barrier = threading.Barrier(8)
+
+    def promote(i, sid):
+        barrier.wait()
+        return do_chain_upsert(
+            scope_for(tenant), user="ann", sid=sid, upto=1, heat=0.5, triples=[triple(f"m-{sid}")]
+        )
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(lambda i: promote(i, f"s{i}"), range(8)))
+    assert facts(scope, "ann")[("ann", "USES", "go")]["weight"] == 8
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        receipts = list(pool.map(lambda i: promote(i, "same"), range(8)))
+    assert sorted(r["status"] for r in receipts) == ["promoted"] + ["unchanged"] * 7
+    assert facts(scope, "ann")[("ann", "USES", "go")]["weight"] == 9

@@ -70,6 +70,8 @@ SET c.promoted_no = $upto, c.heat = $heat, c.promoted_at = datetime()
 REMOVE c._lock
 """
 
+# Writing last_seen first takes the edge's lock, so the observations and counts read after it are
+# those a concurrent promoter of another chain committed: no observation is lost or counted twice.
 UPSERT = """
 UNWIND $facts AS f
 MERGE (a:Knowledge {tenant: $tenant, user: $user, label: f.from_label, key: f.from})
@@ -82,6 +84,7 @@ MERGE (a)-[r:FACT {relation: f.relation}]->(b)
 ON CREATE SET r.uid = randomUUID(), r.tenant = $tenant, r.user = $user, r.weight = 0,
               r.confidence = f.confidence, r.obs = [], r.obs_confidence = [], r.obs_nuance = [],
               r.obs_heat = [], r.messages = [], r.created_at = datetime()
+SET r.last_seen = datetime()
 WITH r, f
 WHERE NOT f.obs IN r.obs
 SET r.confidence = CASE WHEN r.weight = 0 THEN f.confidence
@@ -92,7 +95,7 @@ SET r.confidence = CASE WHEN r.weight = 0 THEN f.confidence
     r.obs_nuance = r.obs_nuance + f.nuance,
     r.obs_heat = r.obs_heat + $heat,
     r.messages = r.messages + [m IN f.messages WHERE NOT m IN r.messages],
-    r.nuance = f.nuance, r.heat = $heat, r.last_seen = datetime()
+    r.nuance = f.nuance, r.heat = $heat
 RETURN count(r) AS observed
 """
 
