@@ -47,5 +47,18 @@ def test_forgetting_messages_takes_their_support_off_promoted_facts(scope):
     assert [n["key"] for n in nodes] == ["ann", "go"]
     # Another user's fact about the same tool is untouched.
     assert knowledge_graph(scope, user="bob")[0]["weight"] == 3
+    # Message 1 is gone, so the chain's mark went back to 0, and with it the user's chain mark.
+    mark = "MATCH (c:KnowledgeChain {tenant: $tenant, user: 'ann'}) RETURN c.promoted_no AS n"
+    assert cypher.read(scope, mark) == []
     knowledge_forget_messages(scope, message_uids=[second["uid"]])
     assert knowledge_graph(scope, user="ann") == []
+
+
+def test_erasing_the_last_messages_moves_the_chain_mark_back(scope):
+    said = [say(scope, "eve", text) for text in ["I use Go.", "I use Rust.", "I use Zig."]]
+    knowledge_promote_chains(scope)
+    mark = "MATCH (c:KnowledgeChain {tenant: $tenant, user: 'eve'}) RETURN c.promoted_no AS n"
+    assert cypher.read(scope, mark) == [{"n": 3}]
+    knowledge_forget_messages(scope, message_uids=[said[2]["uid"]])
+    assert cypher.read(scope, mark) == [{"n": 2}]
+    assert {f["to"] for f in knowledge_graph(scope, user="eve")} == {"go", "rust"}

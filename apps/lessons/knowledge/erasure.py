@@ -4,7 +4,8 @@ Registered in `settings.MESSAGE_ERASURE_HOOKS`; the conversations app calls it b
 the messages. Every observation drawn from an erased message is taken off its fact. A fact with no
 observation left goes, and so does a node with no fact left; a fact that other messages support
 keeps those, with weight and confidence recomputed from what is left (the same running average,
-in the same order), and the nuance and heat of the latest observation left.
+in the same order), and the nuance and heat of the latest observation left. The chain's promotion
+mark moves back before the first erased message, and goes when nothing is left before it.
 """
 
 from __future__ import annotations
@@ -38,6 +39,18 @@ UNWIND ends AS n
 WITH DISTINCT n
 WHERE NOT EXISTS { (n)-[:FACT]-() }
 DELETE n
+"""
+
+
+# A chain's mark must not stay past messages that are gone: erasure deletes from the end, and a
+# session said to again starts at number 1. A mark that falls to 0 goes, with the user's name.
+CHAINS = """
+MATCH (m:Message {tenant: $tenant}) WHERE m.uid IN $uids
+WITH m.user AS user, m.sid AS sid, min(m.no) AS first
+MATCH (c:KnowledgeChain {tenant: $tenant, user: user, sid: sid})
+SET c.promoted_no = CASE WHEN first - 1 < c.promoted_no THEN first - 1 ELSE c.promoted_no END
+WITH c WHERE c.promoted_no <= 0
+DELETE c
 """
 
 
@@ -80,6 +93,7 @@ def knowledge_forget_messages(scope: Scope, *, message_uids: list[str]) -> dict:
             stx.run(REWRITE, facts=rewrite)
         if drop:
             stx.run(DROP, facts=drop)
+        stx.run(CHAINS, uids=uids)
         return {"dropped": len(drop), "reweighed": len(rewrite)}
 
     return cypher.write_unit(scope, work)
