@@ -120,4 +120,8 @@ def owner_key(tenant: str, user: str) -> str:
 
 
 def mention_norm(name: str) -> str:
-    return " ".join(name.lower().split())
+    """The entity key's normalization (the resolution gate's), so a mention by name finds the
+    entity the gate would."""
+    from apps.resolution.signals import name_normalize
+
+    return name_normalize(name)

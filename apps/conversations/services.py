@@ -4,6 +4,8 @@ query), store a session's summary, record a refused message."""
 from __future__ import annotations
 
 import json
+import threading
+import time
 
 from apps.conversations import input_limits as limits
 from apps.graph import cypher
@@ -112,13 +114,33 @@ def do_message_append(
     }
 
 
+# Embedding is queued at most once per half second per tenant and process, to run a second
+# later: a message appended (committed) within the half second is still waiting when that task
+# reads, so the task embeds it in the same batch and no message is left behind.
+EMBED_DEBOUNCE_S = 0.5
+EMBED_DELAY_S = 1.0
+_last_embed_queued: dict[str, float] = {}
+_embed_lock = threading.Lock()
+
+
+def _queue_embedding(tenant: str) -> None:
+    from apps.conversations import tasks
+
+    now = time.monotonic()
+    with _embed_lock:
+        if now - _last_embed_queued.get(tenant, -1e9) < EMBED_DEBOUNCE_S:
+            return
+        _last_embed_queued[tenant] = now
+    tasks.messages_embed.apply_async((tenant,), countdown=EMBED_DELAY_S)
+
+
 def after_append(scope: Scope, *, user: str, sid: str, no: int, summary_upto: int, embedded: bool):
     """Queue the work that stays off the request path: embedding, and a summary once the
     messages waiting pass the tenant's `summarize_waiting` (again every 25 while they do)."""
     from apps.conversations import tasks
 
     if not embedded:
-        tasks.messages_embed.delay(scope.tenant)
+        _queue_embedding(scope.tenant)
     waiting = no - summary_upto - scope.setting("summary_keep_last")
     over = waiting - scope.setting("summarize_waiting")
     if over > 0 and over % 25 == 1:

@@ -15,6 +15,7 @@ from django.conf import settings
 from apps.conversations.services import check_summary_store
 from apps.graph import cypher
 from apps.graph.scope import Scope
+from memoryproject.api_errors import ApplicationError
 
 MAX_SUMMARY_CHARS = 4000
 MAX_MESSAGES_PER_RUN = 400
@@ -144,13 +145,18 @@ def session_summarize(
     row = rows[0]
     summarizer = summarizer or get_summarizer()
     text = summarizer.summarize(previous=row["previous"], messages=row["messages"])
-    stored = check_summary_store(
-        scope,
-        user=user,
-        sid=sid,
-        text=text[:MAX_SUMMARY_CHARS],
-        upto=row["messages"][-1]["no"],
-        by=f"summarizer:{summarizer.name}",
-        only_forward=True,
-    )
+    try:
+        stored = check_summary_store(
+            scope,
+            user=user,
+            sid=sid,
+            text=text[:MAX_SUMMARY_CHARS],
+            upto=row["messages"][-1]["no"],
+            by=f"summarizer:{summarizer.name}",
+            only_forward=True,
+        )
+    except ApplicationError as refusal:
+        if refusal.code != "upto_beyond_last":
+            raise
+        return {"summed": 0, "gone": True}  # erased (or cut short) while it was summed up
     return {"summed": len(row["messages"]), "upto": stored["upto"], "stored": stored["stored"]}

@@ -37,7 +37,8 @@ def session_summarize(tenant_uid: str, user: str, sid: str) -> dict:
 
 
 @shared_task(name="conversations.conversation_erase")
-def conversation_erase(job_uid: str) -> dict:
+def conversation_erase(job_uid: str, user: str, sid: str | None) -> dict:
+    # The user travels in the task's arguments only, never in the job row or the audit.
     from apps.conversations.erasure import erasure_run
 
-    return erasure_run(job_uid=job_uid)
+    return erasure_run(job_uid=job_uid, user=user, sid=sid)
