@@ -62,3 +62,27 @@ def test_erasing_the_last_messages_moves_the_chain_mark_back(scope):
     knowledge_forget_messages(scope, message_uids=[said[2]["uid"]])
     assert cypher.read(scope, mark) == [{"n": 2}]
     assert {f["to"] for f in knowledge_graph(scope, user="eve")} == {"go", "rust"}
+
+
+def test_the_conversation_erasure_calls_the_hook_and_leaves_no_fact_behind(scope):
+    from apps.conversations.erasure import do_erase
+
+    for text in ["I use Go and Docker.", "ok", "thanks"]:
+        say(scope, "ann", text, sid="work")
+    for text in ["I use Go.", "hi", "bye"]:
+        say(scope, "ann", text, sid="home")
+    knowledge_promote_chains(scope)
+    assert {f["to"]: f["weight"] for f in knowledge_graph(scope, user="ann")} == {
+        "go": 2,
+        "docker": 1,
+    }
+    do_erase(scope, user="ann", sid="work")
+    assert {f["to"]: f["weight"] for f in knowledge_graph(scope, user="ann")} == {"go": 1}
+    do_erase(scope, user="ann", sid=None)
+    assert knowledge_graph(scope, user="ann") == []
+    left = cypher.read(
+        scope,
+        "RETURN COUNT { MATCH (k:Knowledge {tenant: $tenant}) } AS nodes, "
+        "COUNT { MATCH (c:KnowledgeChain {tenant: $tenant}) } AS chains",
+    )
+    assert left == [{"nodes": 0, "chains": 0}]
