@@ -134,3 +134,20 @@ def test_bad_input_and_other_tenants(scope, make_tenant, make_entity):
     with pytest.raises(ApplicationError):
         check_episode_open(other, about=[d1])
     assert episode_get(other, episode=ep) is None
+
+
+def test_query_budget_of_an_entry_and_of_a_timeline(scope):
+    from apps.graph.cypher import count_round_trips
+
+    ep = check_episode_open(scope)["id"]
+    first = check_entry_record(scope, episode=ep, type="observation")
+    with count_round_trips() as trips:
+        check_entry_record(
+            scope, episode=ep, type="action", cites=[{"kind": "entry", "id": first["id"]}]
+        )
+    assert trips[0] == 3  # lock, check citations, append
+    for i in range(20):
+        check_entry_record(scope, episode=ep, type="observation", values={"i": i})
+    with count_round_trips() as trips:
+        assert len(episode_get(scope, episode=ep)["entries"]) == 22
+    assert trips[0] == 1
