@@ -56,8 +56,8 @@ CREATE (c)-[:MENTIONS {tenant: $tenant, surface: row.name, start: 0, end: size(r
 
 LOAD_RELATIONS = """
 UNWIND $rows AS row
-MATCH (s:Entity {tenant: $tenant, uid: row.s})
-MATCH (o:Entity {tenant: $tenant, uid: row.o})
+MATCH (s:Entity {uid: row.s}) USING INDEX s:Entity(uid) WHERE s.tenant = $tenant
+MATCH (o:Entity {uid: row.o}) USING INDEX o:Entity(uid) WHERE o.tenant = $tenant
 CREATE (s)-[:RELATED_TO {uid: row.uid, tenant: $tenant, predicate: row.p, weight: row.w,
                          confidence: 0.8, observations: [], chunks: [], first_seen: datetime(),
                          last_seen: datetime()}]->(o)
@@ -65,8 +65,8 @@ CREATE (s)-[:RELATED_TO {uid: row.uid, tenant: $tenant, predicate: row.p, weight
 
 LOAD_PAIRS = """
 UNWIND $rows AS row
-MATCH (a:Entity {tenant: $tenant, uid: row.a})
-MATCH (b:Entity {tenant: $tenant, uid: row.b})
+MATCH (a:Entity {uid: row.a}) USING INDEX a:Entity(uid) WHERE a.tenant = $tenant
+MATCH (b:Entity {uid: row.b}) USING INDEX b:Entity(uid) WHERE b.tenant = $tenant
 CREATE (a)-[:SAME_AS {uid: row.uid, tenant: $tenant, status: 'pending', score: row.score,
                       signals: row.signals, reason: row.reason, agent: 'bench',
                       created_at: datetime()}]->(b)

@@ -113,6 +113,8 @@ MATCH (a:Entity {tenant: $tenant, uid: $merged})
 MATCH (b:Entity {tenant: $tenant, uid: $survivor})
 SET a.status = 'merged', a.merged_into = b.uid, a.updated_at = datetime(),
     b.aliases = $aliases, b.norm_aliases = $norm_aliases, b.description = $description,
+    b.description_embedding = CASE WHEN $took_description THEN a.description_embedding
+                                   ELSE b.description_embedding END,
     b.updated_at = datetime()
 CREATE (a)-[:MERGED_INTO {tenant: $tenant, merge_uid: $merge_uid, created_at: datetime()}]->(b)
 CREATE (m:Merge {uid: $merge_uid, tenant: $tenant, same_as_uid: $same_as_uid,
@@ -194,6 +196,7 @@ def do_merge_confirm(stx: ScopedTx, *, review_uid: str, survivor_uid: str | None
         aliases=list(survivor_names.get("aliases") or []) + absorbed["aliases"],
         norm_aliases=list(survivor_names.get("norm_aliases") or []) + absorbed["norm_aliases"],
         description=absorbed["description"] or survivor_names.get("description") or "",
+        took_description=bool(absorbed["description"]),
         merge_uid=merge_uid,
         same_as_uid=review_uid,
         actor=stx.scope.actor,

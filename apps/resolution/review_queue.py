@@ -21,12 +21,14 @@ HISTORY = 50
 # Degree counts by type come from the node's degree store, so ordering 1,000 pairs is cheap.
 QUEUE = """
 CALL () {
-  MATCH (:Entity)-[s:SAME_AS]->(:Entity)
+  MATCH ()-[s:SAME_AS]->()
+  USING INDEX s:SAME_AS(tenant, status)
   WHERE s.tenant = $tenant AND s.status = 'pending'
   RETURN count(s) AS pending
 }
 CALL () {
   MATCH (a:Entity)-[s:SAME_AS]->(b:Entity)
+  USING INDEX s:SAME_AS(tenant, status)
   WHERE s.tenant = $tenant AND s.status = 'pending' AND a.tenant = $tenant
     AND ($type IS NULL OR a.type = $type) AND ($min_score IS NULL OR s.score >= $min_score)
     AND ($max_score IS NULL OR s.score < $max_score) AND NOT s.uid IN $skipped
@@ -63,6 +65,7 @@ _SIDE = """
 PAIR = (
     """
 MATCH (a:Entity)-[s:SAME_AS {uid: $uid}]->(b:Entity)
+USING INDEX s:SAME_AS(uid)
 WHERE s.tenant = $tenant AND a.tenant = $tenant AND b.tenant = $tenant
 CALL (a, b) {
   UNWIND [a, b] AS e

@@ -108,6 +108,8 @@ DELETE f
 WITH DISTINCT a, b
 SET a.status = 'active', a.merged_into = null, a.updated_at = datetime(),
     b.aliases = $aliases, b.norm_aliases = $norm_aliases, b.description = $description,
+    b.description_embedding = CASE WHEN $description = '' THEN null
+                                   ELSE b.description_embedding END,
     b.updated_at = datetime()
 WITH a
 MATCH (m:Merge {tenant: $tenant, uid: $merge_uid})
