@@ -1,0 +1,44 @@
+"""Reviewers' decisions on SAME_AS pairs: merges (with what is needed to undo them) and the lock
+that serializes decisions within a tenant.
+
+(:Merge {uid, tenant, same_as_uid, survivor_uid, merged_uid, actor, status: done|undone, record})
+(:Entity {status: 'merged'})-[:MERGED_INTO {merge_uid}]->(:Entity): the tombstone's forward.
+Edges a merge moved carry `moved_by: <merge uid>` until the merge is undone.
+"""
+
+from neomodel import DateTimeProperty, FloatProperty, StringProperty
+
+from apps.graph.nodes.tenancy import TenantNode
+
+
+class Merge(TenantNode):
+    same_as_uid = StringProperty(index=True)
+    survivor_uid = StringProperty(index=True)
+    merged_uid = StringProperty(index=True)
+    survivor_name = StringProperty()
+    merged_name = StringProperty()
+    actor = StringProperty()
+    status = StringProperty(default="done")  # done | undone
+    score = FloatProperty()
+    signals = StringProperty()
+    reason = StringProperty()
+    # JSON: the merged side's names, the survivor's names before, dropped and combined edges.
+    record = StringProperty()
+    undone_by = StringProperty()
+    undone_at = DateTimeProperty()
+
+
+class ReviewLock(TenantNode):
+    """One per tenant: every decision takes its write lock first, so two reviewers deciding at
+    once are serialized and the second sees the first's outcome. `lock_key` is the tenant uid
+    under a uniqueness constraint, so MERGE cannot make two."""
+
+    lock_key = StringProperty(unique_index=True)
+
+
+SCHEMA = [
+    "CREATE INDEX same_as_tenant_status IF NOT EXISTS "
+    "FOR ()-[s:SAME_AS]-() ON (s.tenant, s.status)",
+    "CREATE INDEX same_as_uid IF NOT EXISTS FOR ()-[s:SAME_AS]-() ON (s.uid)",
+    "CREATE INDEX merge_tenant_created IF NOT EXISTS FOR (m:Merge) ON (m.tenant, m.created_at)",
+]

@@ -1,0 +1,39 @@
+// Review keys: y confirm, n reject, s skip, j/k move, x select, u undo, ? help.
+(function () {
+  function rows() { return Array.from(document.querySelectorAll("#queue-list li[data-uid]")); }
+  function markCurrent() {
+    var article = document.querySelector("#pair article[data-pair]");
+    var uid = article ? article.dataset.pair : null;
+    rows().forEach(function (li) { li.classList.toggle("current", li.dataset.uid === uid); });
+  }
+  function move(step) {
+    var all = rows();
+    if (!all.length) return;
+    var i = all.findIndex(function (li) { return li.classList.contains("current"); });
+    var next = all[Math.min(Math.max(i + step, 0), all.length - 1)];
+    if (next && next !== all[i]) { next.querySelector("a").click(); next.scrollIntoView({ block: "nearest" }); }
+  }
+  function press(selector) { var el = document.querySelector(selector); if (el) el.click(); }
+  document.addEventListener("keydown", function (event) {
+    var t = event.target;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    var help = document.getElementById("review-help");
+    if (help && help.open) return;
+    switch (event.key) {
+      case "y": press('#pair [data-decide="confirm"]'); break;
+      case "n": press('#pair [data-decide="reject"]'); break;
+      case "s": press('#pair [data-decide="skip"]'); break;
+      case "j": move(1); break;
+      case "k": move(-1); break;
+      case "u": press("#undo-last"); break;
+      case "x": var box = document.querySelector("#queue-list li.current input[type=checkbox]");
+        if (box) box.checked = !box.checked; break;
+      case "?": if (help) help.showModal(); break;
+      default: return;
+    }
+    event.preventDefault();
+  });
+  document.addEventListener("htmx:afterSettle", markCurrent);
+  document.addEventListener("DOMContentLoaded", markCurrent);
+})();
