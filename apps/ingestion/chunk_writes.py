@@ -43,10 +43,22 @@ CALL (d, c, fresh) {
   WITH d, c WHERE fresh
   MERGE (c)-[:PART_OF]->(d)
   WITH c
-  OPTIONAL MATCH (prev:Chunk {tenant: $tenant, document_uid: $document})
-  WHERE prev.position < $position
-  WITH c, prev ORDER BY prev.position DESC LIMIT 1
-  FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END | MERGE (p)-[:NEXT]->(c))
+  // Insert into the NEXT chain between the nearest written neighbours, whatever order the
+  // chunks were written in (a re-run may fill a gap left by a failed chunk).
+  CALL (c) {
+    OPTIONAL MATCH (p:Chunk {tenant: $tenant, document_uid: $document})
+    WHERE p.position < $position
+    RETURN p ORDER BY p.position DESC LIMIT 1
+  }
+  CALL (c) {
+    OPTIONAL MATCH (n:Chunk {tenant: $tenant, document_uid: $document})
+    WHERE n.position > $position
+    RETURN n ORDER BY n.position ASC LIMIT 1
+  }
+  OPTIONAL MATCH (p)-[gap:NEXT]->(n)
+  DELETE gap
+  FOREACH (x IN CASE WHEN p IS NULL THEN [] ELSE [p] END | MERGE (x)-[:NEXT]->(c))
+  FOREACH (x IN CASE WHEN n IS NULL THEN [] ELSE [n] END | MERGE (c)-[:NEXT]->(x))
 }
 RETURN fresh
 """

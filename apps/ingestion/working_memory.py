@@ -184,6 +184,7 @@ class NamedSpan:
     start: int
     end: int
     type: str
+    name: str = ""  # the name the extractor gave, when the surface is an alias of it
 
 
 @dataclass(frozen=True)
@@ -219,12 +220,13 @@ def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> 
     references: list[Reference] = []
     for _, _, event in sorted(events, key=lambda e: (e[0], e[1])):
         if isinstance(event, NamedSpan):
-            known = state.canonical(event.surface, event.type)
-            name = known.name if known else event.surface
+            given = event.name or event.surface
+            known = state.canonical(given, event.type)
+            name = known.name if known else given
             state.remember(name, event.type, event.surface)
             mentions.append(
                 LocalMention(event.surface, event.start, event.end, name, event.type,
-                             "state" if known and known.name != event.surface else "name")
+                             "state" if known and known.name != given else "name")
             )  # fmt: skip
         elif isinstance(event, Reference):
             resolved = state.refer(event)

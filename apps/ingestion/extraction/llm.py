@@ -166,10 +166,10 @@ def _located(text: str, types: dict[str, str], aliases: dict[str, list[str]]) ->
             for match in re.finditer(r"\b" + re.escape(surface) + r"\b", text):
                 if not taken & set(range(*match.span())):
                     taken |= set(range(*match.span()))
-                    spans.append(NamedSpan(name, match.start(), match.end(), type_))
+                    spans.append(NamedSpan(surface, match.start(), match.end(), type_, name))
                     found = True
         if not found:
-            spans.append(NamedSpan(name, 0, 0, type_))
+            spans.append(NamedSpan(name, 0, 0, type_, name))
     return sorted(spans, key=lambda s: s.start)
 
 
