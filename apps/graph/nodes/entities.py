@@ -3,6 +3,9 @@
 (:Entity)-[:RELATED_TO {predicate, confidence, weight, first_seen, last_seen, chunks}]->(:Entity)
 (:Entity)-[:SAME_AS {status: pending|confirmed|rejected, score, signals, reason}]->(:Entity)
 (:Entity)-[:NOT_SAME]->(:Entity) (both directions): a rejected pair, never proposed again.
+(:EntityKey {tenant, type, norm})-[:KEY_OF]->(:Entity): which entity a normalized name of a type
+names in a tenant. Unique per (tenant, type, norm); MERGE on it serializes concurrent writers
+resolving the same new name. A merge by a reviewer moves KEY_OF to the surviving entity.
 """
 
 from neomodel import ArrayProperty, DateTimeProperty, FloatProperty, StringProperty
@@ -25,7 +28,14 @@ class Entity(TenantNode):
     updated_at = DateTimeProperty(default_now=True)
 
 
+class EntityKey(TenantNode):
+    type = StringProperty(required=True)
+    norm = StringProperty(required=True)
+
+
 SCHEMA = [
+    "CREATE CONSTRAINT entity_key_unique IF NOT EXISTS "
+    "FOR (k:EntityKey) REQUIRE (k.tenant, k.type, k.norm) IS UNIQUE",
     "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases]",
     "CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding "
     "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "

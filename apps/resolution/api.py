@@ -1,0 +1,131 @@
+"""Agent API of identity resolution: search entities, read one entity."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.graph.nodes import ENTITY_TYPES
+from apps.resolution import selectors
+from apps.tenants.models import KeyScope
+from memoryproject.api_errors import NotFoundError, StrictSerializer
+
+MAX_QUERY_CHARS = 500
+MAX_LIMIT = 100
+MAX_UID_CHARS = 64
+
+
+class EntitySearchIn(StrictSerializer):
+    q = serializers.CharField(required=False, allow_blank=True, max_length=MAX_QUERY_CHARS)
+    type = serializers.ChoiceField(choices=ENTITY_TYPES, required=False)
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=MAX_LIMIT, default=20)
+
+
+class EntityBrief(serializers.Serializer):
+    uid = serializers.CharField()
+    name = serializers.CharField()
+    type = serializers.CharField()
+    aliases = serializers.ListField(child=serializers.CharField())
+    description = serializers.CharField(allow_blank=True)
+    score = serializers.FloatField(allow_null=True, help_text="fused reciprocal-rank score")
+    via = serializers.ListField(child=serializers.CharField(), help_text="words and/or meaning")
+
+
+class EntitySearchOut(serializers.Serializer):
+    results = EntityBrief(many=True)
+
+
+def _query_params(request) -> dict:
+    # Each parameter once: a repeated one is refused rather than silently taking the last.
+    params = {}
+    for key, values in request.query_params.lists():
+        params[key] = values[0] if len(values) == 1 else values
+    return params
+
+
+class EntitySearchApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(
+        parameters=[EntitySearchIn],
+        responses=EntitySearchOut,
+        summary="Entities by words (full-text on names and aliases) and meaning (vector)",
+    )
+    def get(self, request):
+        data = EntitySearchIn(data=_query_params(request))
+        data.is_valid(raise_exception=True)
+        results = selectors.entities_search(
+            request.auth,
+            q=data.validated_data.get("q", ""),
+            type=data.validated_data.get("type"),
+            limit=data.validated_data["limit"],
+        )
+        return Response(EntitySearchOut({"results": results}).data)
+
+
+class OtherEnd(serializers.Serializer):
+    uid = serializers.CharField()
+    name = serializers.CharField()
+    type = serializers.CharField()
+
+
+class RelationOut(serializers.Serializer):
+    uid = serializers.CharField(allow_null=True)
+    predicate = serializers.CharField()
+    direction = serializers.ChoiceField(choices=["out", "in"])
+    weight = serializers.IntegerField()
+    confidence = serializers.FloatField()
+    nuance = serializers.CharField(allow_blank=True)
+    first_seen = serializers.CharField(allow_null=True)
+    last_seen = serializers.CharField(allow_null=True)
+    other = OtherEnd()
+
+
+class MentionOut(serializers.Serializer):
+    surface = serializers.CharField()
+    start = serializers.IntegerField(help_text="-1 when the offsets are unknown")
+    end = serializers.IntegerField()
+    chunk_uid = serializers.CharField()
+    text = serializers.CharField(allow_null=True)
+    document_uid = serializers.CharField(allow_null=True)
+    document_title = serializers.CharField(allow_blank=True, allow_null=True)
+
+
+class PendingOut(serializers.Serializer):
+    uid = serializers.CharField(allow_null=True)
+    score = serializers.FloatField(allow_null=True)
+    signals = serializers.DictField(child=serializers.FloatField())
+    reason = serializers.CharField(allow_null=True)
+    created_at = serializers.CharField(allow_null=True)
+    other = OtherEnd()
+
+
+class EntityOut(serializers.Serializer):
+    uid = serializers.CharField()
+    name = serializers.CharField()
+    type = serializers.CharField()
+    aliases = serializers.ListField(child=serializers.CharField())
+    description = serializers.CharField(allow_blank=True)
+    status = serializers.CharField()
+    created_at = serializers.CharField(allow_null=True)
+    updated_at = serializers.CharField(allow_null=True)
+    relations = RelationOut(many=True)
+    mentions = MentionOut(many=True)
+    pending = PendingOut(many=True)
+
+
+class EntityDetailApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(
+        parameters=[OpenApiParameter("uid", str, OpenApiParameter.PATH)],
+        responses=EntityOut,
+        summary="One entity: names, relations, mentions with their chunk and document, pending",
+    )
+    def get(self, request, uid: str):
+        entity = selectors.entity_detail(request.auth, uid=uid[:MAX_UID_CHARS])
+        if entity is None:
+            raise NotFoundError("No such entity.")
+        return Response(EntityOut(entity).data)

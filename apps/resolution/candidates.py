@@ -1,0 +1,73 @@
+"""What extractors and agents hand to the resolution gate, and the receipt it hands back.
+
+Frozen values, so a candidate can be embedded once (outside any transaction) and passed around.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+RECEIPT_ACTIONS = ("created", "merged", "pending", "unchanged", "duplicate", "refused")
+
+
+@dataclass(frozen=True)
+class MentionSpan:
+    """Where a candidate was named in its chunk: the surface form and character offsets."""
+
+    surface: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class EntityCandidate:
+    name: str
+    type: str
+    aliases: tuple[str, ...] = ()
+    description: str = ""
+    mentions: tuple[MentionSpan, ...] = ()
+    embedding: tuple[float, ...] | None = None
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+    def embedding_text(self) -> str:
+        return f"{self.name}. {self.description}" if self.description else self.name
+
+
+@dataclass(frozen=True)
+class RelationCandidate:
+    """`subject` and `object` index into the entity candidates of the same call."""
+
+    subject: int
+    predicate: str
+    object: int
+    confidence: float = 1.0
+    nuance: str = ""
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Who wrote it and where it came from; `chunk_uid` names a Chunk written in the same
+    transaction (MENTIONS start there, and a relation counts one observation per chunk)."""
+
+    agent: str
+    document_uid: str | None = None
+    chunk_uid: str | None = None
+
+
+@dataclass
+class Receipt:
+    kind: str  # entity | relation
+    name: str
+    action: str  # one of RECEIPT_ACTIONS
+    entity_uid: str | None = None
+    matched_uid: str | None = None
+    matched_name: str | None = None
+    score: float | None = None
+    signals: dict[str, float] = field(default_factory=dict)
+    reason: str = ""
+
+    def as_dict(self) -> dict:
+        return asdict(self)

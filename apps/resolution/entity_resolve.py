@@ -1,0 +1,26 @@
+"""One call for callers that have no transaction of their own (agents' facts without text,
+benchmarks): embed outside, then resolve and write in one transaction."""
+
+from __future__ import annotations
+
+from apps.graph import cypher
+from apps.graph.scope import Scope
+from apps.resolution.candidates import EntityCandidate, Provenance, Receipt, RelationCandidate
+from apps.resolution.entity_writes import do_resolve_and_write
+from apps.resolution.gate import candidates_embed
+
+
+def entities_resolve(
+    scope: Scope,
+    *,
+    entities: list[EntityCandidate],
+    relations: list[RelationCandidate] = (),
+    provenance: Provenance,
+) -> list[Receipt]:
+    embedded = candidates_embed(list(entities))
+    return cypher.write_unit(
+        scope,
+        lambda stx: do_resolve_and_write(
+            stx, entities=embedded, relations=list(relations), provenance=provenance
+        ),
+    )

@@ -1,0 +1,264 @@
+"""Resolve entity and relation candidates and write the outcome, inside the caller's transaction.
+
+The caller (the ingestion pipeline, the facts API) opens `cypher.write_unit`, writes its Chunk,
+and calls `do_resolve_and_write` in the same transaction, so a chunk's changes commit together.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field
+
+from apps.graph.cypher import ScopedTx
+from apps.graph.nodes import ENTITY_TYPES
+from apps.resolution.candidates import (
+    EntityCandidate,
+    MentionSpan,
+    Provenance,
+    Receipt,
+    RelationCandidate,
+)
+from apps.resolution.gate import (
+    Decision,
+    candidates_embed,
+    gate_decide,
+    key_claim,
+    matches_find,
+)
+from apps.resolution.relation_writes import do_relations_write
+from apps.resolution.signals import name_normalize
+
+ENTITY_CREATE = """
+MATCH (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
+CREATE (e:Entity {uid: $uid, tenant: $tenant, name: $name, norm_name: $norm, type: $type,
+                  aliases: $aliases, norm_aliases: $norm_aliases, description: $description,
+                  embedding: $embedding, status: 'active', created_by: $agent,
+                  created_at: datetime(), updated_at: datetime()})
+WITH k, e
+OPTIONAL MATCH (k)-[stale:KEY_OF]->()
+DELETE stale
+MERGE (k)-[:KEY_OF]->(e)
+WITH e
+OPTIONAL MATCH (m:Entity {tenant: $tenant, uid: $match_uid})
+FOREACH (_ IN CASE WHEN m IS NULL THEN [] ELSE [1] END |
+  CREATE (e)-[:SAME_AS {uid: $same_as_uid, tenant: $tenant, status: 'pending', score: $score,
+                        signals: $signals, reason: $reason, agent: $agent,
+                        created_at: datetime()}]->(m))
+RETURN e.uid AS uid
+"""
+
+# The SET on updated_at takes the entity's write lock before its aliases are read, so two
+# transactions merging into the same entity cannot lose each other's aliases.
+ENTITY_ABSORB = """
+MATCH (e:Entity {tenant: $tenant, uid: $uid})
+SET e.updated_at = datetime()
+WITH e
+MATCH (k:EntityKey {tenant: $tenant, type: e.type, norm: $norm})
+OPTIONAL MATCH (k)-[stale:KEY_OF]->(other) WHERE other <> e
+DELETE stale
+MERGE (k)-[:KEY_OF]->(e)
+WITH DISTINCT e
+WITH e, [p IN $names WHERE p.norm <> e.norm_name
+                       AND NOT p.norm IN coalesce(e.norm_aliases, [])] AS fresh,
+     coalesce(e.description, '') = '' AND $description <> '' AS fills_description
+SET e.aliases = coalesce(e.aliases, []) + [p IN fresh | p.surface],
+    e.norm_aliases = coalesce(e.norm_aliases, []) + [p IN fresh | p.norm],
+    e.description = CASE WHEN fills_description THEN $description ELSE e.description END,
+    e.embedding = CASE WHEN fills_description OR e.embedding IS NULL THEN $embedding
+                       ELSE e.embedding END,
+    e.last_agent = $agent
+RETURN size(fresh) > 0 OR fills_description AS changed
+"""
+
+MENTIONS_WRITE = """
+MATCH (c:Chunk {tenant: $tenant, uid: $chunk_uid})
+UNWIND $mentions AS m
+MATCH (e:Entity {tenant: $tenant, uid: m.entity})
+MERGE (c)-[r:MENTIONS {surface: m.surface, start: m.start, end: m.end}]->(e)
+ON CREATE SET r.tenant = $tenant, r.created_at = datetime()
+RETURN count(r) AS n
+"""
+
+# Offsets unknown (an agent's fact without spans): the mention still records the surface form.
+NO_OFFSET = -1
+MAX_NAME_CHARS = 300
+
+
+@dataclass
+class _Group:
+    """Candidates of one call that share a normalized name and type: resolved once."""
+
+    norm: str
+    members: list[int]
+    candidate: EntityCandidate
+    mentions: list[MentionSpan] = field(default_factory=list)
+
+
+def do_resolve_and_write(
+    stx: ScopedTx,
+    *,
+    entities: list[EntityCandidate],
+    relations: list[RelationCandidate],
+    provenance: Provenance,
+) -> list[Receipt]:
+    """Resolve each entity candidate through the gate and write merges, pending pairs and new
+    entities, then MENTIONS from `provenance.chunk_uid` and RELATED_TO upserts; one receipt per
+    candidate, entities first, in input order. Assumes the caller validated sizes and runs it
+    inside one `cypher.write_unit`; candidates should come embedded (`candidates_embed`)."""
+    merge_at = float(stx.scope.setting("merge_threshold"))
+    review_at = float(stx.scope.setting("review_threshold"))
+    if any(c.embedding is None and c.type in ENTITY_TYPES for c in entities):
+        entities = candidates_embed(entities)
+    receipts: list[Receipt | None] = [None] * len(entities)
+    groups: dict[tuple[str, str], _Group] = {}
+    for i, candidate in enumerate(entities):
+        refusal = _refusal(candidate)
+        if refusal:
+            receipts[i] = Receipt(kind="entity", name=candidate.name[:MAX_NAME_CHARS],
+                                  action="refused", reason=refusal)  # fmt: skip
+            continue
+        key = (candidate.type, name_normalize(candidate.name))
+        if key in groups:
+            group = groups[key]
+            group.members.append(i)
+            group.candidate = _combined(group.candidate, candidate)
+        else:
+            groups[key] = _Group(norm=key[1], members=[i], candidate=candidate)
+        groups[key].mentions.extend(candidate.mentions)
+
+    entity_of: dict[int, str] = {}
+    # Keys are claimed in a fixed order so concurrent transactions lock them alike (no deadlock
+    # cycles between two documents naming the same entities).
+    for key in sorted(groups):
+        group = groups[key]
+        receipt = _resolve_one(stx, group, provenance, merge_at=merge_at, review_at=review_at)
+        first, *rest = group.members
+        receipts[first] = receipt
+        for i in rest:
+            receipts[i] = Receipt(
+                kind="entity", name=entities[i].name, action="unchanged",
+                entity_uid=receipt.entity_uid, matched_uid=receipt.entity_uid,
+                matched_name=receipt.matched_name or receipt.name, score=1.0,
+                signals={"exact": 1.0, "fuzzy": 1.0, "semantic": 1.0},
+                reason=f"same normalized name and type as candidate #{first} of this call",
+            )  # fmt: skip
+        for i in group.members:
+            entity_of[i] = receipt.entity_uid
+    if provenance.chunk_uid:
+        _mentions_write(stx, groups.values(), entity_of, provenance.chunk_uid)
+    relation_receipts = do_relations_write(
+        stx, relations=relations, entities=entities, entity_of=entity_of, provenance=provenance
+    )
+    return [r for r in receipts if r is not None] + relation_receipts
+
+
+def _refusal(candidate: EntityCandidate) -> str:
+    if candidate.type not in ENTITY_TYPES:
+        return f"type '{candidate.type[:50]}' is not one of {', '.join(ENTITY_TYPES)} (POLE+O)"
+    if not name_normalize(candidate.name):
+        return "the name has no letters or digits"
+    if len(candidate.name) > MAX_NAME_CHARS:
+        return f"the name is longer than {MAX_NAME_CHARS} characters"
+    return ""
+
+
+def _combined(first: EntityCandidate, other: EntityCandidate) -> EntityCandidate:
+    aliases = tuple(dict.fromkeys(first.aliases + other.names))
+    return EntityCandidate(
+        name=first.name,
+        type=first.type,
+        aliases=tuple(a for a in aliases if a != first.name),
+        description=first.description or other.description,
+        embedding=first.embedding if first.description or not other.description
+        else other.embedding,
+    )  # fmt: skip
+
+
+def _resolve_one(
+    stx: ScopedTx, group: _Group, provenance: Provenance, *, merge_at: float, review_at: float
+) -> Receipt:
+    candidate = group.candidate
+    anchor = key_claim(stx, candidate, group.norm)
+    matches = [] if anchor else matches_find(stx, candidate)
+    decision = gate_decide(
+        candidate, matches, merge_at=merge_at, review_at=review_at, anchor=anchor
+    )
+    if decision.action == "merge":
+        changed = _absorb(stx, candidate, group.norm, decision.match.uid, provenance)
+        action, uid = ("merged" if changed else "unchanged"), decision.match.uid
+    else:
+        uid = _create(stx, candidate, group.norm, decision, provenance)
+        action = "pending" if decision.action == "pending" else "created"
+    return Receipt(
+        kind="entity",
+        name=candidate.name,
+        action=action,
+        entity_uid=uid,
+        matched_uid=decision.match.uid if decision.match else None,
+        matched_name=decision.match.name if decision.match else None,
+        score=round(decision.signals.score, 4) if decision.signals else None,
+        signals=decision.signals.as_dict() if decision.signals else {},
+        reason=decision.reason,
+    )
+
+
+def _surface_names(candidate: EntityCandidate, exclude: str = "") -> list[dict]:
+    seen, names = {exclude}, []
+    for surface in candidate.names:
+        norm = name_normalize(surface)
+        if norm and norm not in seen:
+            seen.add(norm)
+            names.append({"surface": surface, "norm": norm})
+    return names
+
+
+def _create(
+    stx: ScopedTx, candidate: EntityCandidate, norm: str, decision: Decision, prov: Provenance
+) -> str:
+    aliases = _surface_names(candidate, exclude=norm)
+    pending = decision.action == "pending"
+    rows = stx.run(
+        ENTITY_CREATE,
+        uid=uuid.uuid4().hex,
+        type=candidate.type,
+        norm=norm,
+        name=candidate.name,
+        aliases=[a["surface"] for a in aliases],
+        norm_aliases=[a["norm"] for a in aliases],
+        description=candidate.description,
+        embedding=list(candidate.embedding or ()),
+        agent=prov.agent,
+        match_uid=decision.match.uid if pending else None,
+        same_as_uid=uuid.uuid4().hex,
+        score=round(decision.signals.score, 4) if pending else None,
+        signals=json.dumps(decision.signals.as_dict()) if pending else None,
+        reason=decision.reason,
+    )
+    return rows[0]["uid"]
+
+
+def _absorb(stx: ScopedTx, candidate: EntityCandidate, norm: str, uid: str, prov: Provenance):
+    rows = stx.run(
+        ENTITY_ABSORB,
+        uid=uid,
+        norm=norm,
+        names=_surface_names(candidate),
+        description=candidate.description,
+        embedding=list(candidate.embedding or ()),
+        agent=prov.agent,
+    )
+    return bool(rows and rows[0]["changed"])
+
+
+def _mentions_write(stx: ScopedTx, groups, entity_of: dict[int, str], chunk_uid: str) -> None:
+    mentions = []
+    for group in groups:
+        uid = entity_of[group.members[0]]
+        spans = group.mentions or [MentionSpan(group.candidate.name, NO_OFFSET, NO_OFFSET)]
+        for span in dict.fromkeys(spans):
+            mentions.append(
+                {"entity": uid, "surface": span.surface, "start": span.start, "end": span.end}
+            )
+    if mentions:
+        stx.run(MENTIONS_WRITE, chunk_uid=chunk_uid, mentions=mentions)

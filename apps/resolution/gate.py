@@ -1,0 +1,177 @@
+"""The resolution gate: find an entity candidate's possible matches through the indexes, score
+them, and decide merge, pending review, or create.
+
+Blocking is by index only (the name key, full-text on names and aliases, vector on embeddings),
+never a scan of a type, so the cost of one decision does not grow with the tenant's graph.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from apps.graph.cypher import ScopedTx
+from apps.graph.embeddings import get_embedder
+from apps.graph.fulltext import fulltext_terms
+from apps.resolution.candidates import EntityCandidate
+from apps.resolution.signals import Signals, name_normalize, reason_text, signals_compute
+
+# How many hits each index may contribute. Neo4j 5.26 cannot filter a vector or full-text query
+# by tenant and type inside the index, so hits are filtered after; 50 leaves room for that.
+INDEX_HITS = 50
+
+# The name key: a uniqueness-constrained node per (tenant, type, normalized name). MERGE on it
+# takes the constraint's lock, so two transactions naming the same new entity are serialized
+# and the second finds the first's entity through the key.
+KEY_CLAIM = """
+MERGE (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
+ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
+WITH k
+OPTIONAL MATCH (k)-[:KEY_OF]->(e:Entity {tenant: $tenant, status: 'active'})
+RETURN e.uid AS uid, e.name AS name, [e.norm_name] + coalesce(e.norm_aliases, []) AS norms,
+       CASE WHEN e.embedding IS NULL THEN 0.0
+            ELSE 2 * vector.similarity.cosine(e.embedding, $embedding) - 1 END AS semantic
+"""
+
+_MATCH_FIELDS = """
+WITH DISTINCT node AS e
+WHERE e.tenant = $tenant AND e.type = $type AND e.status = 'active'
+RETURN e.uid AS uid, e.name AS name, [e.norm_name] + coalesce(e.norm_aliases, []) AS norms,
+       CASE WHEN e.embedding IS NULL THEN 0.0
+            ELSE 2 * vector.similarity.cosine(e.embedding, $embedding) - 1 END AS semantic
+"""
+
+MATCHES_BY_WORDS_AND_MEANING = (
+    """
+CALL () {
+  CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node
+  RETURN node
+  UNION
+  CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node
+  RETURN node
+}
+"""
+    + _MATCH_FIELDS
+)
+
+MATCHES_BY_MEANING = (
+    """
+CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node
+"""
+    + _MATCH_FIELDS
+)
+
+
+@dataclass(frozen=True)
+class Match:
+    uid: str
+    name: str
+    norms: tuple[str, ...]
+    semantic: float
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: str  # merge | pending | create
+    match: Match | None
+    signals: Signals | None
+    reason: str
+
+
+def candidates_embed(entities: list[EntityCandidate]) -> list[EntityCandidate]:
+    """The same candidates with embeddings of name plus description, in one batch with the
+    process's model. Pure: call it before (outside) the write transaction."""
+    todo = [i for i, c in enumerate(entities) if c.embedding is None]
+    vectors = get_embedder().embed([entities[i].embedding_text() for i in todo])
+    out = list(entities)
+    for i, vector in zip(todo, vectors, strict=True):
+        out[i] = dataclasses.replace(entities[i], embedding=tuple(vector))
+    return out
+
+
+def candidate_norms(candidate: EntityCandidate) -> tuple[str, ...]:
+    return tuple(n for n in dict.fromkeys(name_normalize(x) for x in candidate.names) if n)
+
+
+def key_claim(stx: ScopedTx, candidate: EntityCandidate, norm: str) -> Match | None:
+    """Lock the candidate's name key; the active entity it already names, if any."""
+    row = stx.run(
+        KEY_CLAIM, type=candidate.type, norm=norm, embedding=list(candidate.embedding or ())
+    )[0]
+    return _match(row) if row["uid"] else None
+
+
+def matches_find(stx: ScopedTx, candidate: EntityCandidate) -> list[Match]:
+    """Active entities of the candidate's type and tenant that the name or meaning indexes
+    return for it."""
+    words = fulltext_terms(" ".join(candidate.names), fuzzy=True)
+    query = MATCHES_BY_WORDS_AND_MEANING if words else MATCHES_BY_MEANING
+    rows = stx.run(
+        query,
+        words=words,
+        hits=INDEX_HITS,
+        type=candidate.type,
+        embedding=list(candidate.embedding or ()),
+    )
+    return [_match(row) for row in rows]
+
+
+def _match(row: dict) -> Match:
+    return Match(
+        uid=row["uid"],
+        name=row["name"],
+        norms=tuple(n for n in row["norms"] if n),
+        semantic=float(row["semantic"]),
+    )
+
+
+def gate_decide(
+    candidate: EntityCandidate,
+    matches: list[Match],
+    *,
+    merge_at: float,
+    review_at: float,
+    anchor: Match | None = None,
+) -> Decision:
+    """Merge into the best match at >= merge_at, propose it for review at >= review_at, else
+    create. `anchor` is the entity the candidate's name key already names: it is the
+    candidate's identity, so it wins and nothing else is proposed. (So a pair a reviewer ruled
+    NOT_SAME cannot come back: the rejected entity keeps its name key, and a candidate with
+    that name resolves to it, never to a new entity proposed against the other one again.)"""
+    norms = candidate_norms(candidate)
+    if anchor is not None:
+        signals = signals_compute(norms, anchor.norms, semantic=anchor.semantic)
+        reason = (
+            "same name key as '"
+            + anchor.name
+            + "': "
+            + reason_text(
+                signals,
+                decision="merge",
+                merge_at=merge_at,
+                review_at=review_at,
+                matched=anchor.name,
+            )
+        )
+        return Decision("merge", anchor, signals, reason)
+    scored = []
+    for match in {m.uid: m for m in matches}.values():
+        signals = signals_compute(norms, match.norms, semantic=match.semantic)
+        scored.append((signals.score, signals.exact, match.uid, match, signals))
+    scored.sort(key=lambda item: (-item[0], -item[1], item[2]))
+    if not scored or scored[0][0] < review_at:
+        best = scored[0] if scored else None
+        reason = reason_text(
+            best[4] if best else Signals(0.0, 0.0, 0.0),
+            decision="create",
+            merge_at=merge_at,
+            review_at=review_at,
+            matched=best[3].name if best else None,
+        )
+        return Decision("create", None, best[4] if best else None, reason)
+    score, _, _, match, signals = scored[0]
+    action = "merge" if score >= merge_at else "pending"
+    reason = reason_text(
+        signals, decision=action, merge_at=merge_at, review_at=review_at, matched=match.name
+    )
+    return Decision(action, match, signals, reason)

@@ -1,0 +1,121 @@
+"""RELATED_TO upserts keyed by (subject, object, predicate), with seed 002's contract:
+weight + 1 per independent observation, confidence the running average of old and new
+((old + new) / 2), nuance the latest; a chunk (or, without one, a document) observed again
+changes nothing, so a replayed ingestion leaves the weights as they were."""
+
+from __future__ import annotations
+
+import uuid
+
+from apps.graph.cypher import ScopedTx
+from apps.resolution.candidates import EntityCandidate, Provenance, Receipt, RelationCandidate
+
+MAX_PREDICATE_CHARS = 100
+MAX_NUANCE_CHARS = 2000
+
+# Both ends are written (updated_at) before the MERGE, so concurrent upserts of the same edge
+# queue on the node locks: no duplicate edge, no lost weight.
+RELATIONS_UPSERT = """
+UNWIND $relations AS rel
+MATCH (s:Entity {tenant: $tenant, uid: rel.subject})
+MATCH (o:Entity {tenant: $tenant, uid: rel.object})
+SET s.updated_at = datetime(), o.updated_at = datetime()
+MERGE (s)-[r:RELATED_TO {predicate: rel.predicate}]->(o)
+ON CREATE SET r.uid = rel.uid, r.tenant = $tenant, r.weight = 0, r.confidence = rel.confidence,
+              r.observations = [], r.chunks = [], r.first_seen = datetime()
+WITH r, rel, r.weight = 0 AS created,
+     rel.observation IS NULL OR NOT rel.observation IN r.observations AS fresh
+SET r.confidence = CASE WHEN NOT fresh THEN r.confidence WHEN created THEN rel.confidence
+                        ELSE (r.confidence + rel.confidence) / 2.0 END,
+    r.nuance = CASE WHEN fresh THEN rel.nuance ELSE r.nuance END,
+    r.last_seen = CASE WHEN fresh THEN datetime() ELSE r.last_seen END,
+    r.observations = r.observations
+        + CASE WHEN fresh AND rel.observation IS NOT NULL THEN [rel.observation] ELSE [] END,
+    r.chunks = r.chunks
+        + CASE WHEN fresh AND rel.chunk IS NOT NULL THEN [rel.chunk] ELSE [] END,
+    r.weight = r.weight + CASE WHEN fresh THEN 1 ELSE 0 END
+RETURN rel.index AS index, r.uid AS uid, created, fresh, r.weight AS weight,
+       r.confidence AS confidence
+"""
+
+
+def do_relations_write(
+    stx: ScopedTx,
+    *,
+    relations: list[RelationCandidate],
+    entities: list[EntityCandidate],
+    entity_of: dict[int, str],
+    provenance: Provenance,
+) -> list[Receipt]:
+    """Upsert the relations whose two ends resolved to two entities; a receipt for each
+    (its `entity_uid` is the relation's uid, `score` its confidence after the upsert)."""
+    observation = provenance.chunk_uid or provenance.document_uid
+    receipts: list[Receipt | None] = [None] * len(relations)
+    by_key: dict[tuple[str, str, str], list[int]] = {}
+    for i, rel in enumerate(relations):
+        name = _name(rel, entities)
+        refusal = _refusal(rel, entities, entity_of)
+        if refusal:
+            receipts[i] = Receipt(kind="relation", name=name, action="refused", reason=refusal)
+            continue
+        key = (entity_of[rel.subject], entity_of[rel.object], rel.predicate.strip())
+        by_key.setdefault(key, []).append(i)
+    rows = []
+    for (subject, obj, predicate), members in by_key.items():
+        # The same fact twice in one call is one observation: confidences averaged, last nuance.
+        confidence = sum(_confidence(relations[i]) for i in members) / len(members)
+        rows.append({
+            "index": members[0], "subject": subject, "object": obj, "predicate": predicate,
+            "confidence": confidence, "nuance": relations[members[-1]].nuance[:MAX_NUANCE_CHARS],
+            "observation": observation, "chunk": provenance.chunk_uid, "uid": uuid.uuid4().hex,
+        })  # fmt: skip
+    results = {}
+    if rows:
+        results = {r["index"]: r for r in stx.run(RELATIONS_UPSERT, relations=rows)}
+    for members in by_key.values():
+        result = results.get(members[0])
+        for i in members:
+            receipts[i] = _receipt(relations[i], _name(relations[i], entities), result, i, members)
+    return [r for r in receipts if r is not None]
+
+
+def _confidence(rel: RelationCandidate) -> float:
+    return max(0.0, min(1.0, float(rel.confidence)))
+
+
+def _name(rel: RelationCandidate, entities: list[EntityCandidate]) -> str:
+    def end(i: int) -> str:
+        return entities[i].name if 0 <= i < len(entities) else f"#{i}"
+
+    return f"{end(rel.subject)} {rel.predicate[:MAX_PREDICATE_CHARS]} {end(rel.object)}"
+
+
+def _refusal(rel: RelationCandidate, entities, entity_of: dict[int, str]) -> str:
+    for end in (rel.subject, rel.object):
+        if not 0 <= end < len(entities):
+            return f"entity #{end} is not in this request ({len(entities)} entities)"
+        if end not in entity_of:
+            return f"entity #{end} ('{entities[end].name[:80]}') was refused"
+    if not rel.predicate.strip() or len(rel.predicate) > MAX_PREDICATE_CHARS:
+        return f"the predicate must have 1 to {MAX_PREDICATE_CHARS} characters"
+    if entity_of[rel.subject] == entity_of[rel.object]:
+        return "subject and object resolve to the same entity"
+    return ""
+
+
+def _receipt(rel, name: str, result: dict | None, i: int, members: list[int]) -> Receipt:
+    if result is None:
+        return Receipt(kind="relation", name=name, action="refused",
+                       reason="an end of the relation is not in the graph")  # fmt: skip
+    if i != members[0]:
+        action, reason = "unchanged", f"same relation as #{members[0]} of this call"
+    elif result["created"] and result["fresh"]:
+        action, reason = "created", "new relation"
+    elif result["fresh"]:
+        action, reason = "merged", f"observed again: weight {result['weight']}"
+    else:
+        action, reason = "unchanged", "already observed from this chunk"
+    return Receipt(
+        kind="relation", name=name, action=action, entity_uid=result["uid"],
+        score=round(result["confidence"], 4), reason=reason,
+    )  # fmt: skip

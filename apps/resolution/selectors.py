@@ -1,0 +1,129 @@
+"""Reads about entities: search by words and meaning, and one entity with what the graph knows.
+
+Each is one Cypher round trip (plus the query's embedding for search), whatever the entity's size.
+"""
+
+from __future__ import annotations
+
+import json
+
+from apps.graph import cypher
+from apps.graph.embeddings import get_embedder
+from apps.graph.fulltext import fulltext_terms
+from apps.graph.scope import Scope
+
+RRF_K = 60  # reciprocal rank fusion's usual constant: damps the weight of the first ranks
+SEARCH_HITS = 100  # how deep each index is read before tenant/type filtering and fusion
+DETAIL_RELATIONS = 100
+DETAIL_MENTIONS = 50
+DETAIL_PENDING = 50
+
+_FUSED_FIELDS = """
+WITH node AS e, sum(1.0 / ($rrf_k + rank)) AS fused, collect(DISTINCT via) AS via
+RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS aliases,
+       coalesce(e.description, '') AS description, fused AS score, via
+ORDER BY score DESC, name LIMIT $limit
+"""
+
+_RANKED_VECTOR = """
+  CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node, score
+  WITH node, score WHERE node.tenant = $tenant AND node.status = 'active'
+                     AND ($type IS NULL OR node.type = $type)
+  WITH collect(node) AS nodes
+  UNWIND range(0, size(nodes) - 1) AS i
+  RETURN nodes[i] AS node, i + 1 AS rank, 'meaning' AS via
+"""
+
+SEARCH_WORDS_AND_MEANING = (
+    """
+CALL () {
+  CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node, score
+  WITH node, score WHERE node.tenant = $tenant AND node.status = 'active'
+                     AND ($type IS NULL OR node.type = $type)
+  WITH collect(node) AS nodes
+  UNWIND range(0, size(nodes) - 1) AS i
+  RETURN nodes[i] AS node, i + 1 AS rank, 'words' AS via
+  UNION ALL"""
+    + _RANKED_VECTOR
+    + "}"
+    + _FUSED_FIELDS
+)
+
+SEARCH_MEANING = "CALL () {" + _RANKED_VECTOR + "}" + _FUSED_FIELDS
+
+BROWSE = """
+MATCH (e:Entity {tenant: $tenant})
+WHERE e.status = 'active' AND ($type IS NULL OR e.type = $type)
+RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS aliases,
+       coalesce(e.description, '') AS description, null AS score, [] AS via
+ORDER BY e.updated_at DESC, e.name LIMIT $limit
+"""
+
+DETAIL = """
+MATCH (e:Entity {tenant: $tenant, uid: $uid})
+RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS aliases,
+       coalesce(e.description, '') AS description, e.status AS status,
+       toString(e.created_at) AS created_at, toString(e.updated_at) AS updated_at,
+  COLLECT {
+    MATCH (e)-[r:RELATED_TO]-(o:Entity {tenant: $tenant})
+    RETURN {uid: r.uid, predicate: r.predicate,
+            direction: CASE WHEN startNode(r) = e THEN 'out' ELSE 'in' END,
+            weight: r.weight, confidence: r.confidence, nuance: coalesce(r.nuance, ''),
+            first_seen: toString(r.first_seen), last_seen: toString(r.last_seen),
+            other: {uid: o.uid, name: o.name, type: o.type}}
+    ORDER BY r.weight DESC, r.confidence DESC, o.name LIMIT $relations
+  } AS relations,
+  COLLECT {
+    MATCH (c:Chunk {tenant: $tenant})-[m:MENTIONS]->(e)
+    OPTIONAL MATCH (c)-[:PART_OF]->(d:Document {tenant: $tenant})
+    RETURN {surface: m.surface, start: m.start, end: m.end, chunk_uid: c.uid, text: c.text,
+            document_uid: d.uid, document_title: coalesce(d.title, d.source, '')}
+    ORDER BY c.created_at DESC, c.uid, m.start LIMIT $mentions
+  } AS mentions,
+  COLLECT {
+    MATCH (e)-[s:SAME_AS {status: 'pending'}]-(o:Entity {tenant: $tenant})
+    RETURN {uid: s.uid, score: s.score, signals: s.signals, reason: s.reason,
+            created_at: toString(s.created_at),
+            other: {uid: o.uid, name: o.name, type: o.type}}
+    ORDER BY s.score DESC LIMIT $pending
+  } AS pending
+"""
+
+
+def entities_search(scope: Scope, *, q: str = "", type: str | None = None, limit: int = 20):
+    """Active entities whose names match `q`'s words or whose embedding is near its meaning,
+    fused by reciprocal rank; without `q`, the most recently updated."""
+    q = q.strip()
+    if not q:
+        return cypher.read(scope, BROWSE, type=type, limit=limit)
+    words = fulltext_terms(q, fuzzy=True)
+    embedding = get_embedder().embed([q])[0]
+    return cypher.read(
+        scope,
+        SEARCH_WORDS_AND_MEANING if words else SEARCH_MEANING,
+        words=words,
+        embedding=embedding,
+        type=type,
+        hits=SEARCH_HITS,
+        rrf_k=RRF_K,
+        limit=limit,
+    )
+
+
+def entity_detail(scope: Scope, *, uid: str) -> dict | None:
+    """One entity of the caller's tenant with its relations (heaviest first), mentions (the chunk
+    text and the document they came from) and pending SAME_AS pairs; None if not in this tenant."""
+    rows = cypher.read(
+        scope,
+        DETAIL,
+        uid=uid,
+        relations=DETAIL_RELATIONS,
+        mentions=DETAIL_MENTIONS,
+        pending=DETAIL_PENDING,
+    )
+    if not rows:
+        return None
+    entity = rows[0]
+    for pair in entity["pending"]:
+        pair["signals"] = json.loads(pair["signals"]) if pair["signals"] else {}
+    return entity

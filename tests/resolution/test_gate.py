@@ -1,0 +1,124 @@
+"""The gate with the real model on the real Neo4j: merge, pending review, create, refusal, and the
+reason that carries the three signals."""
+
+from apps.graph import cypher
+from apps.resolution.candidates import EntityCandidate, Provenance
+from apps.resolution.entity_resolve import entities_resolve
+
+AGENT = Provenance(agent="agent:test")
+ANTHROPIC = "An AI safety company that builds the Claude family of language models."
+
+
+def resolve(scope, *candidates):
+    return entities_resolve(scope, entities=list(candidates), provenance=AGENT)
+
+
+def active_entities(scope):
+    return cypher.read(
+        scope,
+        "MATCH (e:Entity {tenant: $tenant, status: 'active'}) "
+        "RETURN e.name AS name, e.aliases AS aliases, e.uid AS uid ORDER BY name",
+    )
+
+
+def test_a_new_name_is_created_and_the_reason_says_why(scope):
+    [receipt] = resolve(scope, EntityCandidate("Anthropic", "Organization", description=ANTHROPIC))
+    assert receipt.action == "created"
+    assert receipt.kind == "entity" and receipt.entity_uid
+    assert "no candidate" in receipt.reason and "merge >= 0.95" in receipt.reason
+    assert [e["name"] for e in active_entities(scope)] == ["Anthropic"]
+
+
+def test_the_same_normalized_name_merges_and_absorbs_aliases(scope):
+    [first] = resolve(scope, EntityCandidate("Anthropic", "Organization", description=ANTHROPIC))
+    [again] = resolve(scope, EntityCandidate("ANTHROPIC.", "Organization"))
+    assert again.action == "unchanged"  # nothing new was learned
+    assert again.entity_uid == first.entity_uid == again.matched_uid
+    assert again.signals["exact"] == 1.0 and again.score == 1.0
+    assert "exact=1.00" in again.reason and "semantic=" in again.reason
+
+    [alias] = resolve(
+        scope, EntityCandidate("Anthropic PBC", "Organization", aliases=("Anthropic",))
+    )
+    assert alias.action == "merged" and alias.entity_uid == first.entity_uid
+    [entity] = active_entities(scope)
+    assert entity["aliases"] == ["Anthropic PBC"]
+    # The absorbed alias now finds the entity by itself.
+    [by_alias] = resolve(scope, EntityCandidate("anthropic pbc", "Organization"))
+    assert by_alias.entity_uid == first.entity_uid
+
+
+def test_an_ambiguous_name_waits_for_review_with_a_pending_same_as(scope):
+    [first] = resolve(scope, EntityCandidate("Anthropic", "Organization", description=ANTHROPIC))
+    [second] = resolve(
+        scope, EntityCandidate("Anthropic AI", "Organization", description=ANTHROPIC)
+    )
+    assert second.action == "pending", second.reason
+    assert second.matched_uid == first.entity_uid and second.entity_uid != first.entity_uid
+    assert 0.85 <= second.score < 0.95
+    assert second.signals["exact"] == 0.0 and second.signals["fuzzy"] > 0.8
+    assert "-> pending" in second.reason and "review >= 0.85" in second.reason
+    [edge] = cypher.read(
+        scope,
+        "MATCH (a:Entity {tenant: $tenant})-[s:SAME_AS]->(b:Entity) "
+        "RETURN a.uid AS a, b.uid AS b, s.status AS status, s.score AS score, "
+        "s.signals AS signals, s.reason AS reason, s.uid AS uid",
+    )
+    assert (edge["a"], edge["b"], edge["status"]) == (
+        second.entity_uid,
+        first.entity_uid,
+        "pending",
+    )
+    assert edge["uid"] and edge["reason"] == second.reason and '"fuzzy"' in edge["signals"]
+
+
+def test_a_different_thing_of_the_same_type_is_created(scope):
+    resolve(scope, EntityCandidate("Anthropic", "Organization", description=ANTHROPIC))
+    [other] = resolve(
+        scope,
+        EntityCandidate("Bundesbank", "Organization", description="The central bank of Germany."),
+    )
+    assert other.action == "created"
+    assert len(active_entities(scope)) == 2
+
+
+def test_types_are_compared_only_within_themselves(scope):
+    [city] = resolve(scope, EntityCandidate("Paris", "Location", description="Capital of France."))
+    [person] = resolve(scope, EntityCandidate("Paris", "Person", description="A Trojan prince."))
+    assert person.action == "created" and person.entity_uid != city.entity_uid
+
+
+def test_a_type_outside_pole_o_is_refused_and_nothing_is_written(scope):
+    receipts = resolve(
+        scope,
+        EntityCandidate("Claude", "Software"),
+        EntityCandidate("", "Person"),
+        EntityCandidate("Ada Lovelace", "Person"),
+    )
+    assert [r.action for r in receipts] == ["refused", "refused", "created"]
+    assert "POLE+O" in receipts[0].reason
+    assert [e["name"] for e in active_entities(scope)] == ["Ada Lovelace"]
+
+
+def test_within_one_call_the_same_name_is_one_entity(scope):
+    receipts = resolve(
+        scope,
+        EntityCandidate("Sherlock Holmes", "Person"),
+        EntityCandidate("sherlock  holmes", "Person", description="A consulting detective."),
+        EntityCandidate("Dr. Watson", "Person"),
+    )
+    assert [r.action for r in receipts] == ["created", "unchanged", "created"]
+    assert receipts[0].entity_uid == receipts[1].entity_uid != receipts[2].entity_uid
+    names = {e["name"] for e in active_entities(scope)}
+    assert names == {"Sherlock Holmes", "Dr. Watson"}
+
+
+def test_thresholds_are_the_tenants(make_tenant):
+    from tests.conftest import scope_for
+
+    strict = scope_for(make_tenant(merge_threshold=0.99, review_threshold=0.98))
+    resolve(strict, EntityCandidate("Anthropic", "Organization", description=ANTHROPIC))
+    [second] = resolve(
+        strict, EntityCandidate("Anthropic AI", "Organization", description=ANTHROPIC)
+    )
+    assert second.action == "created" and "merge >= 0.99" in second.reason
