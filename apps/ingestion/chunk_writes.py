@@ -15,7 +15,7 @@ from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
 from apps.ingestion.chunking import TextChunk
 from apps.resolution.candidates import EntityCandidate, Provenance, Receipt, RelationCandidate
-from apps.resolution.gate import do_resolve_and_write
+from apps.resolution.entity_writes import do_resolve_and_write
 
 
 def chunk_uid(document_uid: str, position: int) -> str:

@@ -80,10 +80,10 @@ def document_ingest(
                 {**chunk_receipt, "action": "duplicate", "layer": layer, "matched_uid": existing},
             )
         else:
-            candidates_embed(extraction.entities)
+            entities = candidates_embed(extraction.entities)
             record = ChunkRecord(uid, document_uid, chunk, text_hash, embedding)
             written = chunk_write(
-                scope, record=record, entities=extraction.entities, relations=extraction.relations
+                scope, record=record, entities=entities, relations=extraction.relations
             )
             if written is None:  # another run of this job committed it in the meantime
                 counts["resumed"] += 1

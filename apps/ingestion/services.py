@@ -8,7 +8,6 @@ import json
 
 from django.db import transaction
 
-from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
 from apps.graph.scope import Scope
 from apps.ingestion.chunk_writes import ChunkRecord, chunk_write
@@ -19,7 +18,8 @@ from apps.ingestion.extraction import Extractor
 from apps.ingestion.extraction.agent_facts import check_facts, facts_extraction
 from apps.ingestion.pipeline import document_ingest
 from apps.resolution.candidates import Provenance
-from apps.resolution.gate import candidates_embed, do_resolve_and_write
+from apps.resolution.entity_resolve import entities_resolve
+from apps.resolution.gate import candidates_embed
 from apps.tenants.models import Job, JobStatus
 from apps.tenants.services import job_create, job_finish, job_progress
 from memoryproject.api_errors import ApplicationError
@@ -110,17 +110,12 @@ def check_facts_submit(
     if source_text:
         size = check_document_fields(scope, content=source_text, source="facts", url=None)
     extraction = facts_extraction(entities, relations, source_text=source_text)
-    candidates_embed(extraction.entities)
     if not source_text:
-        provenance = Provenance(agent=scope.actor)
-        receipts = cypher.write_unit(
+        receipts = entities_resolve(
             scope,
-            lambda tx: do_resolve_and_write(
-                tx,
-                entities=extraction.entities,
-                relations=extraction.relations,
-                provenance=provenance,
-            ),
+            entities=extraction.entities,
+            relations=extraction.relations,
+            provenance=Provenance(agent=scope.actor),
         )
         return {"document": None, "receipts": [r.as_dict() for r in receipts]}
     stored = do_document_store(scope, content=source_text, source="facts", size=size)
@@ -136,7 +131,10 @@ def check_facts_submit(
         embedding=get_embedder().embed([source_text])[0],
     )
     receipts = chunk_write(
-        scope, record=record, entities=extraction.entities, relations=extraction.relations
+        scope,
+        record=record,
+        entities=candidates_embed(extraction.entities),
+        relations=extraction.relations,
     )
     if receipts is None:
         return {
