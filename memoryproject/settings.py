@@ -178,7 +178,9 @@ CELERY_TASK_ACKS_LATE = True  # a killed worker's job is redelivered; graph writ
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.2} if not REDIS_URL else {}
+# No transport options for the SQLAlchemy transport: kombu 5.7 hands all of them to
+# create_engine(), so e.g. polling_interval made every publish fail (default polling: 1 s).
+CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 
 # --- Embeddings -------------------------------------------------------------------------------
