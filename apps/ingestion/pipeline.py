@@ -19,7 +19,12 @@ from apps.ingestion.chunk_writes import ChunkRecord, chunk_uid, chunk_write
 from apps.ingestion.chunking import chunk_document, document_outline
 from apps.ingestion.dedup import chunk_duplicate_layer, content_hash
 from apps.ingestion.documents import document_text
-from apps.ingestion.extraction import ExtractionFailed, Extractor, default_extractor
+from apps.ingestion.extraction import (
+    Extraction,
+    ExtractionFailed,
+    Extractor,
+    default_extractor,
+)
 from apps.ingestion.working_memory import WorkingMemory
 from apps.resolution.gate import candidates_embed
 
@@ -49,55 +54,27 @@ def document_ingest(
     report = progress or (lambda _: None)
     report(_progress(counts, len(chunks)))
 
-    embeddings: list[list[float]] = []
-    for start in range(0, len(chunks), EMBED_BATCH):
-        embeddings += get_embedder().embed([c.text for c in chunks[start : start + EMBED_BATCH]])
-
     state = WorkingMemory(document_outline(document["content"] or ""))
-    for chunk, embedding in zip(chunks, embeddings, strict=True):
-        state.begin_chunk(chunk.section_path)
-        uid = chunk_uid(document_uid, chunk.position)
-        chunk_receipt = {"kind": "chunk", "chunk_uid": uid, "position": chunk.position}
-        try:
-            extraction = extractor.extract(chunk.text, state=state)
-        except ExtractionFailed as exc:
-            counts["failures"] += 1
-            write_failure_record(scope, kind="extraction", reason=f"chunk {uid}: {exc}")
-            _keep(receipts, {**chunk_receipt, "action": "refused", "reason": str(exc)[:500]})
-            _step(report, counts, len(chunks))
-            continue
-        text_hash = content_hash(chunk.text)
-        layer, existing = chunk_duplicate_layer(
-            scope, uid=uid, text_hash=text_hash, embedding=embedding
-        )
-        if layer == "written":
-            counts["resumed"] += 1
-            _keep(receipts, {**chunk_receipt, "action": "unchanged", "reason": "already written"})
-        elif layer:
-            counts["duplicates"] += 1
-            _keep(
-                receipts,
-                {**chunk_receipt, "action": "duplicate", "layer": layer, "matched_uid": existing},
-            )
-        else:
-            entities = candidates_embed(extraction.entities)
-            record = ChunkRecord(uid, document_uid, chunk, text_hash, embedding)
-            written = chunk_write(
-                scope, record=record, entities=entities, relations=extraction.relations
-            )
-            if written is None:  # another run of this job committed it in the meantime
-                counts["resumed"] += 1
+    for start in range(0, len(chunks), EMBED_BATCH):
+        window = chunks[start : start + EMBED_BATCH]
+        embeddings = get_embedder().embed([c.text for c in window])
+        # Extraction runs in order over every chunk (it moves the short-term state); the
+        # window's candidates are then embedded in one batch, outside any transaction.
+        extractions = [_extract(scope, extractor, state, document_uid, c) for c in window]
+        embedded = _candidates_embedded([e for e in extractions if not isinstance(e, str)])
+        for chunk, embedding, extraction in zip(window, embeddings, extractions, strict=True):
+            uid = chunk_uid(document_uid, chunk.position)
+            chunk_receipt = {"kind": "chunk", "chunk_uid": uid, "position": chunk.position}
+            if isinstance(extraction, str):
+                counts["failures"] += 1
+                _keep(receipts, {**chunk_receipt, "action": "refused", "reason": extraction})
             else:
-                counts["chunks_written"] += 1
-                _keep(receipts, {**chunk_receipt, "action": "created"})
-                for receipt in written:
-                    _count(counts, receipt.kind, receipt.action)
-                    _keep(receipts, {**receipt.as_dict(), "chunk_uid": uid})
-            for ref in extraction.references:
-                if ref.target:
-                    _keep(receipts, {"kind": "reference", "chunk_uid": uid, "action": "resolved",
-                                     "name": ref.phrase, "matched_name": ref.target})  # fmt: skip
-        _step(report, counts, len(chunks))
+                _chunk_ingest(
+                    scope, counts, receipts, chunk_receipt,
+                    ChunkRecord(uid, document_uid, chunk, content_hash(chunk.text), embedding),
+                    extraction, embedded.pop(0),
+                )  # fmt: skip
+            report(_progress(counts, len(chunks)))
     result = {
         "document": document_uid,
         "extractor": extractor.name,
@@ -108,10 +85,61 @@ def document_ingest(
     return result
 
 
+def _extract(scope, extractor, state, document_uid, chunk) -> Extraction | str:
+    """The chunk's candidates, or the reason extraction failed (recorded as a WriteFailure)."""
+    state.begin_chunk(chunk.section_path)
+    try:
+        return extractor.extract(chunk.text, state=state)
+    except ExtractionFailed as exc:
+        uid = chunk_uid(document_uid, chunk.position)
+        write_failure_record(scope, kind="extraction", reason=f"chunk {uid}: {exc}")
+        return str(exc)[:500]
+
+
+def _candidates_embedded(extractions: list[Extraction]) -> list[list]:
+    flat = candidates_embed([e for x in extractions for e in x.entities])
+    out = []
+    for extraction in extractions:
+        out.append(flat[: len(extraction.entities)])
+        flat = flat[len(extraction.entities) :]
+    return out
+
+
+def _chunk_ingest(scope, counts, receipts, chunk_receipt, record, extraction, entities) -> None:
+    """Skip the chunk if written already or a duplicate; else write it with its candidates."""
+    layer, existing = chunk_duplicate_layer(
+        scope, uid=record.uid, text_hash=record.text_hash, embedding=record.embedding
+    )
+    if layer == "written":
+        counts["resumed"] += 1
+        _keep(receipts, {**chunk_receipt, "action": "unchanged", "reason": "already written"})
+        return
+    if layer:
+        counts["duplicates"] += 1
+        _keep(
+            receipts,
+            {**chunk_receipt, "action": "duplicate", "layer": layer, "matched_uid": existing},
+        )
+        return
+    written = chunk_write(scope, record=record, entities=entities, relations=extraction.relations)
+    if written is None:  # another run of this job committed it in the meantime
+        counts["resumed"] += 1
+        return
+    counts["chunks_written"] += 1
+    _keep(receipts, {**chunk_receipt, "action": "created"})
+    for receipt in written:
+        _count(counts, receipt.kind, receipt.action)
+        _keep(receipts, {**receipt.as_dict(), "chunk_uid": record.uid})
+    for ref in extraction.references:
+        if ref.target:
+            _keep(receipts, {"kind": "reference", "chunk_uid": record.uid, "action": "resolved",
+                             "name": ref.phrase, "matched_name": ref.target})  # fmt: skip
+
+
 def _count(counts: Counter, kind: str, action: str) -> None:
     if kind == "relation":
         counts["relations"] += 1
-    elif action in ("created", "merged", "pending", "refused"):
+    elif action in ("created", "merged", "pending", "unchanged", "refused"):
         counts[f"entities_{action}"] += 1
 
 
@@ -129,13 +157,10 @@ def _progress(counts: Counter, total: int) -> dict:
         "entities_created": counts["entities_created"],
         "entities_merged": counts["entities_merged"],
         "entities_pending": counts["entities_pending"],
+        "entities_unchanged": counts["entities_unchanged"],  # matched, nothing new to add
         "entities_refused": counts["entities_refused"],
         "relations": counts["relations"],
         "duplicates_skipped": counts["duplicates"],
         "resumed": counts["resumed"],
         "failures": counts["failures"],
     }
-
-
-def _step(report: Progress, counts: Counter, total: int) -> None:
-    report(_progress(counts, total))

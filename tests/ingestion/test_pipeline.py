@@ -101,7 +101,11 @@ class CrashAt:
         return self.inner.extract(text, state=state)
 
 
-def test_a_crashed_job_rerun_leaves_the_graph_of_an_uninterrupted_run(make_tenant):
+def test_a_crashed_job_rerun_leaves_the_graph_of_an_uninterrupted_run(make_tenant, monkeypatch):
+    from apps.ingestion import pipeline
+
+    # Windows of one chunk, so the crash falls between two chunk transactions.
+    monkeypatch.setattr(pipeline, "EMBED_BATCH", 1)
     calm, crashed = scope_for(make_tenant()), scope_for(make_tenant())
     run(calm)
 
