@@ -3,7 +3,7 @@ embedding model, spaCy extraction with the short-term state, duplicate checks, t
 gate and one Neo4j transaction per chunk) against the embedding model alone on the same chunks,
 in one run. Prints both rates and their ratio.
 
-    .venv/bin/python bench/ingest_throughput.py [--documents 20] [--seed 7]
+    .venv/bin/python bench/ingest_throughput.py [--documents 10] [--seed 7]
 
 Uses the configured Neo4j (`make run`'s, or NEO4J_LOCAL_PORT / NEO4J_BOLT_URL) in a throwaway
 tenant that is deleted at the end; needs no relational database.
@@ -60,7 +60,7 @@ def document(rng: random.Random, index: int, size: int = 2000) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--documents", type=int, default=20)
+    parser.add_argument("--documents", type=int, default=10)
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
 
