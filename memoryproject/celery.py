@@ -14,6 +14,8 @@ app.autodiscover_tasks()
 
 @worker_process_init.connect
 def _reconnect_graph(**_kwargs):
+    # Each prefork child connects on its first query (graph_connect compares process ids);
+    # connecting here makes a worker that cannot reach Neo4j fail at start, visibly.
     from apps.graph.connection import graph_connect
 
     graph_connect(force=True)

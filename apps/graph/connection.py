@@ -31,7 +31,9 @@ def graph_url() -> str:
 
 
 def graph_connect(force: bool = False) -> None:
-    """Point neomodel at the graph. Safe to call often; reconnects after a fork."""
+    """Point neomodel at the graph (neomodel talks to the server as it does). Called lazily on
+    first use, never at import or app start, so commands run before Neo4j is up. Safe to call
+    often; a forked process (a Celery worker) gets a driver of its own."""
     global _connected_pid
     with _lock:
         if not force and _connected_pid == os.getpid() and db.driver is not None:
@@ -43,6 +45,7 @@ def graph_connect(force: bool = False) -> None:
         driver = GraphDatabase.driver(address, auth=auth, notifications_min_severity="OFF")
         previous = db.driver
         db.set_connection(driver=driver)
+        # A driver inherited through fork() is dropped, not closed: its sockets are the parent's.
         if previous is not None and _connected_pid == os.getpid():
             previous.close()
         _connected_pid = os.getpid()
