@@ -27,6 +27,9 @@ class EntityCandidate:
     description: str = ""
     mentions: tuple[MentionSpan, ...] = ()
     embedding: tuple[float, ...] | None = None
+    # The description alone, embedded: what the semantic signal compares when both sides have
+    # a description (names are the fuzzy signal's; mixing them in blurs the description's).
+    description_embedding: tuple[float, ...] | None = None
 
     @property
     def names(self) -> tuple[str, ...]:

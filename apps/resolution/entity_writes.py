@@ -33,7 +33,8 @@ ENTITY_CREATE = """
 MATCH (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
 CREATE (e:Entity {uid: $uid, tenant: $tenant, name: $name, norm_name: $norm, type: $type,
                   aliases: $aliases, norm_aliases: $norm_aliases, description: $description,
-                  embedding: $embedding, status: 'active', created_by: $agent,
+                  embedding: $embedding, description_embedding: $description_embedding,
+                  status: 'active', created_by: $agent,
                   created_at: datetime(), updated_at: datetime()})
 WITH k, e
 OPTIONAL MATCH (k)-[stale:KEY_OF]->()
@@ -67,6 +68,8 @@ SET e.aliases = coalesce(e.aliases, []) + [p IN fresh | p.surface],
     e.description = CASE WHEN fills_description THEN $description ELSE e.description END,
     e.embedding = CASE WHEN fills_description OR e.embedding IS NULL THEN $embedding
                        ELSE e.embedding END,
+    e.description_embedding = CASE WHEN fills_description THEN $description_embedding
+                                   ELSE e.description_embedding END,
     e.last_agent = $agent
 RETURN size(fresh) > 0 OR fills_description AS changed
 """
@@ -172,6 +175,7 @@ def _combined(first: EntityCandidate, other: EntityCandidate) -> EntityCandidate
         description=first.description or other.description,
         embedding=first.embedding if first.description or not other.description
         else other.embedding,
+        description_embedding=first.description_embedding or other.description_embedding,
     )  # fmt: skip
 
 
@@ -228,6 +232,7 @@ def _create(
         norm_aliases=[a["norm"] for a in aliases],
         description=candidate.description,
         embedding=list(candidate.embedding or ()),
+        description_embedding=_described(candidate),
         agent=prov.agent,
         match_uid=decision.match.uid if pending else None,
         same_as_uid=uuid.uuid4().hex,
@@ -246,9 +251,15 @@ def _absorb(stx: ScopedTx, candidate: EntityCandidate, norm: str, uid: str, prov
         names=_surface_names(candidate),
         description=candidate.description,
         embedding=list(candidate.embedding or ()),
+        description_embedding=_described(candidate),
         agent=prov.agent,
     )
     return bool(rows and rows[0]["changed"])
+
+
+def _described(candidate: EntityCandidate) -> list[float] | None:
+    vector = candidate.description_embedding
+    return list(vector) if vector and candidate.description else None
 
 
 def _mentions_write(stx: ScopedTx, groups, entity_of: dict[int, str], chunk_uid: str) -> None:

@@ -19,6 +19,9 @@ from apps.resolution.signals import Signals, name_normalize, reason_text, signal
 # How many hits each index may contribute. Neo4j 5.26 cannot filter a vector or full-text query
 # by tenant and type inside the index, so hits are filtered after; 50 leaves room for that.
 INDEX_HITS = 50
+# Descriptions this close propose a pair for review even when the names differ (a person renamed,
+# a nickname); they never merge on their own. Measured on FEBRL (see bench/identity_febrl.py).
+DESCRIPTION_PROPOSES = 0.90
 
 # The name key: a uniqueness-constrained node per (tenant, type, normalized name). MERGE on it
 # takes the constraint's lock, so two transactions naming the same new entity are serialized
@@ -29,16 +32,24 @@ ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
 WITH k
 OPTIONAL MATCH (k)-[:KEY_OF]->(e:Entity {tenant: $tenant, status: 'active'})
 RETURN e.uid AS uid, e.name AS name, [e.norm_name] + coalesce(e.norm_aliases, []) AS norms,
-       CASE WHEN e.embedding IS NULL THEN 0.0
-            ELSE 2 * vector.similarity.cosine(e.embedding, $embedding) - 1 END AS semantic
+       CASE WHEN e.description_embedding IS NOT NULL AND $description_embedding IS NOT NULL
+            THEN 2 * vector.similarity.cosine(e.description_embedding, $description_embedding) - 1
+            WHEN e.embedding IS NULL THEN 0.0
+            ELSE 2 * vector.similarity.cosine(e.embedding, $embedding) - 1 END AS semantic,
+       e.description_embedding IS NOT NULL
+         AND $description_embedding IS NOT NULL AS by_description
 """
 
 _MATCH_FIELDS = """
 WITH DISTINCT node AS e
 WHERE e.tenant = $tenant AND e.type = $type AND e.status = 'active'
 RETURN e.uid AS uid, e.name AS name, [e.norm_name] + coalesce(e.norm_aliases, []) AS norms,
-       CASE WHEN e.embedding IS NULL THEN 0.0
-            ELSE 2 * vector.similarity.cosine(e.embedding, $embedding) - 1 END AS semantic
+       CASE WHEN e.description_embedding IS NOT NULL AND $description_embedding IS NOT NULL
+            THEN 2 * vector.similarity.cosine(e.description_embedding, $description_embedding) - 1
+            WHEN e.embedding IS NULL THEN 0.0
+            ELSE 2 * vector.similarity.cosine(e.embedding, $embedding) - 1 END AS semantic,
+       e.description_embedding IS NOT NULL
+         AND $description_embedding IS NOT NULL AS by_description
 """
 
 MATCHES_BY_WORDS_AND_MEANING = (
@@ -49,6 +60,9 @@ CALL () {
   UNION
   CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node
   RETURN node
+  UNION
+  CALL db.index.vector.queryNodes('entity_description_embedding', $hits, $probe) YIELD node
+  RETURN node
 }
 """
     + _MATCH_FIELDS
@@ -56,7 +70,13 @@ CALL () {
 
 MATCHES_BY_MEANING = (
     """
-CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node
+CALL () {
+  CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node
+  RETURN node
+  UNION
+  CALL db.index.vector.queryNodes('entity_description_embedding', $hits, $probe) YIELD node
+  RETURN node
+}
 """
     + _MATCH_FIELDS
 )
@@ -68,6 +88,7 @@ class Match:
     name: str
     norms: tuple[str, ...]
     semantic: float
+    by_description: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,13 +100,22 @@ class Decision:
 
 
 def candidates_embed(entities: list[EntityCandidate]) -> list[EntityCandidate]:
-    """The same candidates with embeddings of name plus description, in one batch with the
-    process's model. Pure: call it before (outside) the write transaction."""
+    """The same candidates with embeddings of name plus description (blocking, search) and of
+    the description alone (the semantic signal), in one batch with the process's model.
+    Pure: call it before (outside) the write transaction."""
     todo = [i for i, c in enumerate(entities) if c.embedding is None]
-    vectors = get_embedder().embed([entities[i].embedding_text() for i in todo])
+    described = [i for i in todo if entities[i].description.strip()]
+    texts = [entities[i].embedding_text() for i in todo]
+    vectors = get_embedder().embed(texts + [entities[i].description for i in described])
+    by_description = dict(zip(described, vectors[len(todo) :], strict=True))
     out = list(entities)
-    for i, vector in zip(todo, vectors, strict=True):
-        out[i] = dataclasses.replace(entities[i], embedding=tuple(vector))
+    for i, vector in zip(todo, vectors[: len(todo)], strict=True):
+        described_vector = by_description.get(i)
+        out[i] = dataclasses.replace(
+            entities[i],
+            embedding=tuple(vector),
+            description_embedding=tuple(described_vector) if described_vector else None,
+        )
     return out
 
 
@@ -95,9 +125,7 @@ def candidate_norms(candidate: EntityCandidate) -> tuple[str, ...]:
 
 def key_claim(stx: ScopedTx, candidate: EntityCandidate, norm: str) -> Match | None:
     """Lock the candidate's name key; the active entity it already names, if any."""
-    row = stx.run(
-        KEY_CLAIM, type=candidate.type, norm=norm, embedding=list(candidate.embedding or ())
-    )[0]
+    row = stx.run(KEY_CLAIM, type=candidate.type, norm=norm, **_vectors(candidate))[0]
     return _match(row) if row["uid"] else None
 
 
@@ -111,9 +139,17 @@ def matches_find(stx: ScopedTx, candidate: EntityCandidate) -> list[Match]:
         words=words,
         hits=INDEX_HITS,
         type=candidate.type,
-        embedding=list(candidate.embedding or ()),
+        **_vectors(candidate),
     )
     return [_match(row) for row in rows]
+
+
+def _vectors(candidate: EntityCandidate) -> dict:
+    embedding = list(candidate.embedding or ())
+    described = list(candidate.description_embedding) if candidate.description_embedding else None
+    # `probe` asks the description index; without a description, the name's vector stands in.
+    return {"embedding": embedding, "description_embedding": described,
+            "probe": described or embedding}  # fmt: skip
 
 
 def _match(row: dict) -> Match:
@@ -122,6 +158,7 @@ def _match(row: dict) -> Match:
         name=row["name"],
         norms=tuple(n for n in row["norms"] if n),
         semantic=float(row["semantic"]),
+        by_description=bool(row["by_description"]),
     )
 
 
@@ -134,7 +171,7 @@ def gate_decide(
     anchor: Match | None = None,
 ) -> Decision:
     """Merge into the best match at >= merge_at, propose it for review at >= review_at, else
-    create. `anchor` is the entity the candidate's name key already names: it is the
+    create. Near-identical descriptions alone may propose a pair (never merge it). `anchor` is the entity the candidate's name key already names: it is the
     candidate's identity, so it wins and nothing else is proposed. (So a pair a reviewer ruled
     NOT_SAME cannot come back: the rejected entity keeps its name key, and a candidate with
     that name resolves to it, never to a new entity proposed against the other one again.)"""
@@ -157,7 +194,11 @@ def gate_decide(
     scored = []
     for match in {m.uid: m for m in matches}.values():
         signals = signals_compute(norms, match.norms, semantic=match.semantic)
-        scored.append((signals.score, signals.exact, match.uid, match, signals))
+        effective = signals.score
+        if (effective < review_at and match.by_description
+                and signals.semantic >= DESCRIPTION_PROPOSES):  # fmt: skip
+            effective = review_at
+        scored.append((effective, signals.score, match.uid, match, signals))
     scored.sort(key=lambda item: (-item[0], -item[1], item[2]))
     if not scored or scored[0][0] < review_at:
         best = scored[0] if scored else None
@@ -169,9 +210,14 @@ def gate_decide(
             matched=best[3].name if best else None,
         )
         return Decision("create", None, best[4] if best else None, reason)
-    score, _, _, match, signals = scored[0]
-    action = "merge" if score >= merge_at else "pending"
+    effective, score, _, match, signals = scored[0]
+    action = "merge" if effective >= merge_at else "pending"
     reason = reason_text(
         signals, decision=action, merge_at=merge_at, review_at=review_at, matched=match.name
     )
+    if score < review_at:
+        reason += (
+            f" (the descriptions agree: semantic {signals.semantic:.2f} >= "
+            f"{DESCRIPTION_PROPOSES:.2f} proposes the pair, it never merges it)"
+        )
     return Decision(action, match, signals, reason)

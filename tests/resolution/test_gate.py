@@ -116,9 +116,20 @@ def test_within_one_call_the_same_name_is_one_entity(scope):
 def test_thresholds_are_the_tenants(make_tenant):
     from tests.conftest import scope_for
 
-    strict = scope_for(make_tenant(merge_threshold=0.99, review_threshold=0.98))
-    resolve(strict, EntityCandidate("Anthropic", "Organization", description=ANTHROPIC))
+    # The pair that waits for review under the defaults merges where the tenant trusts less.
+    lenient = scope_for(make_tenant(merge_threshold=0.93, review_threshold=0.8))
+    [first] = resolve(lenient, EntityCandidate("Anthropic", "Organization", description=ANTHROPIC))
     [second] = resolve(
-        strict, EntityCandidate("Anthropic AI", "Organization", description=ANTHROPIC)
+        lenient, EntityCandidate("Anthropic AI", "Organization", description=ANTHROPIC)
     )
-    assert second.action == "created" and "merge >= 0.99" in second.reason
+    assert second.action == "merged" and "merge >= 0.93" in second.reason
+    assert second.entity_uid == first.entity_uid
+
+
+def test_matching_descriptions_alone_propose_but_never_merge(scope):
+    bio = "Born 1912-06-23 in Maida Vale, London; mathematician and codebreaker at Bletchley Park."
+    [first] = resolve(scope, EntityCandidate("Alan Turing", "Person", description=bio))
+    [renamed] = resolve(scope, EntityCandidate("Prof. A. M. T.", "Person", description=bio))
+    assert renamed.action == "pending" and renamed.matched_uid == first.entity_uid
+    assert renamed.score < 0.85 and renamed.signals["semantic"] >= 0.9
+    assert "descriptions agree" in renamed.reason and "never merges" in renamed.reason

@@ -23,7 +23,8 @@ class Entity(TenantNode):
     aliases = ArrayProperty(StringProperty(), default=list)
     norm_aliases = ArrayProperty(StringProperty(), default=list)
     description = StringProperty(default="")
-    embedding = ArrayProperty(FloatProperty())
+    embedding = ArrayProperty(FloatProperty())  # name and description: blocking, search
+    description_embedding = ArrayProperty(FloatProperty())  # the semantic signal
     status = StringProperty(default="active", index=True)  # active | merged
     updated_at = DateTimeProperty(default_now=True)
 
@@ -38,6 +39,10 @@ SCHEMA = [
     "FOR (k:EntityKey) REQUIRE (k.tenant, k.type, k.norm) IS UNIQUE",
     "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases]",
     "CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding "
+    "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
+    "`vector.similarity_function`: 'cosine'}}",
+    "CREATE VECTOR INDEX entity_description_embedding IF NOT EXISTS "
+    "FOR (e:Entity) ON e.description_embedding "
     "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
     "`vector.similarity_function`: 'cosine'}}",
     "CREATE INDEX entity_tenant_norm IF NOT EXISTS FOR (e:Entity) ON (e.tenant, e.norm_name)",
