@@ -42,7 +42,7 @@ WITH d, c, c.write_token = $token AS fresh
 CALL (d, c, fresh) {
   WITH d, c WHERE fresh
   MERGE (c)-[:PART_OF]->(d)
-  WITH c
+  WITH c WHERE $position >= 0  // facts' chunks (position -1) stand outside the reading order
   // Insert into the NEXT chain between the nearest written neighbours, whatever order the
   // chunks were written in (a re-run may fill a gap left by a failed chunk).
   CALL (c) {
@@ -77,10 +77,10 @@ def chunk_write(
         agent=scope.actor, document_uid=record.document_uid, chunk_uid=record.uid
     )
 
-    def work(tx: ScopedTx) -> list[Receipt] | None:
+    def work(stx: ScopedTx) -> list[Receipt] | None:
         # A token per attempt tells this transaction's MERGE from an earlier commit.
         token = uuid.uuid4().hex
-        rows = tx.run(
+        rows = stx.run(
             CHUNK_MERGE,
             document=record.document_uid,
             uid=record.uid,
@@ -99,7 +99,7 @@ def chunk_write(
         if not rows[0]["fresh"]:
             return None
         return do_resolve_and_write(
-            tx, entities=entities, relations=relations, provenance=provenance
+            stx, entities=entities, relations=relations, provenance=provenance
         )
 
     return cypher.write_unit(scope, work)

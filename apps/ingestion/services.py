@@ -122,7 +122,7 @@ def check_facts_submit(
     fingerprint = hashlib.sha256(
         json.dumps([entities, relations], sort_keys=True, default=str).encode()
     ).hexdigest()[:32]
-    chunk = TextChunk(0, source_text, 0, len(source_text), ())
+    chunk = TextChunk(-1, source_text, 0, len(source_text), ())
     record = ChunkRecord(
         uid=hashlib.sha256(f"{stored.uid}:facts:{fingerprint}".encode()).hexdigest()[:32],
         document_uid=stored.uid,

@@ -237,3 +237,19 @@ def test_too_many_facts_names_the_limit(make_tenant, make_api_client):
     response = make_api_client(tenant).post("/api/v1/facts", FACTS, format="json")
     assert response.status_code == 400
     assert response.json()["error"].items() >= {"field": "entities", "limit": 2}.items()
+
+
+def test_facts_on_an_ingested_text_leave_its_reading_order_alone(tenant, api_client):
+    from tests.ingestion.test_pipeline import DOCUMENT
+
+    api_client.post(
+        "/api/v1/documents?wait=true", {"content": DOCUMENT, "source": "s"}, format="json"
+    )
+    body = {**FACTS, "source_text": DOCUMENT}
+    assert api_client.post("/api/v1/facts", body, format="json").status_code == 201
+    chain = cypher.read(
+        scope_for(tenant),
+        "MATCH (a:Chunk {tenant: $tenant})-[:NEXT]->(b) RETURN a.position AS a, b.position AS b "
+        "ORDER BY a",
+    )
+    assert [(r["a"], r["b"]) for r in chain] == [(0, 1), (1, 2), (2, 3)]
