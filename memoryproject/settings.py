@@ -178,8 +178,8 @@ CELERY_TASK_ACKS_LATE = True  # a killed worker's job is redelivered; graph writ
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_ALWAYS_EAGER = _env_bool("CELERY_TASK_ALWAYS_EAGER", False)
-# No transport options for the SQLAlchemy transport: kombu 5.7 hands all of them to
-# create_engine(), so e.g. polling_interval made every publish fail (default polling: 1 s).
+# No transport options for the SQLAlchemy transport: kombu passes them all to create_engine(), so
+# `polling_interval` there broke every publish (it polls once a second by default).
 CELERY_BROKER_TRANSPORT_OPTIONS: dict = {}
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 
@@ -209,7 +209,50 @@ TENANT_DEFAULTS = {
     "max_inline_document_bytes": 20_000,  # POST /documents?wait=true processes inline up to this
     "max_message_chars": 20_000,
     "max_facts_per_request": 500,
+    # Conversations: a summary job starts when more than `summarize_waiting` messages are neither
+    # summed nor among the `summary_keep_last` newest, which context() gives as they are.
+    "summarize_waiting": 40,
+    "summary_keep_last": 20,
+    # Episodes, lessons, playbooks and knowledge promotion (apps/lessons).
+    "lesson_threshold": 1,
+    "playbook_needs": 3,
+    "knowledge_promotion_minutes": 30,
+    "knowledge_heat_threshold": 0.25,
+    "knowledge_extractor": "rules",
 }
+
+# Rules that say what one closed episode shows (apps/lessons/promotion.py), by name.
+LESSON_PROMOTION_RULES: dict[str, str] = {}
+# Extractors of knowledge triples from conversation chains, chosen per tenant by name.
+KNOWLEDGE_EXTRACTORS = {
+    "rules": "apps.lessons.knowledge.extractors.RuleExtractor",
+    "llm": "apps.lessons.knowledge.extractors.OpenAICompatibleExtractor",
+}
+KNOWLEDGE_LLM_URL = os.environ.get("KNOWLEDGE_LLM_URL", "")  # an OpenAI-compatible /v1 base URL
+KNOWLEDGE_LLM_MODEL = os.environ.get("KNOWLEDGE_LLM_MODEL", "")
+KNOWLEDGE_LLM_API_KEY = os.environ.get("KNOWLEDGE_LLM_API_KEY", "")
+# Beat fires the ticker every minute; each tenant is promoted every `knowledge_promotion_minutes`.
+CELERY_BEAT_SCHEDULE = {
+    "knowledge-promotion-ticker": {
+        "task": "apps.lessons.tasks.knowledge_tick",
+        "schedule": 60.0,
+    },
+}
+
+# --- Conversations ----------------------------------------------------------------------------
+# Dotted paths of functions called during an erasure, for each step, before its messages are
+# deleted: hook(scope, *, message_uids: list[str]) -> None. Whatever was derived from those
+# messages (promoted facts, weights) must be dropped or recomputed by its owner there.
+MESSAGE_ERASURE_HOOKS: list[str] = [
+    "apps.lessons.knowledge.erasure.knowledge_forget_messages",  # promoted facts (apps/lessons)
+]
+ERASURE_STEP_MESSAGES = int(os.environ.get("ERASURE_STEP_MESSAGES", "200"))
+# The summarizer: an OpenAI-compatible chat endpoint when SUMMARIZER_URL is set (its base URL,
+# e.g. https://host/v1), else an extractive one that needs no model.
+SUMMARIZER_URL = os.environ.get("SUMMARIZER_URL", "")
+SUMMARIZER_MODEL = os.environ.get("SUMMARIZER_MODEL", "gpt-4o-mini")
+SUMMARIZER_API_KEY = os.environ.get("SUMMARIZER_API_KEY", "")
+SUMMARIZER_TIMEOUT = float(os.environ.get("SUMMARIZER_TIMEOUT", "30"))
 
 LOGGING = {
     "version": 1,

@@ -1,3 +1,80 @@
-"""Conversations: sessions of a user, messages in order, summaries, reasoning traces."""
+"""Conversations: sessions of a user, messages in order, summaries, reasoning traces.
 
-SCHEMA: list[str] = []
+(:Session {user, sid, last_no, last_at})            one per (tenant, user, sid)
+(:Message {user, sid, no, role, text, by, at, embedding, mention_names})-[:IN_SESSION]->(:Session)
+(:Message)-[:NEXT]->(:Message)                     in number order, gap-free
+(:Message)-[:MENTIONS]->(:Entity)                  known entities only; other names stay on the message
+(:MessageToEmbed)                                  extra label of a message still without a vector
+(:Summary {user, sid, upto, text, by})-[:SUMMARIZES]->(:Session)   at most one per session
+(:ReasoningTrace {user, sid, steps})-[:FOR_MESSAGE]->(:Message)     the message that asked
+(:ReasoningTrace)-[:TOUCHED {kind, rank}]->(:Message|:Entity|:Summary|:ReasoningTrace)
+
+A message is found by its key (tenant, user, sid, no), so reading the last N costs the same in a
+session of 20 messages or of 20,000.
+"""
+
+from neomodel import (
+    ArrayProperty,
+    DateTimeProperty,
+    FloatProperty,
+    IntegerProperty,
+    JSONProperty,
+    StringProperty,
+)
+
+from apps.graph.nodes.tenancy import TenantNode
+
+
+class Session(TenantNode):
+    user = StringProperty(required=True)
+    sid = StringProperty(required=True)
+    last_no = IntegerProperty(default=0)
+    last_at = DateTimeProperty()
+
+
+class Message(TenantNode):
+    user = StringProperty(required=True)
+    sid = StringProperty(required=True)
+    no = IntegerProperty(required=True)
+    role = StringProperty(required=True)
+    text = StringProperty(required=True)
+    by = StringProperty()
+    at = DateTimeProperty()
+    embedding = ArrayProperty(FloatProperty())
+    mention_names = ArrayProperty(StringProperty(), default=list)
+    owner_key = StringProperty()
+
+
+class Summary(TenantNode):
+    user = StringProperty(required=True)
+    sid = StringProperty(required=True)
+    upto = IntegerProperty(required=True)
+    text = StringProperty(required=True)
+    by = StringProperty()
+
+
+class ReasoningTrace(TenantNode):
+    user = StringProperty(required=True)
+    sid = StringProperty(required=True)
+    steps = JSONProperty()
+
+
+SCHEMA = [
+    "CREATE CONSTRAINT session_key IF NOT EXISTS "
+    "FOR (s:Session) REQUIRE (s.tenant, s.user, s.sid) IS UNIQUE",
+    "CREATE CONSTRAINT message_key IF NOT EXISTS "
+    "FOR (m:Message) REQUIRE (m.tenant, m.user, m.sid, m.no) IS UNIQUE",
+    "CREATE CONSTRAINT summary_key IF NOT EXISTS "
+    "FOR (s:Summary) REQUIRE (s.tenant, s.user, s.sid) IS UNIQUE",
+    "CREATE INDEX message_tenant_user IF NOT EXISTS FOR (m:Message) ON (m.tenant, m.user)",
+    "CREATE INDEX session_tenant_user IF NOT EXISTS FOR (s:Session) ON (s.tenant, s.user)",
+    "CREATE INDEX trace_tenant_user IF NOT EXISTS FOR (t:ReasoningTrace) ON (t.tenant, t.user)",
+    "CREATE INDEX message_to_embed IF NOT EXISTS FOR (m:MessageToEmbed) ON (m.tenant)",
+    "CREATE INDEX write_failure_subject IF NOT EXISTS "
+    "FOR (f:WriteFailure) ON (f.tenant, f.subject_user)",
+    # owner_key (a hash of tenant and user) lets the index itself keep to one user's messages.
+    "CREATE FULLTEXT INDEX message_text IF NOT EXISTS FOR (m:Message) ON EACH [m.text, m.owner_key]",
+    "CREATE VECTOR INDEX message_embedding IF NOT EXISTS FOR (m:Message) ON m.embedding "
+    "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
+    "`vector.similarity_function`: 'cosine'}}",
+]

@@ -1,0 +1,217 @@
+"""Agent API of conversations: messages, reads, summaries, search, context for a prompt, and
+erasure for admin keys. One view per operation; every call names the user."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.conversations import context, erasure, selectors, services
+from apps.conversations import input_limits as limits
+from apps.tenants.models import KeyScope
+from memoryproject.api_errors import StrictSerializer
+
+
+def _valid(serializer_class, data, *, on_refusal=None) -> dict:
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        if on_refusal:
+            on_refusal(serializer.errors)
+        raise serializers.ValidationError(serializer.errors)
+    return serializer.validated_data
+
+
+class MessageIn(StrictSerializer):
+    role = serializers.CharField(max_length=32)
+    text = serializers.CharField(trim_whitespace=False)
+    by = serializers.CharField(max_length=limits.MAX_BY_CHARS)
+    mentions = serializers.ListField(
+        child=serializers.CharField(max_length=limits.MAX_MENTION_CHARS),
+        max_length=limits.MAX_MENTIONS,
+        required=False,
+    )
+    at = serializers.DateTimeField(required=False)
+
+
+class MessageOut(serializers.Serializer):
+    uid = serializers.CharField()
+    user = serializers.CharField()
+    sid = serializers.CharField()
+    no = serializers.IntegerField()
+    at = serializers.CharField()
+    mentions = serializers.DictField()
+
+
+class MessagesApi(APIView):
+    """POST appends (memory:write); GET reads the last N, or those before a number."""
+
+    def get_permissions(self):
+        self.required_scope = (
+            KeyScope.MEMORY_WRITE if self.request.method == "POST" else KeyScope.MEMORY_READ
+        )
+        return super().get_permissions()
+
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(request=MessageIn, responses={201: MessageOut}, summary="Append a message")
+    def post(self, request, user: str, sid: str):
+        def refused(errors):
+            text = request.data.get("text") if isinstance(request.data, dict) else None
+            services.message_refusal_record(
+                request.auth, user=user, sid=sid, problem=str(errors)[:500], text=text
+            )
+
+        data = _valid(MessageIn, request.data, on_refusal=refused)
+        stored = services.check_message_append(request.auth, user=user, sid=sid, **data)
+        return Response(MessageOut(stored).data, status=201)
+
+    @extend_schema(summary="The last N messages of a session (or those before a number)")
+    def get(self, request, user: str, sid: str):
+        query = _valid(ReadQuery, request.query_params)
+        found = selectors.messages_read(request.auth, user=user, sid=sid, **query)
+        return Response({"user": user, "sid": sid, "messages": found})
+
+
+class ReadQuery(StrictSerializer):
+    last = serializers.IntegerField(min_value=1, max_value=limits.MAX_LAST, default=20)
+    before = serializers.IntegerField(min_value=1, required=False)
+
+
+class ContextQuery(StrictSerializer):
+    last = serializers.IntegerField(min_value=0, max_value=limits.MAX_LAST, default=20)
+
+
+class SessionContextApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(summary="The summary, the last N messages after it, and `waiting`")
+    def get(self, request, user: str, sid: str):
+        query = _valid(ContextQuery, request.query_params)
+        return Response(selectors.session_context(request.auth, user=user, sid=sid, **query))
+
+
+class SummaryIn(StrictSerializer):
+    text = serializers.CharField(max_length=limits.MAX_SUMMARY_CHARS)
+    upto = serializers.IntegerField(min_value=1)
+    by = serializers.CharField(max_length=limits.MAX_BY_CHARS)
+
+
+class SummaryApi(APIView):
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(request=SummaryIn, summary="Store the session's one summary, up to a number")
+    def put(self, request, user: str, sid: str):
+        data = _valid(SummaryIn, request.data)
+        return Response(services.check_summary_store(request.auth, user=user, sid=sid, **data))
+
+
+class ListQuery(StrictSerializer):
+    limit = serializers.IntegerField(min_value=1, max_value=500, default=50)
+
+
+class SessionsApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(summary="The user's sessions, the most recently active first")
+    def get(self, request, user: str):
+        query = _valid(ListQuery, request.query_params)
+        found = selectors.sessions_list(request.auth, user=user, **query)
+        return Response({"user": user, "sessions": found})
+
+
+class SaidAboutQuery(StrictSerializer):
+    entity = serializers.CharField(max_length=64)
+    limit = serializers.IntegerField(min_value=1, max_value=limits.MAX_LAST, default=20)
+
+
+class SaidAboutApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(summary="The user's messages that mention an entity, newest first")
+    def get(self, request, user: str):
+        query = _valid(SaidAboutQuery, request.query_params)
+        found = selectors.said_about(request.auth, user=user, **query)
+        return Response({"user": user, "entity": query["entity"], "messages": found})
+
+
+class SearchQuery(StrictSerializer):
+    q = serializers.CharField(max_length=limits.MAX_SEARCH_CHARS)
+    limit = serializers.IntegerField(min_value=1, max_value=limits.MAX_LAST, default=20)
+
+
+class SearchApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(summary="Search the user's messages by words")
+    def get(self, request, user: str):
+        query = _valid(SearchQuery, request.query_params)
+        found = selectors.messages_search(
+            request.auth, user=user, words=query["q"], limit=query["limit"]
+        )
+        return Response({"user": user, "messages": found})
+
+
+class ContextIn(StrictSerializer):
+    user = serializers.CharField(max_length=limits.MAX_USER_CHARS)
+    session = serializers.CharField(max_length=limits.MAX_SID_CHARS)
+    message = serializers.CharField(trim_whitespace=False)
+    k = serializers.IntegerField(min_value=1, max_value=limits.MAX_K, default=5)
+    token_budget = serializers.IntegerField(
+        min_value=50, max_value=limits.MAX_TOKEN_BUDGET, default=1000
+    )
+    role = serializers.CharField(max_length=32, default="user")
+    by = serializers.CharField(max_length=limits.MAX_BY_CHARS, required=False)
+
+
+class ContextApi(APIView):
+    """Stores the message, so it needs memory:write."""
+
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(request=ContextIn, summary="Store a message and get context for a prompt")
+    def post(self, request):
+        data = _valid(ContextIn, request.data)
+        found = context.check_context(
+            request.auth,
+            user=data["user"],
+            sid=data["session"],
+            message=data["message"],
+            k=data["k"],
+            token_budget=data["token_budget"],
+            role=data["role"],
+            by=data.get("by"),
+        )
+        return Response(found)
+
+
+class ErasureIn(StrictSerializer):
+    user = serializers.CharField(max_length=limits.MAX_USER_CHARS)
+    session = serializers.CharField(max_length=limits.MAX_SID_CHARS, required=False)
+
+
+class ErasurePreviewApi(APIView):
+    required_scope = KeyScope.ADMIN
+
+    @extend_schema(request=ErasureIn, summary="What an erasure would delete")
+    def post(self, request):
+        data = _valid(ErasureIn, request.data)
+        return Response(
+            erasure.erasure_preview(request.auth, user=data["user"], sid=data.get("session"))
+        )
+
+
+class ErasureApi(APIView):
+    required_scope = KeyScope.ADMIN
+
+    @extend_schema(request=ErasureIn, summary="Erase a user's conversations (or one session)")
+    def post(self, request):
+        data = _valid(ErasureIn, request.data)
+        job = erasure.check_erasure_start(request.auth, user=data["user"], sid=data.get("session"))
+        url = reverse("api-job", kwargs={"uid": job.uid})
+        return Response(
+            {"job": job.uid, "url": url, "status": job.status, "progress": job.progress},
+            status=202,
+        )

@@ -1,0 +1,211 @@
+"""Context for a prompt (seed 003's chat retrieval): store the message, then find the user's
+related messages, the entities it is about (vector and full-text fused by reciprocal rank),
+their neighbours, and the earlier traces that touched them; give it all as one text block within
+a token budget, and record a ReasoningTrace of the call."""
+
+from __future__ import annotations
+
+import time
+
+from apps.conversations import input_limits as limits
+from apps.conversations.prompt_block import prompt_block
+from apps.conversations.services import after_append, check_message_input, do_message_append_in
+from apps.conversations.traces import do_trace_record_in
+from apps.graph import cypher
+from apps.graph.embeddings import embed_one
+from apps.graph.fulltext import fulltext_terms
+from apps.graph.scope import Scope
+
+RRF_K = 60
+RECENT_SESSIONS = 20  # exact similarity over the user's latest messages of this many sessions,
+RECENT_WINDOW = 200  # this many per session; older ones are reached through the vector index
+ANN_CANDIDATES = 200
+MIN_NEIGHBOUR_CONFIDENCE = 0.5
+
+MESSAGE_HITS = """
+CALL () {
+  MATCH (s:Session {tenant: $tenant, user: $user})
+  WITH s ORDER BY s.last_at DESC LIMIT $recent_sessions
+  UNWIND range(s.last_no, CASE WHEN s.last_no > $window THEN s.last_no - $window + 1 ELSE 1 END,
+               -1) AS n
+  MATCH (m:Message {tenant: $tenant, user: $user, sid: s.sid, no: n})
+  WHERE m.embedding IS NOT NULL AND m.uid <> $asked
+  RETURN m, vector.similarity.cosine(m.embedding, $vector) AS score
+  UNION
+  CALL db.index.vector.queryNodes('message_embedding', $ann, $vector) YIELD node, score
+  WITH node AS m, score
+  WHERE m.tenant = $tenant AND m.user = $user AND m.uid <> $asked
+  RETURN m, score
+}
+WITH m, max(score) AS score ORDER BY score DESC LIMIT $k
+RETURN m {.uid, .sid, .no, .role, .text, at: toString(m.at)} AS message, score
+"""
+ENTITY_HITS = """
+CALL () {
+  CALL db.index.vector.queryNodes('entity_embedding', $ann, $vector) YIELD node, score
+  WITH node, score WHERE node.tenant = $tenant AND node.status = 'active'
+  ORDER BY score DESC LIMIT $n
+  RETURN collect(node.uid) AS by_vector
+}
+CALL () {
+  WITH $terms AS terms WHERE terms <> ''
+  CALL db.index.fulltext.queryNodes('entity_names', terms, {limit: $ann}) YIELD node, score
+  WITH node, score WHERE node.tenant = $tenant AND node.status = 'active'
+  ORDER BY score DESC LIMIT $n
+  RETURN collect(node.uid) AS by_words
+}
+OPTIONAL MATCH (sum:Summary {tenant: $tenant, user: $user, sid: $sid})
+RETURN by_vector, by_words, sum {.uid, .upto, .text} AS summary
+"""
+# Neighbours 1-2 hops away through confident relations, the most observed first, then the most
+# recently seen (seed 002's order); prior traces that touched each entity, newest first.
+AROUND = """
+UNWIND $uids AS uid
+MATCH (e:Entity {uid: uid}) WHERE e.tenant = $tenant
+CALL (e) {
+  MATCH (e)-[r:RELATED_TO]-(n:Entity)
+  WHERE r.confidence >= $min_conf AND n.tenant = $tenant AND n.status = 'active'
+  RETURN n, r, 1 AS hops, e AS via
+  ORDER BY r.weight DESC, r.last_seen DESC LIMIT $per
+  UNION
+  MATCH (e)-[r1:RELATED_TO]-(v:Entity)-[r:RELATED_TO]-(n:Entity)
+  WHERE r1.confidence >= $min_conf AND r.confidence >= $min_conf AND n <> e
+    AND v.tenant = $tenant AND v.status = 'active' AND n.tenant = $tenant AND n.status = 'active'
+  RETURN n, r, 2 AS hops, v AS via
+  ORDER BY r.weight DESC, r.last_seen DESC LIMIT $per
+}
+WITH e, n, r, hops, via ORDER BY r.weight DESC, r.last_seen DESC
+WITH e, collect({uid: n.uid, name: n.name, type: n.type, hops: hops, via: via.name,
+                 predicate: r.predicate, from: startNode(r).name, to: endNode(r).name,
+                 weight: r.weight, confidence: r.confidence,
+                 last_seen: toString(r.last_seen)})[..$per] AS neighbours
+CALL (e) {
+  OPTIONAL MATCH (t:ReasoningTrace)-[:TOUCHED]->(e) WHERE t.tenant = $tenant
+  WITH t ORDER BY t.created_at DESC LIMIT $traces
+  OPTIONAL MATCH (t)-[:FOR_MESSAGE]->(q:Message)
+  RETURN collect(CASE WHEN t IS NULL THEN null ELSE
+    {uid: t.uid, at: toString(t.created_at), own: t.user = $user,
+     question: CASE WHEN t.user = $user THEN q.text END,
+     session: CASE WHEN t.user = $user THEN t.sid END} END) AS traces
+}
+RETURN e {.uid, .name, .type, .description, aliases: coalesce(e.aliases, [])} AS entity,
+       neighbours, traces
+"""
+
+
+def rrf_fuse(rankings: dict[str, list[str]], *, k: int = RRF_K) -> list[dict]:
+    """Reciprocal rank fusion: places only (scores of different rankings do not compare)."""
+    fused: dict[str, dict] = {}
+    for name, uids in rankings.items():
+        for place, uid in enumerate(uids, start=1):
+            item = fused.setdefault(uid, {"uid": uid, "score": 0.0, "ranks": {}})
+            item["score"] += 1.0 / (k + place)
+            item["ranks"][name] = place
+    return sorted(fused.values(), key=lambda item: (-item["score"], item["uid"]))
+
+
+def check_context(
+    scope: Scope,
+    *,
+    user: str,
+    sid: str,
+    message: str,
+    k: int = 5,
+    token_budget: int = 1000,
+    role: str = "user",
+    by: str | None = None,
+) -> dict:
+    """Store the message in the user's session, then gather its context and record the trace."""
+    limits.check_count(k, field="k", limit=limits.MAX_K)
+    limits.check_count(token_budget, field="token_budget", limit=limits.MAX_TOKEN_BUDGET,
+                       minimum=50)  # fmt: skip
+    mentions, _at = check_message_input(
+        scope, user=user, sid=sid, role=role, text=message, by=by or user, mentions=[], at=None
+    )
+    started = time.perf_counter()
+    vector = embed_one(message) if isinstance(message, str) and message.strip() else None
+    embed_ms = (time.perf_counter() - started) * 1000
+    server_started = time.perf_counter()
+    steps: list[dict] = []
+
+    # One transaction: the message, the reads and the trace commit together (or, retried,
+    # start over), which saves round trips on the hot path.
+    def work(unit):
+        steps.clear()
+        began = time.perf_counter()
+        stored = do_message_append_in(unit, user=user, sid=sid, role=role, text=message,
+                                      by=by or user, mentions=mentions, at=None,
+                                      embedding=vector)  # fmt: skip
+        _step(steps, "store_message", began, 1)
+        found = _retrieve(unit, user, sid, stored["uid"], message, vector, k, steps)
+        mark = time.perf_counter()
+        block = prompt_block(found, token_budget=token_budget)
+        _step(steps, "prompt_block", mark, block["tokens"])
+        trace_uid = do_trace_record_in(unit, user=user, sid=sid, message_uid=stored["uid"],
+                                       found=found, steps=steps)  # fmt: skip
+        return stored, found, block, trace_uid
+
+    stored, found, block, trace_uid = cypher.write_unit(scope, work)
+    after_append(scope, stored=stored, embedded=True)
+    server_ms = (time.perf_counter() - server_started) * 1000
+    return {
+        "message": stored,
+        "summary": found["summary"],
+        "message_hits": found["messages"],
+        "entity_hits": found["entities"],
+        "neighbours": found["neighbours"],
+        "traces": found["traces"],
+        "context": block["text"],
+        "tokens": block["tokens"],
+        "cited": block["cited"],
+        "trace": trace_uid,
+        "timings": {
+            "embed_ms": round(embed_ms, 2),
+            "server_ms": round(server_ms, 2),
+            "steps": steps,
+        },
+    }
+
+
+def _retrieve(unit, user, sid, self_uid, message, vector, k, steps) -> dict:
+    mark = time.perf_counter()
+    messages = unit.run(MESSAGE_HITS, user=user, asked=self_uid, vector=vector, k=k,
+                      recent_sessions=RECENT_SESSIONS, window=RECENT_WINDOW,
+                      ann=ANN_CANDIDATES)  # fmt: skip
+    mark = _step(steps, "message_hits", mark, len(messages))
+    ranked = unit.run(ENTITY_HITS, vector=vector, terms=fulltext_terms(message), ann=max(50, k * 10),
+                    n=k * 2, user=user, sid=sid)[0]  # fmt: skip
+    fused = rrf_fuse({"vector": ranked["by_vector"], "words": ranked["by_words"]})[:k]
+    mark = _step(steps, "entity_hits", mark, len(fused))
+    around = unit.run(AROUND, uids=[f["uid"] for f in fused], user=user, per=k * 2, traces=3,
+                    min_conf=MIN_NEIGHBOUR_CONFIDENCE) if fused else []  # fmt: skip
+    by_uid = {row["entity"]["uid"]: row for row in around}
+    entities, neighbours, traces, seen = [], [], [], {f["uid"] for f in fused}
+    for item in fused:
+        row = by_uid.get(item["uid"])
+        if row is None:
+            continue
+        entities.append({**row["entity"], "score": round(item["score"], 5), "ranks": item["ranks"]})
+        for n in row["neighbours"]:
+            if n["uid"] not in seen:
+                seen.add(n["uid"])
+                neighbours.append({**n, "of": item["uid"]})
+        for t in row["traces"]:
+            if t["uid"] not in {x["uid"] for x in traces}:
+                traces.append({**t, "about": item["uid"]})
+    neighbours.sort(key=lambda n: n["last_seen"] or "", reverse=True)
+    neighbours.sort(key=lambda n: -(n["weight"] or 0))  # stable: weight first, then recency
+    _step(steps, "neighbours_and_traces", mark, len(neighbours) + len(traces))
+    return {
+        "messages": [{**r["message"], "score": round(r["score"], 5)} for r in messages],
+        "entities": entities,
+        "neighbours": neighbours[: k * 2],
+        "traces": traces[:k],
+        "summary": ranked["summary"],
+    }
+
+
+def _step(steps: list, name: str, since: float, count: int) -> float:
+    now = time.perf_counter()
+    steps.append({"step": name, "ms": round((now - since) * 1000, 2), "count": count})
+    return now

@@ -1,0 +1,38 @@
+"""Vectors for messages, off the request path: a worker reads the messages still marked
+MessageToEmbed, embeds them in batches, and writes the vectors in one query per batch."""
+
+from __future__ import annotations
+
+from apps.graph import cypher
+from apps.graph.embeddings import get_embedder
+from apps.graph.scope import Scope
+
+PENDING = """
+MATCH (m:MessageToEmbed {tenant: $tenant})
+RETURN m.uid AS uid, m.text AS text LIMIT $batch
+"""
+STORE = """
+UNWIND $rows AS row
+MATCH (m:Message {uid: row.uid}) WHERE m.tenant = $tenant
+SET m.embedding = row.vector
+REMOVE m:MessageToEmbed
+RETURN count(m) AS n
+"""
+
+
+def messages_embed_pending(scope: Scope, *, batch: int = 64, max_batches: int = 20) -> dict:
+    """Embed up to `batch * max_batches` waiting messages; says how many and whether more wait.
+    Idempotent: two workers on the same messages write the same vectors."""
+    done = 0
+    for _ in range(max_batches):
+        rows = cypher.read(scope, PENDING, batch=batch)
+        if not rows:
+            return {"embedded": done, "more": False}
+        vectors = get_embedder().embed([r["text"] for r in rows])
+        stored = cypher.write(
+            scope,
+            STORE,
+            rows=[{"uid": r["uid"], "vector": v} for r, v in zip(rows, vectors, strict=True)],
+        )
+        done += stored[0]["n"]
+    return {"embedded": done, "more": True}

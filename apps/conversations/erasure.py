@@ -1,0 +1,172 @@
+"""Erasure of a session, or of a user across all sessions (on request, by an admin).
+
+A session goes in steps of ERASURE_STEP_MESSAGES messages, the newest first, each step one
+transaction that also counts the session down, so after every step it reads as a shorter,
+consistent session. Before a step's messages are deleted, every hook in
+settings.MESSAGE_ERASURE_HOOKS is called with their uids, so what was derived from them elsewhere
+(promoted facts, weights) goes with them. Then the session's summary, the traces its messages
+asked for, and the user's refused-write records. The audit keeps that it happened, by whom,
+when and how much: never the user or any text.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils.module_loading import import_string
+
+from apps.conversations import input_limits as limits
+from apps.graph import cypher
+from apps.graph.scope import Scope
+from apps.tenants.models import Job, KeyScope
+from apps.tenants.services import audit_record, job_create, job_finish, job_progress
+from memoryproject.api_errors import ApplicationError
+
+JOB_KIND = "conversation_erasure"
+
+PREVIEW = """
+OPTIONAL MATCH (s:Session {tenant: $tenant, user: $user})
+  WHERE $sid IS NULL OR s.sid = $sid
+WITH collect(s) AS sessions
+RETURN [s IN sessions | s.sid] AS sids,
+  reduce(n = 0, s IN sessions | n + COUNT { (:Message)-[:IN_SESSION]->(s) }) AS messages,
+  COUNT { MATCH (x:Summary {tenant: $tenant, user: $user})
+          WHERE $sid IS NULL OR x.sid = $sid } AS summaries,
+  COUNT { MATCH (t:ReasoningTrace {tenant: $tenant, user: $user})
+          WHERE $sid IS NULL OR t.sid = $sid } AS traces,
+  COUNT { MATCH (f:WriteFailure {tenant: $tenant, subject_user: $user}) } AS failures
+"""
+
+
+def erasure_preview(scope: Scope, *, user: str, sid: str | None = None) -> dict:
+    """What an erasure would delete: the sessions by id, and counts of the rest."""
+    limits.check_user(user)
+    if sid is not None:
+        limits.check_sid(sid, field="session")
+    row = cypher.read(scope, PREVIEW, user=user, sid=sid)[0]
+    return {"user": user, "session": sid, **row, "sessions": len(row["sids"])}
+
+
+def check_erasure_start(scope: Scope, *, user: str, sid: str | None = None) -> Job:
+    """An admin's request to forget a user (or one session of theirs): audited, then run by a
+    worker as a job with progress. The job and the audit never hold the user or any text."""
+    if not scope.allows(KeyScope.ADMIN):
+        raise ApplicationError("Erasure needs the admin role or scope.", code="forbidden",
+                               status=403)  # fmt: skip
+    planned = erasure_preview(scope, user=user, sid=sid)
+    kind = "session" if sid else "user"
+    job = job_create(scope, kind=JOB_KIND, subject=f"one {kind}", total=planned["messages"])
+    audit_record(scope, action="conversation.erasure_requested",
+                 target=f"job:{job.uid}", details={"scope": kind})  # fmt: skip
+    from apps.conversations import tasks
+
+    tasks.conversation_erase.delay(job.uid, user, sid)
+    return job
+
+
+SESSIONS_OF = """
+MATCH (s:Session {tenant: $tenant, user: $user}) WHERE $sid IS NULL OR s.sid = $sid
+RETURN s.sid AS sid ORDER BY s.last_at DESC
+"""
+SUMMARY_DELETE = """
+OPTIONAL MATCH (x:Summary {tenant: $tenant, user: $user, sid: $sid})
+DETACH DELETE x
+RETURN count(x) AS n
+"""
+NEWEST = """
+MATCH (m:Message {tenant: $tenant, user: $user, sid: $sid}) WHERE m.no > 0
+RETURN m.uid AS uid ORDER BY m.no DESC LIMIT $step
+"""
+# The session is locked first, so an append waits for the step and then numbers after what is
+# left: the session never holds a number twice.
+STEP = """
+MATCH (s:Session {tenant: $tenant, user: $user, sid: $sid})
+SET s.erasing = true
+WITH s
+CALL (s) {
+  UNWIND $uids AS uid
+  MATCH (m:Message {uid: uid})-[:IN_SESSION]->(s) WHERE m.tenant = $tenant
+  OPTIONAL MATCH (t:ReasoningTrace)-[:FOR_MESSAGE]->(m)
+  WITH m, collect(t) AS traces
+  WITH m, m.no AS no, size(traces) AS t, traces
+  FOREACH (x IN traces | DETACH DELETE x)
+  DETACH DELETE m
+  RETURN count(no) AS deleted, min(no) AS low, max(no) AS high, sum(t) AS traces
+}
+SET s.last_no = CASE WHEN low IS NULL OR s.last_no > high THEN s.last_no ELSE low - 1 END
+REMOVE s.erasing
+WITH s, deleted, traces
+CALL (s) {
+  WITH s WHERE NOT EXISTS { (:Message)-[:IN_SESSION]->(s) }
+  DETACH DELETE s
+  RETURN count(*) AS gone
+}
+RETURN deleted, traces, gone
+"""
+LEFTOVERS = """
+OPTIONAL MATCH (t:ReasoningTrace {tenant: $tenant, user: $user})
+  WHERE $sid IS NULL OR t.sid = $sid
+DETACH DELETE t
+WITH count(t) AS traces
+OPTIONAL MATCH (f:WriteFailure {tenant: $tenant, subject_user: $user})
+DETACH DELETE f
+RETURN traces, count(f) AS failures
+"""
+
+
+def erasure_hooks() -> list:
+    return [import_string(path) for path in settings.MESSAGE_ERASURE_HOOKS]
+
+
+def do_erase(scope: Scope, *, user: str, sid: str | None, on_step=None) -> dict:
+    """Delete what the user said (in one session, or in all), newest first, in steps. Caller
+    holds the admin's scope and has audited the request. Safe to run again after a crash."""
+    step = settings.ERASURE_STEP_MESSAGES
+    hooks = erasure_hooks()
+    counts = {"sessions": 0, "messages": 0, "summaries": 0, "traces": 0, "failures": 0}
+    for _round in range(100):  # sessions opened while it runs go too; bounded all the same
+        sids = [r["sid"] for r in cypher.read(scope, SESSIONS_OF, user=user, sid=sid)]
+        if not sids:
+            break
+        for one in sids:
+            counts["summaries"] += cypher.write(scope, SUMMARY_DELETE, user=user, sid=one)[0]["n"]
+            while True:
+                uids = [r["uid"] for r in cypher.read(scope, NEWEST, user=user, sid=one, step=step)]
+                for hook in hooks:
+                    hook(scope, message_uids=uids)
+                row = cypher.write(scope, STEP, user=user, sid=one, uids=uids)
+                if not row:
+                    break
+                counts["messages"] += row[0]["deleted"]
+                counts["traces"] += row[0]["traces"]
+                if on_step:
+                    on_step(counts)
+                if row[0]["gone"]:
+                    counts["sessions"] += 1
+                    break
+    leftovers = cypher.write(scope, LEFTOVERS, user=user, sid=sid)[0]
+    counts["traces"] += leftovers["traces"]
+    counts["failures"] += leftovers["failures"]
+    return counts
+
+
+def erasure_run(*, job_uid: str, user: str, sid: str | None) -> dict:
+    """The worker's side: erase, report progress on the job, audit how much (never what)."""
+    job = Job.objects.select_related("tenant").get(uid=job_uid)
+    scope = Scope(
+        tenant=job.tenant.uid,
+        actor=job.actor,
+        actor_kind="system",
+        settings=job.tenant.effective_settings(),
+    )
+    try:
+        counts = do_erase(
+            scope, user=user, sid=sid, on_step=lambda c: job_progress(job, done=c["messages"])
+        )
+    except Exception as exc:
+        job_finish(job, error=type(exc).__name__)
+        raise
+    job_progress(job, done=counts["messages"])
+    job_finish(job, result=counts)
+    audit_record(scope, action="conversation.erased", target=f"job:{job.uid}",
+                 details={"scope": "session" if sid else "user", **counts})  # fmt: skip
+    return counts

@@ -1,0 +1,69 @@
+"""One compact text block for a prompt, within a token budget, each line citing its source.
+
+Tokens are estimated at four characters each (the usual ratio for English with GPT-style
+tokenizers); the block never exceeds the estimate of the budget. Lines go in order of use to a
+model: the session's summary, the user's related messages, the entities, their neighbours, and
+earlier traces. A line that does not fit is cut at a word; what does not fit at all is left out.
+"""
+
+from __future__ import annotations
+
+import math
+
+CHARS_PER_TOKEN = 4
+MAX_LINE_CHARS = 400
+
+
+def estimate_tokens(text: str) -> int:
+    return math.ceil(len(text) / CHARS_PER_TOKEN)
+
+
+def _lines(found: dict) -> list[tuple[str, str]]:
+    lines: list[tuple[str, str]] = []
+    summary = found.get("summary")
+    if summary:
+        lines.append((f"summary:{summary['uid']}", f"Summary up to #{summary['upto']}: "
+                      f"{summary['text']}"))  # fmt: skip
+    for m in found["messages"]:
+        lines.append((f"message:{m['uid']}", f"[{m['sid']}#{m['no']}] {m['role']}: {m['text']}"))
+    for e in found["entities"]:
+        about = f" - {e['description']}" if e.get("description") else ""
+        lines.append((f"entity:{e['uid']}", f"{e['name']} ({e['type']}){about}"))
+    for n in found["neighbours"]:
+        lines.append(
+            (
+                f"entity:{n['uid']}",
+                f"{n['from']} -{n['predicate']}-> {n['to']} (weight {n['weight']}, "
+                f"confidence {n['confidence']})",
+            )
+        )
+    for t in found["traces"]:
+        asked = f": {t['question']}" if t.get("question") else ""
+        lines.append((f"trace:{t['uid']}", f"Earlier context call at {t['at']}{asked}"))
+    return lines
+
+
+def prompt_block(found: dict, *, token_budget: int) -> dict:
+    """{"text", "tokens", "cited"}: `cited` lists the sources of the lines given, in order."""
+    budget_chars = token_budget * CHARS_PER_TOKEN
+    out: list[str] = []
+    cited: list[str] = []
+    used = 0
+    for number, (source, body) in enumerate(_lines(found), start=1):
+        tag = f"[{number}] "
+        body = body if len(body) <= MAX_LINE_CHARS else body[: MAX_LINE_CHARS - 1] + "…"
+        room = budget_chars - used - len(tag) - 1
+        if room < 24:
+            break
+        if len(body) > room:
+            body = body[: room - 1].rsplit(" ", 1)[0] + "…"
+        line = tag + body
+        out.append(line)
+        cited.append(source)
+        used += len(line) + 1
+    sources = "\n".join(f"[{i}] {s}" for i, s in enumerate(cited, start=1))
+    text = "\n".join(out)
+    # The sources list travels with the block only when it still fits.
+    if sources and estimate_tokens(text + "\nSources:\n" + sources) <= token_budget:
+        text = text + "\nSources:\n" + sources
+    return {"text": text, "tokens": estimate_tokens(text), "cited": cited}

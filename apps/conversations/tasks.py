@@ -1,0 +1,44 @@
+"""Background work of conversations: thin tasks that load a scope and call one service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from apps.graph.scope import Scope
+
+
+def _system_scope(tenant_uid: str, actor: str = "system:worker") -> Scope:
+    from apps.tenants.models import Tenant
+
+    tenant = Tenant.objects.get(uid=tenant_uid)
+    return Scope(
+        tenant=tenant.uid,
+        actor=actor,
+        actor_kind="system",
+        settings=tenant.effective_settings(),
+    )
+
+
+@shared_task(name="conversations.messages_embed")
+def messages_embed(tenant_uid: str) -> dict:
+    from apps.conversations.embedding import messages_embed_pending
+
+    result = messages_embed_pending(_system_scope(tenant_uid))
+    if result["more"]:
+        messages_embed.delay(tenant_uid)
+    return result
+
+
+@shared_task(name="conversations.session_summarize")
+def session_summarize(tenant_uid: str, user: str, sid: str) -> dict:
+    from apps.conversations.summaries import session_summarize as summarize
+
+    return summarize(_system_scope(tenant_uid, "system:summarizer"), user=user, sid=sid)
+
+
+@shared_task(name="conversations.conversation_erase")
+def conversation_erase(job_uid: str, user: str, sid: str | None) -> dict:
+    # The user travels in the task's arguments only, never in the job row or the audit.
+    from apps.conversations.erasure import erasure_run
+
+    return erasure_run(job_uid=job_uid, user=user, sid=sid)

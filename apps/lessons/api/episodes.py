@@ -1,0 +1,163 @@
+"""API of episodes and lessons."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.lessons import episodes as episode_services
+from apps.lessons import lessons as lesson_services
+from apps.lessons.api import ReadOrWrite, refs_field, validated
+from apps.tenants.models import KeyScope
+from memoryproject.api_errors import NotFoundError, StrictSerializer
+
+ID = {"max_length": 120}
+
+
+class EpisodeOpenIn(StrictSerializer):
+    key = serializers.CharField(required=False, **ID)
+    title = serializers.CharField(required=False, allow_blank=True, max_length=300)
+    about = serializers.ListField(
+        child=serializers.CharField(max_length=200), required=False, max_length=100
+    )
+
+
+class ReceiptOut(serializers.Serializer):
+    id = serializers.CharField()
+    status = serializers.CharField()
+
+
+class EpisodesApi(ReadOrWrite, APIView):
+    @extend_schema(request=EpisodeOpenIn, responses=ReceiptOut, summary="Open an episode")
+    def post(self, request):
+        data = validated(request, EpisodeOpenIn, kind="episode")
+        receipt = episode_services.check_episode_open(request.auth, **data)
+        return Response(receipt, status=201 if receipt["status"] == "opened" else 200)
+
+    @extend_schema(summary="Episodes, newest first; ?about=<entity uid>, ?status=open|closed")
+    def get(self, request):
+        about = request.query_params.get("about")
+        if about:
+            rows = episode_services.episodes_about(request.auth, entity=about[:200])
+        else:
+            status = request.query_params.get("status")
+            rows = episode_services.episodes_list(
+                request.auth, status=status if status in {"open", "closed"} else None
+            )
+        return Response({"results": rows})
+
+
+class EpisodeDetailApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(summary="One episode with its entries in order and what each cites")
+    def get(self, request, uid: str):
+        episode = episode_services.episode_get(request.auth, episode=uid)
+        if episode is None:
+            raise NotFoundError("No such episode.")
+        return Response(episode)
+
+
+class EntryIn(StrictSerializer):
+    type = serializers.CharField(max_length=40)
+    text = serializers.CharField(required=False, allow_blank=True, max_length=10_000)
+    values = serializers.DictField(required=False)
+    cites = refs_field(required=False)
+
+
+class EntryOut(serializers.Serializer):
+    id = serializers.CharField()
+    seq = serializers.IntegerField()
+    status = serializers.CharField()
+
+
+class EntryRecordApi(APIView):
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(request=EntryIn, responses=EntryOut, summary="Append an entry")
+    def post(self, request, uid: str):
+        data = validated(request, EntryIn, kind="entry")
+        receipt = episode_services.check_entry_record(request.auth, episode=uid, **data)
+        return Response(receipt, status=201)
+
+
+class CloseIn(StrictSerializer):
+    outcome = serializers.DictField()
+    text = serializers.CharField(required=False, allow_blank=True, max_length=10_000)
+    cites = refs_field(required=False)
+
+
+class EpisodeCloseApi(APIView):
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(request=CloseIn, responses=EntryOut, summary="Close with the outcome entry")
+    def post(self, request, uid: str):
+        data = validated(request, CloseIn, kind="entry")
+        return Response(episode_services.check_episode_close(request.auth, episode=uid, **data))
+
+
+class LessonIn(StrictSerializer):
+    key = serializers.CharField(**ID)
+    statement = serializers.CharField(max_length=2000)
+    supported_by = serializers.ListField(
+        child=serializers.CharField(max_length=200), min_length=1, max_length=100
+    )
+    about = serializers.ListField(
+        child=serializers.CharField(max_length=200), required=False, max_length=100
+    )
+
+
+class LessonReceiptOut(ReceiptOut):
+    weight = serializers.IntegerField()
+
+
+class LessonsApi(ReadOrWrite, APIView):
+    @extend_schema(request=LessonIn, responses=LessonReceiptOut, summary="Learn a lesson")
+    def post(self, request):
+        data = validated(request, LessonIn, kind="lesson")
+        receipt = lesson_services.check_lesson_learn(request.auth, **data)
+        return Response(receipt, status=201 if receipt["status"] == "learned" else 200)
+
+    @extend_schema(summary="Lessons at or above the threshold; ?about=, ?at_least=, ?since=")
+    def get(self, request):
+        query = validated(request, LessonsQuery, kind=None, data=request.query_params)
+        return Response({"results": lesson_services.lessons_list(request.auth, **query)})
+
+
+class LessonsQuery(StrictSerializer):
+    about = serializers.CharField(required=False, max_length=200)
+    at_least = serializers.IntegerField(required=False, min_value=-1_000_000)
+    since = serializers.DateTimeField(required=False)
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
+
+
+class LessonDetailApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(summary="A lesson with its evidence and weight")
+    def get(self, request, key: str):
+        lesson = lesson_services.lesson_get(request.auth, key=key)
+        if lesson is None:
+            raise NotFoundError("No such lesson.")
+        return Response(lesson)
+
+
+class EvidenceIn(StrictSerializer):
+    episode = serializers.CharField(max_length=200)
+    agrees = serializers.BooleanField(required=False, allow_null=True, default=None)
+    helped = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+
+class LessonEvidenceApi(APIView):
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(
+        request=EvidenceIn,
+        responses=LessonReceiptOut,
+        summary="An episode for or against it, or a use",
+    )
+    def post(self, request, key: str):
+        data = validated(request, EvidenceIn, kind="lesson")
+        return Response(lesson_services.check_lesson_weigh(request.auth, key=key, **data))

@@ -1,0 +1,77 @@
+"""POST-context retrieval as a service: stores the message, finds the user's related messages,
+fits one block in the budget, records a trace with what it touched."""
+
+import json
+
+import pytest
+
+from apps.conversations import context, prompt_block
+from apps.conversations.embedding import messages_embed_pending
+from apps.graph import cypher
+from memoryproject.api_errors import ApplicationError
+from tests.conversations.test_messages import say
+
+
+def test_context_stores_the_message_and_finds_that_users_related_messages(scope):
+    say(scope, "My turbine in hall three keeps overheating every afternoon.")
+    say(scope, "I like pancakes with maple syrup.")
+    say(scope, "The turbine overheating ruined the afternoon run.", user="bob")
+    messages_embed_pending(scope)
+
+    found = context.check_context(
+        scope, user="ann", sid="main", message="Why is the turbine overheating?", k=1
+    )
+    assert found["message"]["no"] == 3
+    assert [m["text"] for m in found["message_hits"]] == [
+        "My turbine in hall three keeps overheating every afternoon."
+    ]
+    assert "turbine in hall three" in found["context"]
+    assert found["cited"][0] == f"message:{found['message_hits'][0]['uid']}"
+    assert found["timings"]["server_ms"] > 0
+
+    trace = cypher.read(
+        scope,
+        "MATCH (t:ReasoningTrace {tenant: $tenant, uid: $uid})-[:FOR_MESSAGE]->(q:Message) "
+        "RETURN t.steps AS steps, q.no AS no, "
+        "[(t)-[r:TOUCHED]->(n) | [r.kind, n.uid]] AS touched",
+        uid=found["trace"],
+    )[0]
+    assert trace["no"] == 3
+    assert trace["touched"] == [["message_hit", found["message_hits"][0]["uid"]]]
+    names = [s["step"] for s in json.loads(trace["steps"])]
+    assert names[:3] == ["store_message", "message_hits", "entity_hits"]
+
+
+def test_the_block_fits_the_budget():
+    found = {
+        "summary": {"uid": "s1", "upto": 3, "text": "word " * 400},
+        "messages": [
+            {"uid": f"m{i}", "sid": "main", "no": i, "role": "user", "text": "long " * 100}
+            for i in range(10)
+        ],
+        "entities": [],
+        "neighbours": [],
+        "traces": [],
+    }
+    for budget in (50, 120, 500, 2000):
+        block = prompt_block.prompt_block(found, token_budget=budget)
+        assert block["tokens"] <= budget
+        assert block["cited"] and block["cited"][0] == "summary:s1"
+
+
+def test_rrf_fuses_by_place():
+    fused = context.rrf_fuse({"vector": ["a", "b", "c"], "words": ["c", "a"]})
+    assert [f["uid"] for f in fused] == ["a", "c", "b"]
+    assert fused[0]["ranks"] == {"vector": 1, "words": 2}
+
+
+@pytest.mark.parametrize(
+    "kwargs,field", [({"k": 0}, "k"), ({"k": 51}, "k"), ({"token_budget": 10}, "token_budget")]
+)
+def test_context_limits(scope, kwargs, field):
+    with pytest.raises(ApplicationError) as refused:
+        context.check_context(scope, user="ann", sid="main", message="hi", **kwargs)
+    assert refused.value.field == field
+    assert (
+        cypher.read(scope, "MATCH (m:Message {tenant: $tenant}) RETURN count(m) AS n")[0]["n"] == 0
+    )

@@ -1,0 +1,149 @@
+"""Appending and reading messages: numbers, order, limits, users kept apart."""
+
+import threading
+
+import pytest
+
+from apps.conversations import selectors, services
+from apps.graph import cypher
+from apps.graph.cypher import count_round_trips
+from memoryproject.api_errors import ApplicationError
+
+
+def say(scope, text, user="ann", sid="main", role="user", **kw):
+    return services.check_message_append(
+        scope, user=user, sid=sid, role=role, text=text, by=kw.pop("by", user), **kw
+    )
+
+
+def test_messages_get_numbers_in_order_and_are_linked(scope):
+    numbers = [say(scope, f"message {i}")["no"] for i in range(1, 6)]
+    assert numbers == [1, 2, 3, 4, 5]
+    chain = cypher.read(
+        scope,
+        "MATCH (a:Message {tenant: $tenant, user: 'ann', sid: 'main'})-[:NEXT]->(b:Message) "
+        "RETURN a.no AS a, b.no AS b ORDER BY a",
+    )
+    assert [(r["a"], r["b"]) for r in chain] == [(1, 2), (2, 3), (3, 4), (4, 5)]
+    in_session = cypher.read(
+        scope,
+        "MATCH (:Message {tenant: $tenant})-[:IN_SESSION]->(s:Session {tenant: $tenant}) "
+        "RETURN s.last_no AS last, count(*) AS n",
+    )
+    assert in_session == [{"last": 5, "n": 5}]
+
+
+def test_concurrent_appends_get_distinct_gap_free_numbers(scope):
+    results, errors = [], []
+
+    def worker(i):
+        try:
+            for j in range(5):
+                results.append(say(scope, f"thread {i} line {j}")["no"])
+        except Exception as exc:  # noqa: BLE001 - the assertion below reports it
+            errors.append(exc)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert sorted(results) == list(range(1, 41))
+    links = cypher.read(
+        scope,
+        "MATCH (a:Message {tenant: $tenant})-[:NEXT]->(b:Message) RETURN a.no AS a, b.no AS b",
+    )
+    assert sorted((r["a"], r["b"]) for r in links) == [(n, n + 1) for n in range(1, 40)]
+
+
+def test_a_refused_message_uses_no_number_and_is_recorded_under_its_user(scope, tenant):
+    say(scope, "first")
+    with pytest.raises(ApplicationError) as refused:
+        say(scope, "x" * (tenant.setting("max_message_chars") + 1))
+    assert refused.value.field == "text"
+    with pytest.raises(ApplicationError):
+        say(scope, "fine text", role="Not A Role")
+    assert say(scope, "second")["no"] == 2
+    failures = cypher.read(
+        scope,
+        "MATCH (f:WriteFailure {tenant: $tenant}) RETURN f.subject_user AS user, f.kind AS kind",
+    )
+    assert failures == [{"user": "ann", "kind": "message"}] * 2
+
+
+@pytest.mark.parametrize(
+    "field,kwargs",
+    [
+        ("user", {"user": "has space"}),
+        ("user", {"user": "a" * 129}),
+        ("sid", {"sid": "../etc"}),
+        ("role", {"role": "x" * 33}),
+        ("text", {"text": "   "}),
+        ("by", {"by": "b" * 201}),
+        ("mentions", {"mentions": ["m"] * 51}),
+        ("at", {"at": "yesterday"}),
+        ("at", {"at": "2026-01-01T10:00:00"}),
+    ],
+)
+def test_bad_input_names_the_field_and_writes_nothing(scope, field, kwargs):
+    base = {"user": "ann", "sid": "main", "role": "user", "text": "hello", "by": "ann"}
+    with pytest.raises(ApplicationError) as refused:
+        services.check_message_append(scope, **{**base, **kwargs})
+    assert refused.value.field == field
+    assert (
+        cypher.read(scope, "MATCH (n:Message {tenant: $tenant}) RETURN count(n) AS n")[0]["n"] == 0
+    )
+
+
+def test_two_users_each_have_their_own_main_session(scope):
+    say(scope, "ann says hi", user="ann")
+    say(scope, "bob says hi", user="bob")
+    say(scope, "bob again", user="bob")
+    assert [m["text"] for m in selectors.messages_read(scope, user="ann", sid="main")] == [
+        "ann says hi"
+    ]
+    assert [m["no"] for m in selectors.messages_read(scope, user="bob", sid="main")] == [1, 2]
+    assert selectors.messages_read(scope, user="carol", sid="main") == []
+
+
+def test_last_n_and_before_a_number(scope):
+    for i in range(1, 31):
+        say(scope, f"m{i}", role="user" if i % 2 else "assistant")
+    last = selectors.messages_read(scope, user="ann", sid="main", last=5)
+    assert [m["no"] for m in last] == [26, 27, 28, 29, 30]
+    before = selectors.messages_read(scope, user="ann", sid="main", last=3, before=10)
+    assert [m["text"] for m in before] == ["m7", "m8", "m9"]
+    assert [m["no"] for m in selectors.messages_read(scope, user="ann", sid="main", before=3)] == [
+        1,
+        2,
+    ]
+    with count_round_trips() as trips:
+        selectors.messages_read(scope, user="ann", sid="main", last=20)
+    assert trips[0] == 1
+
+
+def test_mentions_link_known_entities_and_keep_unknown_names(scope):
+    say(scope, "we talked about Zeta", mentions=["Zeta Corp", "Zeta Corp"])
+    message = selectors.messages_read(scope, user="ann", sid="main")[0]
+    assert message["mentions"] == []
+    assert message["unknown_mentions"] == ["Zeta Corp"]
+
+
+def test_sessions_are_listed_by_last_activity(scope):
+    say(scope, "a", sid="first")
+    say(scope, "b", sid="second")
+    say(scope, "c", sid="first")
+    sessions = selectors.sessions_list(scope, user="ann")
+    assert [s["sid"] for s in sessions] == ["first", "second"]
+    assert sessions[0]["messages"] == 2
+
+
+def test_search_finds_only_that_users_words(scope):
+    say(scope, "The invoice for the turbine is late", user="ann")
+    say(scope, "Turbine blades were replaced", user="bob")
+    say(scope, "Lunch was nice", user="ann")
+    hits = selectors.messages_search(scope, user="ann", words="turbine invoice")
+    assert [h["text"] for h in hits] == ["The invoice for the turbine is late"]
+    assert selectors.messages_search(scope, user="carol", words="turbine") == []
+    assert selectors.messages_search(scope, user="ann", words="+-&&") == []

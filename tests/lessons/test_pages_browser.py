@@ -1,0 +1,127 @@
+"""Reviewer pages in Debian's chromium: timeline, lessons, playbooks and the switch, handoffs,
+and the knowledge graph of a user."""
+
+from __future__ import annotations
+
+import pytest
+
+from apps.lessons.episodes import check_entry_record, check_episode_close, check_episode_open
+from apps.lessons.handoffs import check_handoff_give
+from apps.lessons.knowledge.promotion import knowledge_promote_chains
+from apps.lessons.lessons import check_lesson_learn, check_lesson_weigh
+from apps.lessons.playbooks import check_playbook_run, check_playbook_write
+from apps.tenants.models import Role
+from tests.conftest import browser_login, scope_for
+from tests.lessons.conftest import closed_episode, entity_make, say
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_episode_timeline_lessons_and_handoffs(live_server, page, tenant, make_person):
+    scope = scope_for(tenant, actor="agent:watcher")
+    d1 = entity_make(scope, "Pump d1")
+    ep = check_episode_open(scope, title="d1 overheats", about=[d1])["id"]
+    seen = check_entry_record(
+        scope,
+        episode=ep,
+        type="observation",
+        text="<b>hot</b>",
+        values={"status": "hot"},
+        cites=[{"kind": "entity", "id": d1}],
+    )
+    check_entry_record(
+        scope, episode=ep, type="forecast", cites=[{"kind": "entry", "id": seen["id"]}]
+    )
+    check_episode_close(scope, episode=ep, outcome={"failed": False})
+    other = closed_episode(scope, title="second")
+    check_lesson_learn(scope, key="hot-ok", statement="Hot <i>d1</i> survives", supported_by=[ep])
+    check_lesson_weigh(scope, key="hot-ok", episode=other, agrees=False)
+    check_handoff_give(
+        scope, key="h1", to="agent:planner", points_to=[{"kind": "episode", "id": ep}]
+    )
+
+    browser_login(page, live_server, make_person(tenant, Role.VIEWER))
+    page.click("nav >> text=Episodes")
+    page.click("text=d1 overheats")
+    assert page.locator("#timeline li.entry").count() == 3
+    assert page.locator("#entry-1").inner_text().count("<b>hot</b>") == 1  # escaped, shown as text
+    assert "cites entity: Pump d1" in page.locator("#entry-1").inner_text()
+    assert "cites entry: observation #1" in page.locator("#entry-2").inner_text()
+    assert page.locator("[data-status]").inner_text() == "closed"
+
+    page.click("nav >> text=Lessons")
+    assert page.locator("#lessons tbody tr").inner_text().strip() == "No lessons."  # weight 0 < 1
+    page.click("text=Show all")
+    page.click("text=Hot <i>d1</i> survives")
+    assert page.locator("[data-weight]").inner_text() == "0"
+    assert sorted(
+        page.locator("#evidence tr[data-side]").evaluate_all(
+            "rows => rows.map(r => r.dataset.side)"
+        )
+    ) == ["against", "for"]
+
+    page.click("nav >> text=Handoffs")
+    section = page.locator('[data-receiver="agent:planner"]')
+    assert "d1 overheats" in section.inner_text() and "given" in section.inner_text()
+    assert page.console_errors == []
+
+
+def test_playbook_versions_runs_and_the_reviewer_switch(live_server, page, tenant, make_person):
+    scope = scope_for(tenant)
+    eps = [closed_episode(scope) for _ in range(4)]
+    check_playbook_write(
+        scope,
+        key="hot",
+        trigger={"status": "hot"},
+        steps=[{"do": "check the fan"}],
+        supported_by=eps[:3],
+    )
+    check_playbook_write(
+        scope,
+        key="hot",
+        trigger={"status": "hot"},
+        steps=[{"do": "swap the fan"}],
+        supported_by=eps[1:],
+    )
+    check_playbook_run(scope, key="hot", episode=eps[0], succeeded=False)
+
+    viewer = make_person(tenant, Role.VIEWER)
+    browser_login(page, live_server, viewer)
+    page.goto(f"{live_server.url}/memory/playbooks/hot")
+    assert page.locator("#switch-button").count() == 0
+    page.context.clear_cookies()
+
+    reviewer = make_person(tenant, Role.REVIEWER)
+    browser_login(page, live_server, reviewer)
+    page.click("nav >> text=Playbooks")
+    page.click("#playbooks >> text=hot")
+    assert page.locator("article.version").count() == 2
+    assert "Version 2 (current)" in page.locator("article.version").first.inner_text()
+    assert "swap the fan" in page.locator("article.version").first.inner_text()
+    assert "check the fan" in page.locator("article.version").nth(1).inner_text()
+    assert page.locator("#runs tr[data-succeeded=false]").count() == 1
+
+    page.fill("#switch input[name=reason]", "fan recalled")
+    page.click("#switch-button")
+    page.wait_for_selector("#switch [data-enabled]:text('off')")
+    assert f"user:{reviewer.username}" in page.locator("[data-switched-by]").inner_text()
+    assert "fan recalled" in page.locator("[data-switched-by]").inner_text()
+    page.click("#switch-button")
+    page.wait_for_selector("#switch [data-enabled]:text('on')")
+    assert page.console_errors == []
+
+
+def test_the_knowledge_graph_of_a_user(live_server, page, tenant, make_person):
+    scope = scope_for(tenant)
+    for text in ["I use Go and Docker.", "I use Go.", "Maybe I'm interested in Rust."]:
+        say(scope, "ann", text)
+    knowledge_promote_chains(scope)
+    browser_login(page, live_server, make_person(tenant, Role.VIEWER))
+    page.click("nav >> text=Knowledge")
+    page.click("#users >> text=ann")
+    assert page.locator('[data-fact="ann USES go"] [data-weight]').inner_text() == "2"
+    assert "docker" in page.locator('[data-label="Tools"]').inner_text()
+    assert (
+        page.locator('[data-fact="ann EXPRESSED_INTEREST rust"]').get_attribute("class") == "muted"
+    )
+    assert page.console_errors == []
