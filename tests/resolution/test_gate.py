@@ -133,3 +133,13 @@ def test_matching_descriptions_alone_propose_but_never_merge(scope):
     assert renamed.action == "pending" and renamed.matched_uid == first.entity_uid
     assert renamed.score < 0.85 and renamed.signals["semantic"] >= 0.9
     assert "descriptions agree" in renamed.reason and "never merges" in renamed.reason
+
+
+def test_another_tenants_entities_are_never_matched(scope, make_tenant):
+    from tests.conftest import scope_for
+
+    other = scope_for(make_tenant())
+    [theirs] = resolve(other, EntityCandidate("Anthropic", "Organization", description=ANTHROPIC))
+    [mine] = resolve(scope, EntityCandidate("Anthropic", "Organization", description=ANTHROPIC))
+    assert mine.action == "created" and mine.matched_uid is None
+    assert mine.entity_uid != theirs.entity_uid
