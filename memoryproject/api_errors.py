@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
@@ -75,36 +74,7 @@ def error_body(
     return {"error": error}
 
 
-WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
-
-
 def exception_handler(exc, context):
-    response = _error_response(exc, context)
-    if response is not None and 400 <= response.status_code < 500:
-        _record_refused_write(context.get("request"), response)
-    return response
-
-
-def _record_refused_write(request, response) -> None:
-    """A key's refused write becomes a WriteFailure (counted per distinct refusal)."""
-    from apps.graph.scope import Scope
-    from apps.graph.write_failures import write_failure_record
-
-    scope = getattr(request, "auth", None)
-    if request is None or request.method not in WRITE_METHODS or not isinstance(scope, Scope):
-        return
-    error = (response.data or {}).get("error", {})
-    detail = error.get("fields") or error.get("message", "")
-    where = f" field={error['field']}" if error.get("field") else ""
-    limit = f" limit={error['limit']}" if error.get("limit") is not None else ""
-    reason = f"{request.method} {request.path}{where}{limit}: {detail}"
-    try:
-        write_failure_record(scope, kind=str(error.get("code", "refused")), reason=reason)
-    except Exception:  # noqa: BLE001 - recording must never turn a 400 into a 500
-        logging.getLogger(__name__).exception("could not record a refused write")
-
-
-def _error_response(exc, context):
     if isinstance(exc, ApplicationError):
         body = error_body(exc.code, exc.message, field=exc.field, limit=exc.limit, extra=exc.extra)
         return Response(body, status=exc.status)
