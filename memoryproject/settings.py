@@ -193,11 +193,20 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
+# --- Ingestion ----------------------------------------------------------------------------
+# "spacy" (offline NER + dependency parse) or "llm" (any OpenAI-compatible chat endpoint).
+INGESTION_EXTRACTOR = os.environ.get("INGESTION_EXTRACTOR", "spacy")
+INGESTION_LLM_URL = os.environ.get("INGESTION_LLM_URL", "")  # e.g. http://127.0.0.1:8080/v1
+INGESTION_LLM_MODEL = os.environ.get("INGESTION_LLM_MODEL", "gpt-4o-mini")
+INGESTION_LLM_API_KEY = os.environ.get("INGESTION_LLM_API_KEY", "")
+INGESTION_LLM_TIMEOUT = float(os.environ.get("INGESTION_LLM_TIMEOUT", "60"))
+
 # --- Tenant defaults (each tenant may override in its settings) ---------------------------
 TENANT_DEFAULTS = {
     "merge_threshold": 0.95,
     "review_threshold": 0.85,
     "max_document_bytes": 1_000_000,
+    "max_inline_document_bytes": 20_000,  # POST /documents?wait=true processes inline up to this
     "max_message_chars": 20_000,
     "max_facts_per_request": 500,
     # Conversations: a summary job starts when more than `summarize_waiting` messages are neither

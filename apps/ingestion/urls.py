@@ -1,4 +1,13 @@
 """Routes of this app: `api_urlpatterns` mount under /api/v1/, `urlpatterns` are pages."""
 
-api_urlpatterns: list = []
-urlpatterns: list = []
+from django.urls import path
+
+from apps.ingestion import api, views
+
+api_urlpatterns = [
+    path("documents", api.DocumentCreateApi.as_view(), name="api-documents"),
+    path("facts", api.FactsCreateApi.as_view(), name="api-facts"),
+]
+urlpatterns = [
+    path("ingestion/jobs", views.ingestion_jobs, name="ingestion-jobs"),
+]

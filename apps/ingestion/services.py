@@ -1,0 +1,145 @@
+"""Writes of the ingestion app: documents (queued or inline) and agent-sent facts. The API and
+any page call these; the Celery task calls `document_ingest_job_run`."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from django.db import transaction
+
+from apps.graph.embeddings import get_embedder
+from apps.graph.scope import Scope
+from apps.ingestion.chunk_writes import ChunkRecord, chunk_write
+from apps.ingestion.chunking import TextChunk
+from apps.ingestion.dedup import content_hash
+from apps.ingestion.documents import check_document_fields, do_document_store
+from apps.ingestion.extraction import Extractor
+from apps.ingestion.extraction.agent_facts import check_facts, facts_extraction
+from apps.ingestion.pipeline import document_ingest
+from apps.resolution.candidates import Provenance
+from apps.resolution.entity_resolve import entities_resolve
+from apps.resolution.gate import candidates_embed
+from apps.tenants.models import Job, JobStatus
+from apps.tenants.services import job_create, job_finish, job_progress
+from memoryproject.api_errors import ApplicationError
+
+JOB_KIND = "ingest_document"
+
+
+def check_document_submit(
+    scope: Scope,
+    *,
+    content: str,
+    source: str,
+    title: str | None = None,
+    url: str | None = None,
+    metadata: dict | None = None,
+    wait: bool = False,
+) -> dict:
+    """Stores the document and queues its ingestion (or, with `wait`, ingests it now if it is
+    small enough). A document already stored under the same URL or content answers as a
+    duplicate and changes nothing."""
+    size = check_document_fields(scope, content=content, source=source, url=url)
+    inline_limit = scope.setting("max_inline_document_bytes")
+    if wait and size > inline_limit:
+        raise ApplicationError(
+            f"wait=true ingests at most {inline_limit} bytes inline; send it without wait.",
+            field="wait",
+            limit=inline_limit,
+            code="too_large_inline",
+        )
+    stored = do_document_store(
+        scope, content=content, source=source, title=title, url=url, metadata=metadata, size=size
+    )
+    if not stored.created:
+        return {
+            "document": stored.uid,
+            "status": "duplicate",
+            "job": None,
+            "receipts": [
+                {"kind": "document", "name": title or source, "action": "duplicate",
+                 "layer": stored.duplicate_layer, "matched_uid": stored.uid}
+            ],
+        }  # fmt: skip
+    job = job_create(scope, kind=JOB_KIND, subject=stored.uid)
+    if wait:
+        document_ingest_job_run(job)
+        job.refresh_from_db()
+        return {"document": stored.uid, "status": job.status, "job": job.uid, "result": job.result}
+    from apps.ingestion.tasks import ingest_document
+
+    transaction.on_commit(lambda: ingest_document.delay(job.uid))
+    return {"document": stored.uid, "status": job.status, "job": job.uid}
+
+
+def document_ingest_job_run(job: Job, *, extractor: Extractor | None = None) -> None:
+    """Runs (or re-runs) a document's ingestion job, progress and result on the job row. A
+    crash leaves the job running; running it again finishes what is missing."""
+    from apps.tenants.auth import ROLE_PERMISSIONS
+    from apps.tenants.models import Role
+
+    scope = Scope(
+        tenant=job.tenant.uid,
+        actor=job.actor or "system:ingestion",
+        actor_kind="agent",
+        permissions=ROLE_PERMISSIONS[Role.ADMIN],
+        settings=job.tenant.effective_settings(),
+    )
+    Job.objects.filter(pk=job.pk).update(attempts=job.attempts + 1, status=JobStatus.RUNNING)
+    try:
+        result = document_ingest(
+            scope,
+            document_uid=job.subject,
+            extractor=extractor,
+            progress=lambda counters: job_progress(job, **counters),
+        )
+    except LookupError as exc:
+        job_finish(job, error=str(exc))
+        return
+    job_finish(job, result=result)
+
+
+def check_facts_submit(
+    scope: Scope, *, entities: list[dict], relations: list[dict], source_text: str = ""
+) -> dict:
+    """Agent-sent entities and relations through the same resolution gate as extracted ones,
+    all in one transaction. With a source text, it is kept as a document with one chunk that
+    the mentions point into; re-sending the same facts with the same text changes nothing."""
+    check_facts(entities, relations, limit=scope.setting("max_facts_per_request"))
+    if source_text:
+        size = check_document_fields(scope, content=source_text, source="facts", url=None)
+    extraction = facts_extraction(entities, relations, source_text=source_text)
+    if not source_text:
+        receipts = entities_resolve(
+            scope,
+            entities=extraction.entities,
+            relations=extraction.relations,
+            provenance=Provenance(agent=scope.actor),
+        )
+        return {"document": None, "receipts": [r.as_dict() for r in receipts]}
+    stored = do_document_store(scope, content=source_text, source="facts", size=size)
+    fingerprint = hashlib.sha256(
+        json.dumps([entities, relations], sort_keys=True, default=str).encode()
+    ).hexdigest()[:32]
+    chunk = TextChunk(-1, source_text, 0, len(source_text), ())
+    record = ChunkRecord(
+        uid=hashlib.sha256(f"{stored.uid}:facts:{fingerprint}".encode()).hexdigest()[:32],
+        document_uid=stored.uid,
+        chunk=chunk,
+        text_hash=content_hash(source_text),
+        embedding=get_embedder().embed([source_text])[0],
+    )
+    receipts = chunk_write(
+        scope,
+        record=record,
+        entities=candidates_embed(extraction.entities),
+        relations=extraction.relations,
+    )
+    if receipts is None:
+        return {
+            "document": stored.uid,
+            "receipts": [{"kind": "facts", "action": "duplicate", "layer": "content_hash",
+                          "chunk_uid": record.uid}],
+        }  # fmt: skip
+    return {"document": stored.uid, "receipts": [r.as_dict() for r in receipts]}

@@ -1,0 +1,15 @@
+"""Celery tasks of the ingestion app: thin, they load the job and call the service."""
+
+from celery import shared_task
+
+from apps.tenants.models import Job
+
+
+@shared_task(name="ingestion.ingest_document", acks_late=True)
+def ingest_document(job_uid: str) -> None:
+    job = Job.objects.select_related("tenant").filter(uid=job_uid).first()
+    if job is None:
+        return
+    from apps.ingestion.services import document_ingest_job_run
+
+    document_ingest_job_run(job)

@@ -1,0 +1,241 @@
+"""Short-term episodic state across the chunks of one document (never written to the graph).
+
+The state keeps the document's outline as a fixed anchor and, per section, the entities under
+discussion, the references still waiting for an antecedent and the current argument branch.
+"Holmes" after "Sherlock Holmes", "the company" after "Acme Corp" or "this assumption" after a
+stated premise resolve against it before the long-term graph is asked. At a section boundary the
+short-lived part is reset. `ShortTermState` is the interface the pipeline and the extractors use;
+`WorkingMemory` keeps it in plain Python objects, and any other representation (JSON patches,
+a key-value store) can implement the same interface.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from apps.ingestion.chunking import OutlineEntry
+
+# Definite descriptions and the entity type they point back to.
+_DESCRIPTIONS = {
+    "Organization": "company|firm|corporation|organization|organisation|agency|startup|group|bank",
+    "Location": "city|country|town|region|capital|village|state",
+    "Person": "author|scientist|detective|founder|researcher|philosopher|inventor",
+    "Event": "conference|meeting|war|battle|summit|election|ceremony",
+    "Object": "product|device|tool|system|software|book|model",
+}
+ARGUMENT = "Argument"
+_ARGUMENT_NOUNS = "assumption|premise|claim|hypothesis|thesis|argument|proposition"
+_REFERENCE = re.compile(
+    r"\b(?:[Tt]he|[Tt]his|[Tt]hat|[Oo]ur)\s+(?:(?:first|second|third|last|same|new)\s+)?("
+    + "|".join(_DESCRIPTIONS.values())
+    + "|"
+    + _ARGUMENT_NOUNS
+    + r")\b"
+)
+_NOUN_TYPE = {noun: t for t, nouns in _DESCRIPTIONS.items() for noun in nouns.split("|")}
+_NOUN_TYPE.update({noun: ARGUMENT for noun in _ARGUMENT_NOUNS.split("|")})
+_CLAIM = re.compile(
+    r"[^.!?\n]*\b(?:we assume|assume that|suppose that|our premise|the premise is|we claim|"
+    r"hypothesi[sz]e)\b[^.!?\n]*[.!?]?",
+    re.IGNORECASE,
+)
+_HONORIFICS = {"mr", "mrs", "ms", "dr", "prof", "sir", "lady", "lord", "miss"}
+
+
+@dataclass
+class ActiveEntity:
+    name: str
+    type: str
+    surfaces: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A phrase such as "the company" and what it resolved to (None while unresolved)."""
+
+    phrase: str
+    kind: str  # an entity type or ARGUMENT
+    start: int
+    end: int
+    target: str | None = None
+
+
+@dataclass(frozen=True)
+class StateView:
+    """A read-only picture of the state, for prompts, receipts and tests."""
+
+    outline: tuple[OutlineEntry, ...]
+    section_path: tuple[str, ...]
+    active_entities: tuple[tuple[str, str], ...]  # (name, type), most recent last
+    unresolved: tuple[str, ...]
+    branch: str | None
+
+
+class ShortTermState(Protocol):
+    def begin_chunk(self, section_path: Sequence[str]) -> bool:
+        """Enter the next chunk; returns True when it crossed a section boundary (and reset)."""
+        ...
+
+    def canonical(self, surface: str, type: str) -> ActiveEntity | None:
+        """The active entity a name refers to within this section, if any."""
+        ...
+
+    def remember(self, name: str, type: str, surface: str) -> None: ...
+
+    def refer(self, reference: Reference) -> Reference:
+        """Resolve a definite description or demonstrative; unresolved ones are kept open."""
+        ...
+
+    def set_branch(self, claim: str) -> None: ...
+
+    def view(self) -> StateView: ...
+
+
+class WorkingMemory:
+    """`ShortTermState` held in process memory for the length of one document's ingestion."""
+
+    def __init__(self, outline: Iterable[OutlineEntry] = ()) -> None:
+        self.outline = tuple(outline)
+        self.section_path: tuple[str, ...] | None = None
+        self._reset()
+
+    def _reset(self) -> None:
+        self.active: list[ActiveEntity] = []
+        self.unresolved: list[Reference] = []
+        self.branch: str | None = None
+
+    def begin_chunk(self, section_path: Sequence[str]) -> bool:
+        path = tuple(section_path)
+        crossed = self.section_path is not None and path != self.section_path
+        if crossed:
+            self._reset()
+        self.section_path = path
+        return crossed
+
+    def canonical(self, surface: str, type: str) -> ActiveEntity | None:
+        wanted = _name_tokens(surface)
+        if not wanted:
+            return None
+        for entity in reversed(self.active):
+            if entity.type != type:
+                continue
+            tokens = _name_tokens(entity.name)
+            if wanted == tokens or (wanted < tokens and type in ("Person", "Organization")):
+                return entity
+        return None
+
+    def remember(self, name: str, type: str, surface: str) -> None:
+        entity = next((e for e in self.active if e.name == name and e.type == type), None)
+        if entity is None:
+            entity = ActiveEntity(name, type)
+        else:
+            self.active.remove(entity)
+        if surface not in entity.surfaces:
+            entity.surfaces.append(surface)
+        self.active.append(entity)  # most recent last
+        self.unresolved = [self._late(ref, entity) for ref in self.unresolved]
+        self.unresolved = [ref for ref in self.unresolved if ref.target is None]
+
+    def _late(self, ref: Reference, entity: ActiveEntity) -> Reference:
+        return (
+            Reference(ref.phrase, ref.kind, ref.start, ref.end, entity.name)
+            if (ref.kind == entity.type)
+            else ref
+        )
+
+    def refer(self, reference: Reference) -> Reference:
+        if reference.kind == ARGUMENT:
+            target = self.branch
+        else:
+            target = next((e.name for e in reversed(self.active) if e.type == reference.kind), None)
+        resolved = Reference(
+            reference.phrase, reference.kind, reference.start, reference.end, target
+        )
+        if target is None:
+            self.unresolved.append(resolved)
+        return resolved
+
+    def set_branch(self, claim: str) -> None:
+        self.branch = claim.strip()[:300]
+
+    def view(self) -> StateView:
+        return StateView(
+            outline=self.outline,
+            section_path=self.section_path or (),
+            active_entities=tuple((e.name, e.type) for e in self.active),
+            unresolved=tuple(ref.phrase for ref in self.unresolved),
+            branch=self.branch,
+        )
+
+
+def _name_tokens(name: str) -> frozenset[str]:
+    words = re.findall(r"[\w'-]+", name.lower())
+    return frozenset(w for w in words if w not in _HONORIFICS)
+
+
+@dataclass(frozen=True)
+class NamedSpan:
+    """An entity mention found by an extractor: its surface, offsets in the chunk, and type."""
+
+    surface: str
+    start: int
+    end: int
+    type: str
+    name: str = ""  # the name the extractor gave, when the surface is an alias of it
+
+
+@dataclass(frozen=True)
+class LocalMention:
+    """A mention after local resolution: `name` is the entity it stands for in this document."""
+
+    surface: str
+    start: int
+    end: int
+    name: str
+    type: str
+    via: str  # "name" | "state" | "reference"
+
+
+@dataclass
+class ChunkReading:
+    mentions: list[LocalMention]
+    references: list[Reference]
+
+
+def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> ChunkReading:
+    """Walk the chunk in reading order: names are resolved against the state then remembered,
+    descriptions ("the company") and demonstratives ("this assumption") point back to what is
+    active at that point, and stated premises become the current branch."""
+    events: list[tuple[int, int, object]] = [(s.start, 0, s) for s in spans]
+    for match in _REFERENCE.finditer(text):
+        if not any(s.start <= match.start() < s.end for s in spans):
+            kind = _NOUN_TYPE[match.group(1).lower()]
+            events.append((match.start(), 1, Reference(match.group(0), kind, *match.span())))
+    for match in _CLAIM.finditer(text):
+        events.append((match.end(), 2, match.group(0)))
+    mentions: list[LocalMention] = []
+    references: list[Reference] = []
+    for _, _, event in sorted(events, key=lambda e: (e[0], e[1])):
+        if isinstance(event, NamedSpan):
+            given = event.name or event.surface
+            known = state.canonical(given, event.type)
+            name = known.name if known else given
+            state.remember(name, event.type, event.surface)
+            mentions.append(
+                LocalMention(event.surface, event.start, event.end, name, event.type,
+                             "state" if known and known.name != given else "name")
+            )  # fmt: skip
+        elif isinstance(event, Reference):
+            resolved = state.refer(event)
+            references.append(resolved)
+            if resolved.target and resolved.kind != ARGUMENT:
+                mentions.append(
+                    LocalMention(resolved.phrase, resolved.start, resolved.end,
+                                 resolved.target, resolved.kind, "reference")
+                )  # fmt: skip
+        else:
+            state.set_branch(event)
+    return ChunkReading(mentions, references)

@@ -1,0 +1,118 @@
+"""Ingestion throughput: N documents of about 2 KB through the whole pipeline (chunking, the
+embedding model, spaCy extraction with the short-term state, duplicate checks, the resolution
+gate and one Neo4j transaction per chunk) against the embedding model alone on the same chunks,
+in one run. Prints both rates and their ratio.
+
+    .venv/bin/python bench/ingest_throughput.py [--documents 10] [--seed 7]
+
+Uses the configured Neo4j (`make run`'s, or NEO4J_LOCAL_PORT / NEO4J_BOLT_URL) in a throwaway
+tenant that is deleted at the end; needs no relational database.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryproject.settings")
+
+FIRST = ["Ada", "Bruno", "Chiara", "Dmitri", "Elif", "Farah", "Goran", "Hana", "Ivo", "Jun"]
+LAST = ["Lindqvist", "Okafor", "Moreau", "Tanaka", "Novak", "Reyes", "Haddad", "Kowalski"]
+ORGS = ["Acme Corp", "Globex Corporation", "Initech", "Umbrella Holdings", "Stark Industries",
+        "Wayne Enterprises", "Tyrell Corporation", "Cyberdyne Systems"]  # fmt: skip
+PLACES = ["London", "Berlin", "Nairobi", "Lisbon", "Osaka", "Toronto", "Lima", "Oslo"]
+SENTENCES = [
+    "{p} joined {o} in {c} after years of work on water pumps and irrigation.",
+    "{o} is based in {c}, where {p} leads a team of forty engineers.",
+    "The company opened a second office in {c2} and hired {p2} to run it.",
+    "{p} met {p2} at a conference in {c} to discuss the new turbine design.",
+    "{o} acquired {o2} for an undisclosed sum, according to {p}.",
+    "Critics in {c2} say the project is late, but {p2} expects it to finish by spring.",
+    "{p2} works for {o2} and visits {c} every month to check the prototypes.",
+    "Engineers at {o} tested the pump in {c2} during the dry season.",
+]
+
+
+def document(rng: random.Random, index: int, size: int = 2000) -> str:
+    """About `size` characters in a few sections, with names that recur across documents."""
+    parts, length = [f"# Report {index}\n"], 0
+    section = 0
+    while length < size:
+        section += 1
+        parts.append(f"\n## Section {section}\n")
+        for _ in range(3):
+            p = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
+            p2 = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
+            fill = dict(p=p, p2=p2, o=rng.choice(ORGS), o2=rng.choice(ORGS),
+                        c=rng.choice(PLACES), c2=rng.choice(PLACES))  # fmt: skip
+            paragraph = " ".join(rng.choice(SENTENCES).format(**fill) for _ in range(3))
+            paragraph += f" (ref {index}-{section}-{rng.randint(0, 10**6)})"
+            parts.append("\n" + paragraph + "\n")
+            length += len(paragraph)
+    return "".join(parts)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--documents", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+
+    import django
+
+    django.setup()
+    from apps.graph import cypher
+    from apps.graph.embeddings import get_embedder
+    from apps.graph.schema import schema_install
+    from apps.graph.scope import Scope
+    from apps.ingestion.chunking import chunk_document
+    from apps.ingestion.documents import check_document_fields, do_document_store
+    from apps.ingestion.extraction.spacy_ner import SpacyExtractor
+    from apps.ingestion.pipeline import document_ingest
+
+    schema_install()
+    rng = random.Random(args.seed)
+    docs = [document(rng, i) for i in range(args.documents)]
+    scope = Scope(tenant=f"bench-{uuid.uuid4().hex[:10]}", actor="bench", actor_kind="system")
+    embedder, extractor = get_embedder(), SpacyExtractor.shared()
+    embedder.embed(["warm up"])  # load both models before timing
+    extractor.nlp("Warm up.")
+
+    chunks = [c.text for text in docs for c in chunk_document(text)]
+    started = time.perf_counter()
+    embedder.embed(chunks)
+    embed_seconds = time.perf_counter() - started
+
+    totals = {"chunks_written": 0, "entities_created": 0, "entities_merged": 0,
+              "entities_pending": 0, "entities_unchanged": 0, "relations": 0, "duplicates_skipped": 0}  # fmt: skip
+    try:
+        started = time.perf_counter()
+        for text in docs:
+            size = check_document_fields(scope, content=text, source="bench", url=None)
+            stored = do_document_store(scope, content=text, source="bench", size=size)
+            result = document_ingest(scope, document_uid=stored.uid, extractor=extractor)
+            for key in totals:
+                totals[key] += result[key]
+        pipeline_seconds = time.perf_counter() - started
+    finally:
+        cypher.write(scope, "MATCH (n) WHERE n.tenant = $tenant DETACH DELETE n")
+
+    kb = sum(len(t.encode()) for t in docs) / 1024
+    print(f"documents: {len(docs)} ({kb:.0f} KB, {len(chunks)} chunks, "
+          f"{len(chunks) / len(docs):.1f} per document)")  # fmt: skip
+    print(f"embedding model alone: {embed_seconds:.2f} s = {len(docs) / embed_seconds:.2f} docs/s, "
+          f"{len(chunks) / embed_seconds:.1f} chunks/s")  # fmt: skip
+    print(f"whole pipeline:        {pipeline_seconds:.2f} s = "
+          f"{len(docs) / pipeline_seconds:.2f} docs/s, {len(chunks) / pipeline_seconds:.1f} chunks/s")  # fmt: skip
+    print(f"ratio (pipeline time / embedding time): {pipeline_seconds / embed_seconds:.1f}x")
+    print("written: " + ", ".join(f"{k}={v}" for k, v in totals.items()))
+
+
+if __name__ == "__main__":
+    main()

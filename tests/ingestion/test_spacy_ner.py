@@ -1,0 +1,75 @@
+"""The default extractor on the real offline spaCy model: POLE+O entities, relations from the
+dependency parse, descriptions from appositives, local resolution through the state."""
+
+import pytest
+
+from apps.ingestion.extraction.spacy_ner import SpacyExtractor
+from apps.ingestion.working_memory import WorkingMemory
+
+
+@pytest.fixture(scope="module")
+def extractor():
+    return SpacyExtractor.shared()
+
+
+def read(extractor, text, state=None):
+    state = state or WorkingMemory()
+    state.begin_chunk(())
+    found = extractor.extract(text, state=state)
+    entities = {e.name: e for e in found.entities}
+    triples = {(found.entities[r.subject].name, r.predicate, found.entities[r.object].name)
+               for r in found.relations}  # fmt: skip
+    return entities, triples, found
+
+
+def test_entities_are_mapped_to_pole_o(extractor):
+    entities, _, _ = read(
+        extractor, "Marie Curie worked in Paris for the University of Paris during World War I."
+    )
+    assert entities["Marie Curie"].type == "Person"
+    assert entities["Paris"].type == "Location"
+    assert entities["University of Paris"].type == "Organization"
+    assert all(e.type in {"Person", "Organization", "Location", "Event", "Object"}
+               for e in entities.values())  # fmt: skip
+
+
+def test_subject_verb_object_and_copular_relations(extractor):
+    _, triples, _ = read(
+        extractor,
+        "Acme Corp acquired Globex Corporation. Tim Cook is the CEO of Apple. "
+        "Microsoft was founded by Bill Gates. Sherlock Holmes lives in London.",
+    )
+    assert ("Tim Cook", "WORKS_FOR", "Apple") in triples
+    assert ("Bill Gates", "FOUNDED", "Microsoft") in triples
+    assert ("Sherlock Holmes", "LOCATED_IN", "London") in triples
+    assert any(s == "Acme Corp" and o == "Globex Corporation" for s, _, o in triples)
+
+
+def test_an_appositive_role_becomes_the_description(extractor):
+    entities, triples, _ = read(
+        extractor, "Marie Curie, a physicist, founded the Radium Institute."
+    )
+    assert entities["Marie Curie"].description == "a physicist"
+    assert ("Marie Curie", "FOUNDED", "Radium Institute") in triples
+
+
+def test_short_names_and_descriptions_resolve_locally(extractor):
+    entities, triples, found = read(
+        extractor,
+        "Sherlock Holmes met Acme Corp in London. Holmes liked them. "
+        "The company is based in Berlin.",
+    )
+    holmes = entities["Sherlock Holmes"]
+    assert "Holmes" not in entities
+    assert [m.surface for m in holmes.mentions] == ["Sherlock Holmes", "Holmes"]
+    assert "Holmes" in holmes.aliases
+    assert ("Acme Corp", "LOCATED_IN", "Berlin") in triples
+    assert [(r.phrase, r.target) for r in found.references] == [("The company", "Acme Corp")]
+
+
+def test_mention_offsets_point_into_the_chunk(extractor):
+    text = "Ada Lovelace wrote notes on the Analytical Engine in London."
+    entities, _, _ = read(extractor, text)
+    for entity in entities.values():
+        for mention in entity.mentions:
+            assert text[mention.start : mention.end] == mention.surface

@@ -1,0 +1,87 @@
+"""The short-term state of one document: local resolution of short names, descriptions and
+demonstratives, unresolved references, and the reset at section boundaries."""
+
+from apps.ingestion.chunking import OutlineEntry
+from apps.ingestion.working_memory import (
+    ARGUMENT,
+    NamedSpan,
+    ShortTermState,
+    WorkingMemory,
+    read_chunk,
+)
+
+
+def spans(text, *named):
+    return [NamedSpan(s, text.index(s), text.index(s) + len(s), t) for s, t in named]
+
+
+def test_a_short_name_resolves_to_the_full_name_seen_before():
+    state = WorkingMemory()
+    state.begin_chunk(("Cases",))
+    text = "Sherlock Holmes arrived. Later Holmes left."
+    first = text.index("Holmes", 10)
+    found = [
+        NamedSpan("Sherlock Holmes", 0, 15, "Person"),
+        NamedSpan("Holmes", first, first + 6, "Person"),
+    ]
+    reading = read_chunk(state, text, found)
+    assert [(m.surface, m.name, m.via) for m in reading.mentions] == [
+        ("Sherlock Holmes", "Sherlock Holmes", "name"),
+        ("Holmes", "Sherlock Holmes", "state"),
+    ]
+
+
+def test_state_carries_across_chunks_of_one_section():
+    state = WorkingMemory()
+    state.begin_chunk(("Firms",))
+    read_chunk(state, "Acme Corp grew.", spans("Acme Corp grew.", ("Acme Corp", "Organization")))
+    assert state.begin_chunk(("Firms",)) is False
+    reading = read_chunk(state, "The company moved.", [])
+    assert [(r.phrase, r.target) for r in reading.references] == [("The company", "Acme Corp")]
+    assert reading.mentions[0].name == "Acme Corp" and reading.mentions[0].via == "reference"
+
+
+def test_a_reference_waits_for_its_antecedent_within_the_section():
+    state = WorkingMemory()
+    state.begin_chunk(("A",))
+    reading = read_chunk(state, "The company is new.", [])
+    assert reading.references[0].target is None
+    assert state.view().unresolved == ("The company",)
+    read_chunk(
+        state, "It is Globex Inc.", spans("It is Globex Inc.", ("Globex Inc", "Organization"))
+    )
+    assert state.view().unresolved == ()
+
+
+def test_this_assumption_points_to_the_current_branch():
+    state = WorkingMemory()
+    state.begin_chunk(("Argument",))
+    text = "We assume that every market clears. This assumption fails in a crisis."
+    reading = read_chunk(state, text, [])
+    assert [(r.kind, r.target) for r in reading.references] == [
+        (ARGUMENT, "We assume that every market clears.")
+    ]
+    assert reading.mentions == []  # an argument is not an entity
+
+
+def test_a_section_boundary_resets_the_short_lived_state_but_keeps_the_outline():
+    outline = [OutlineEntry(1, "Cases", 0), OutlineEntry(1, "Firms", 50)]
+    state: ShortTermState = WorkingMemory(outline)
+    state.begin_chunk(("Cases",))
+    read_chunk(state, "Sherlock Holmes. We assume that he lies.", spans(
+        "Sherlock Holmes. We assume that he lies.", ("Sherlock Holmes", "Person")))  # fmt: skip
+    assert state.view().active_entities and state.view().branch
+    assert state.begin_chunk(("Firms",)) is True
+    view = state.view()
+    assert view.active_entities == () and view.branch is None and view.unresolved == ()
+    assert view.outline == tuple(outline) and view.section_path == ("Firms",)
+    reading = read_chunk(state, "Holmes again.", spans("Holmes again.", ("Holmes", "Person")))
+    assert reading.mentions[0].name == "Holmes"  # resolution now belongs to the long-term graph
+
+
+def test_types_must_agree():
+    state = WorkingMemory()
+    state.begin_chunk(())
+    read_chunk(state, "Paris Hilton.", spans("Paris Hilton.", ("Paris Hilton", "Person")))
+    reading = read_chunk(state, "Paris.", spans("Paris.", ("Paris", "Location")))
+    assert reading.mentions[0].name == "Paris"
