@@ -181,6 +181,8 @@ def start(timeout: float = 180.0) -> LocalNeo4jStatus:
         "-cp", f"{classes}:{jars_dir()}/*", "LocalNeo4j",
         str(home), str(port), str(password_file()), str(settings.NEO4J_LOCAL_PAGECACHE_MB),
     ]  # fmt: skip
+    # Only this start's output counts: READY lines of earlier starts are before `offset`.
+    offset = _launcher_log().stat().st_size if _launcher_log().exists() else 0
     log = open(_launcher_log(), "ab")  # noqa: SIM115 - handed to the child process
     proc = subprocess.Popen(
         cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True
@@ -192,7 +194,7 @@ def start(timeout: float = 180.0) -> LocalNeo4jStatus:
             raise LocalNeo4jError(
                 f"Neo4j exited with code {proc.returncode}; see {_launcher_log()}"
             )
-        if _port_open(port) and b"READY" in _launcher_log().read_bytes()[-4096:]:
+        if _port_open(port) and b"READY" in _launcher_log().read_bytes()[offset:]:
             return status()
         time.sleep(0.5)
     raise LocalNeo4jError(f"Neo4j did not start within {timeout:.0f}s; see {_launcher_log()}")

@@ -34,9 +34,17 @@ public final class LocalNeo4j {
 
         // The password file is the single source of truth: re-applied on every start, so a lost
         // or rotated file never locks the project out of its own data.
-        dbms.database("system").executeTransactionally(
-                "ALTER USER neo4j SET PASSWORD $password CHANGE NOT REQUIRED",
-                Map.of("password", password));
+        try {
+            dbms.database("system").executeTransactionally(
+                    "ALTER USER neo4j SET PASSWORD $password CHANGE NOT REQUIRED",
+                    Map.of("password", password));
+        } catch (RuntimeException e) {
+            // On every start after the first the password is already the file's: nothing to do.
+            if (!String.valueOf(rootMessage(e)).contains("cannot be the same")) {
+                dbms.shutdown();
+                throw e;
+            }
+        }
 
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -46,5 +54,13 @@ public final class LocalNeo4j {
         System.out.println("READY bolt://127.0.0.1:" + port);
         System.out.flush();
         stopped.await();
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage();
     }
 }
