@@ -11,7 +11,12 @@
     if (!all.length) return;
     var i = all.findIndex(function (li) { return li.classList.contains("current"); });
     var next = all[Math.min(Math.max(i + step, 0), all.length - 1)];
-    if (next && next !== all[i]) { next.querySelector("a").click(); next.scrollIntoView({ block: "nearest" }); }
+    if (next && next !== all[i]) {
+      // Mark the row now, not after the swap settles: a second key pressed quickly moves from here.
+      all.forEach(function (li) { li.classList.toggle("current", li === next); });
+      next.querySelector("a").click();
+      next.scrollIntoView({ block: "nearest" });
+    }
   }
   function press(selector) { var el = document.querySelector(selector); if (el) el.click(); }
   document.addEventListener("keydown", function (event) {
