@@ -14,11 +14,14 @@
     if (next && next !== all[i]) {
       // Mark the row now, not after the swap settles: a second key pressed quickly moves from here.
       all.forEach(function (li) { li.classList.toggle("current", li === next); });
-      next.querySelector("a").click();
+      activate(next.querySelector("a"));
       next.scrollIntoView({ block: "nearest" });
     }
   }
-  function press(selector) { var el = document.querySelector(selector); if (el) el.click(); }
+  // A key can arrive before htmx has initialised freshly swapped content; process it first
+  // (a no-op when already done) so the click is never lost.
+  function activate(el) { if (window.htmx) window.htmx.process(el); el.click(); }
+  function press(selector) { var el = document.querySelector(selector); if (el) activate(el); }
   document.addEventListener("keydown", function (event) {
     var t = event.target;
     if (event.ctrlKey || event.metaKey || event.altKey) return;

@@ -34,6 +34,13 @@ def two_pairs(scope):
     return {p["a"]: p["uid"] for p in pending_pairs(scope)}
 
 
+def settled(page):
+    # A person waits for the pair to appear before deciding; so does the test.
+    page.wait_for_function(
+        "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')"
+    )
+
+
 def count(page):
     return page.inner_text("#pending-count").strip()
 
@@ -63,6 +70,7 @@ def test_reviewer_merges_rejects_and_unmerges_with_the_keyboard(
     # Bring the Anthropic pair into view and press y.
     page.click(f"#row-{pairs['Anthropic AI']} a")
     page.wait_for_selector(f"#pair article[data-pair='{pairs['Anthropic AI']}']")
+    settled(page)
     page.keyboard.press("y")
     page.wait_for_function("document.querySelector('#pending-count').textContent.trim() === '1'")
     assert page.locator(f"#row-{pairs['Anthropic AI']}").count() == 0
@@ -76,6 +84,7 @@ def test_reviewer_merges_rejects_and_unmerges_with_the_keyboard(
 
     # n on the other pair: NOT_SAME, and the same text again proposes nothing.
     page.wait_for_selector(f"#pair article[data-pair='{pairs['Mistral AI']}']")
+    settled(page)
     page.keyboard.press("n")
     page.wait_for_function("document.querySelector('#pending-count').textContent.trim() === '0'")
     page.wait_for_selector("#pair-empty")
