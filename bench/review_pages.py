@@ -113,13 +113,16 @@ def load(scope: Scope, entities: int, pairs: int, relations_per: int) -> list[st
     ]  # fmt: skip
     for batch in batched(pair_rows):
         cypher.write(scope, LOAD_PAIRS, rows=batch)
+    # Index population runs after the writes commit; measuring during it would time the loader.
+    cypher.system_query("CALL db.awaitIndexes(600)")
     print(f"loaded {entities:,} entities, {len(rels):,} relations, {pairs:,} pending pairs "
           f"in {time.perf_counter() - started:.1f} s")  # fmt: skip
     return [p["uid"] for p in pair_rows]
 
 
 def measure(client: Client, path: str, repeat: int, **headers) -> tuple[list[float], int]:
-    client.get(path, **headers)  # warm: plans cached, model of the page compiled
+    for _ in range(3):  # warm: plans cached and JIT-compiled, as on a server in use
+        client.get(path, **headers)
     times, trips = [], 0
     for _ in range(repeat):
         with count_round_trips() as counter:
@@ -171,6 +174,18 @@ def main() -> None:
             t, trips = measure(client, f"/review/pairs/{uid}/", 1, HTTP_HX_REQUEST="true")
             times += t
         report("pair view (htmx fragment)", times, trips)
+        # A decision answers with the next pair and the refreshed queue: what the reviewer waits for.
+        for label, action, uids in (("confirm (y), next pair", "confirm", pair_uids[-args.repeat:]),
+                                    ("reject (n), next pair", "reject",
+                                     pair_uids[-2 * args.repeat:-args.repeat])):  # fmt: skip
+            times = []
+            for uid in uids:
+                with count_round_trips() as counter:
+                    started = time.perf_counter()
+                    response = client.post(f"/review/pairs/{uid}/{action}", HTTP_HX_REQUEST="true")
+                    times.append((time.perf_counter() - started) * 1000)
+                assert response.status_code == 200, (action, response.status_code)
+            report(label, times, counter[0]); print([round(x) for x in times])
         report("review API list", *measure_api(tenant, args.repeat))
     finally:
         if not args.keep:

@@ -35,13 +35,18 @@ CALL () {
   WITH a, b, s,
        COUNT { (a)<-[:MENTIONS]-() } + COUNT { (b)<-[:MENTIONS]-() } AS mentions,
        COUNT { (a)-[:RELATED_TO]-() } + COUNT { (b)-[:RELATED_TO]-() } AS relations
-  ORDER BY CASE WHEN $order = 'score' THEN s.score ELSE mentions + relations END DESC,
-           s.score DESC, s.uid
-  RETURN collect({uid: s.uid, score: s.score, type: a.type, mentions: mentions,
-                  relations: relations, impact: mentions + relations,
-                  left: {uid: a.uid, name: a.name}, right: {uid: b.uid, name: b.name}}) AS pairs
+  WITH a, b, s, mentions, relations,
+       CASE WHEN $order = 'score' THEN s.score ELSE mentions + relations END AS key
+  ORDER BY key DESC, s.score DESC, s.uid
+  // Sorted on numbers only; names and uids are read for the rows of the page alone.
+  WITH collect([a, b, s, mentions, relations]) AS rows
+  RETURN size(rows) AS matching,
+         [r IN rows[$offset..$offset + $limit] |
+          {uid: r[2].uid, score: r[2].score, type: r[0].type, mentions: r[3], relations: r[4],
+           impact: r[3] + r[4], left: {uid: r[0].uid, name: r[0].name},
+           right: {uid: r[1].uid, name: r[1].name}}] AS pairs
 }
-RETURN pending, size(pairs) AS matching, pairs[$offset..$offset + $limit] AS pairs
+RETURN pending, matching, pairs
 """
 
 _SIDE = """

@@ -57,13 +57,30 @@ def _pair(request, uid: str | None) -> dict | None:
         for side in (pair["merged"], pair["survivor"]):
             for m in side["mentions"]:
                 m["document_url"] = _document_url(m["document_uid"])
+            # Links and numbers made here, not by template tags: a page shows dozens of them.
+            for r in side["relations"]:
+                r["other_url"] = reverse("entity-page", args=[r["other"]["uid"]])
+                r["confidence_text"] = _two_places(r["confidence"])
     return pair
 
 
+def _two_places(value) -> str:
+    return "" if value is None else f"{value:.2f}"
+
+
+def _queue_rows(queue: dict) -> dict:
+    page = reverse("review-queue")
+    for p in queue["pairs"]:
+        p["page_url"] = f"{page}?pair={p['uid']}"
+        p["pair_url"] = reverse("review-pair", args=[p["uid"]])
+        p["score_text"] = _two_places(p["score"])
+    return queue
+
+
 def _context(request, filters: dict, current: str | None = None, **extra) -> dict:
-    queue = review_queue.pending_queue(
+    queue = _queue_rows(review_queue.pending_queue(
         request.scope, **filters, skipped=request.session.get(SKIPPED, []), limit=QUEUE_ROWS
-    )
+    ))
     if current is None and queue["pairs"]:
         current = queue["pairs"][0]["uid"]
     return {
