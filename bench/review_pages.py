@@ -185,7 +185,7 @@ def main() -> None:
                     response = client.post(f"/review/pairs/{uid}/{action}", HTTP_HX_REQUEST="true")
                     times.append((time.perf_counter() - started) * 1000)
                 assert response.status_code == 200, (action, response.status_code)
-            report(label, times, counter[0]); print([round(x) for x in times])
+            report(label, times, counter[0])
         report("review API list", *measure_api(tenant, args.repeat))
     finally:
         if not args.keep:

@@ -78,9 +78,11 @@ def _queue_rows(queue: dict) -> dict:
 
 
 def _context(request, filters: dict, current: str | None = None, **extra) -> dict:
-    queue = _queue_rows(review_queue.pending_queue(
-        request.scope, **filters, skipped=request.session.get(SKIPPED, []), limit=QUEUE_ROWS
-    ))
+    queue = _queue_rows(
+        review_queue.pending_queue(
+            request.scope, **filters, skipped=request.session.get(SKIPPED, []), limit=QUEUE_ROWS
+        )
+    )
     if current is None and queue["pairs"]:
         current = queue["pairs"][0]["uid"]
     return {
