@@ -41,7 +41,12 @@ OPTIONAL MATCH (k)-[stale:KEY_OF]->()
 DELETE stale
 MERGE (k)-[:KEY_OF]->(e)
 WITH e
-OPTIONAL MATCH (m:Entity {tenant: $tenant, uid: $match_uid})
+OPTIONAL MATCH (found:Entity {tenant: $tenant, uid: $match_uid})
+SET found._lock = true
+REMOVE found._lock
+WITH e, found
+OPTIONAL MATCH (found)-[:MERGED_INTO*1..8]->(survivor:Entity {tenant: $tenant, status: 'active'})
+WITH e, coalesce(survivor, found) AS m LIMIT 1
 FOREACH (_ IN CASE WHEN m IS NULL THEN [] ELSE [1] END |
   CREATE (e)-[:SAME_AS {uid: $same_as_uid, tenant: $tenant, status: 'pending', score: $score,
                         signals: $signals, reason: $reason, agent: $agent,
@@ -50,9 +55,16 @@ RETURN e.uid AS uid
 """
 
 # The SET on updated_at takes the entity's write lock before its aliases are read, so two
-# transactions merging into the same entity cannot lose each other's aliases.
+# transactions merging into the same entity cannot lose each other's aliases. A reviewer may have
+# merged the gate's match away since the gate read it: once locked, a tombstone is followed to
+# its survivor, so nothing is written to a merged entity.
 ENTITY_ABSORB = """
-MATCH (e:Entity {tenant: $tenant, uid: $uid})
+MATCH (found:Entity {tenant: $tenant, uid: $uid})
+SET found._lock = true
+REMOVE found._lock
+WITH found
+OPTIONAL MATCH (found)-[:MERGED_INTO*1..8]->(survivor:Entity {tenant: $tenant, status: 'active'})
+WITH coalesce(survivor, found) AS e LIMIT 1
 SET e.updated_at = datetime()
 WITH e
 MATCH (k:EntityKey {tenant: $tenant, type: e.type, norm: $norm})
@@ -71,7 +83,7 @@ SET e.aliases = coalesce(e.aliases, []) + [p IN fresh | p.surface],
     e.description_embedding = CASE WHEN fills_description THEN $description_embedding
                                    ELSE e.description_embedding END,
     e.last_agent = $agent
-RETURN size(fresh) > 0 OR fills_description AS changed
+RETURN e.uid AS uid, size(fresh) > 0 OR fills_description AS changed
 """
 
 MENTIONS_WRITE = """
@@ -189,8 +201,8 @@ def _resolve_one(
         candidate, matches, merge_at=merge_at, review_at=review_at, anchor=anchor
     )
     if decision.action == "merge":
-        changed = _absorb(stx, candidate, group.norm, decision.match.uid, provenance)
-        action, uid = ("merged" if changed else "unchanged"), decision.match.uid
+        changed, uid = _absorb(stx, candidate, group.norm, decision.match.uid, provenance)
+        action = "merged" if changed else "unchanged"
     else:
         uid = _create(stx, candidate, group.norm, decision, provenance)
         action = "pending" if decision.action == "pending" else "created"
@@ -254,7 +266,9 @@ def _absorb(stx: ScopedTx, candidate: EntityCandidate, norm: str, uid: str, prov
         description_embedding=_described(candidate),
         agent=prov.agent,
     )
-    return bool(rows and rows[0]["changed"])
+    if not rows:  # no key claimed for this name: nothing was written
+        return False, uid
+    return bool(rows[0]["changed"]), rows[0]["uid"]
 
 
 def _described(candidate: EntityCandidate) -> list[float] | None:

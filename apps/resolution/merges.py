@@ -42,9 +42,14 @@ RETURN m.uid AS merge_uid, m.actor AS actor, toString(m.created_at) AS at, m.sta
 ORDER BY m.created_at DESC LIMIT 1
 """
 
+# Both entities are write-locked before their edges are read: an ingestion writing a mention to
+# either commits first and is moved with the rest, or waits and then sees the tombstone.
 MERGED_EDGES = """
 MATCH (a:Entity {tenant: $tenant, uid: $merged})
 MATCH (b:Entity {tenant: $tenant, uid: $survivor})
+SET a._lock = true, b._lock = true
+REMOVE a._lock, b._lock
+WITH a, b
 MATCH (a)-[r]-(o) WHERE o <> a
 RETURN elementId(r) AS id, type(r) AS type, startNode(r) = a AS out, elementId(o) AS other_id,
        o.uid AS other_uid, labels(o)[0] AS other_label, properties(r) AS props,

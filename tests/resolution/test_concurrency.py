@@ -2,11 +2,25 @@
 its own transaction on the real Neo4j, started together."""
 
 import threading
+import time
+from types import SimpleNamespace
+
+import pytest
 
 from apps.graph import cypher
-from apps.resolution.candidates import EntityCandidate, Provenance, RelationCandidate
+from apps.graph.connection import graph_driver
+from apps.graph.cypher import ScopedTx
+from apps.resolution import entity_writes
+from apps.resolution.candidates import (
+    EntityCandidate,
+    MentionSpan,
+    Provenance,
+    RelationCandidate,
+)
 from apps.resolution.entity_writes import do_resolve_and_write
-from apps.resolution.gate import candidates_embed
+from apps.resolution.gate import Decision, candidates_embed, key_claim
+from apps.resolution.review_decisions import check_review_confirm
+from tests.resolution.review_fixtures import CHUNK_WRITE, anthropic_pair, pending_pairs
 
 WORKERS = 6
 
@@ -69,3 +83,85 @@ def test_racing_writers_create_one_entity_and_count_every_observation(scope):
         scope, "RETURN COUNT { MATCH (:Chunk {tenant: $tenant})-[:MENTIONS]->() } AS n"
     )
     assert mentions == [{"n": 2 * WORKERS}]
+
+
+MERGED_ENTITY_EDGES = """
+MATCH (a:Entity {tenant: $tenant, uid: $uid})-[r]-()
+RETURN type(r) AS type ORDER BY type
+"""
+CHUNK_MENTIONS = """
+MATCH (:Chunk {tenant: $tenant, uid: $chunk})-[:MENTIONS]->(e:Entity)
+RETURN e.uid AS uid
+"""
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_mention_written_while_a_reviewer_merges_lands_on_the_survivor(scope):
+    """Ingestion resolved 'Anthropic AI' and holds its transaction open when a reviewer confirms
+    that 'Anthropic AI' is 'Anthropic': the merge waits, then moves the new mention too."""
+    first, second = anthropic_pair(scope)
+    survivor, merged = first[0].entity_uid, second[0].entity_uid
+    [review] = pending_pairs(scope)
+    [candidate] = candidates_embed([
+        EntityCandidate("Anthropic AI", "Organization",
+                        mentions=(MentionSpan("Anthropic AI", 0, 12),)),
+    ])  # fmt: skip
+    outcome = {}
+
+    def reviewer():
+        try:
+            outcome["merge"] = check_review_confirm(scope, review_uid=review["uid"])
+        except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+            outcome["error"] = exc
+
+    with graph_driver().session() as session:
+        tx = session.begin_transaction()
+        stx = ScopedTx(scope, tx)
+        stx.run(CHUNK_WRITE, doc="late-doc", chunk="late-chunk", text="Anthropic AI hires.",
+                title="late")  # fmt: skip
+        [receipt] = do_resolve_and_write(
+            stx, entities=[candidate], relations=[],
+            provenance=Provenance(agent="agent:late", document_uid="late-doc",
+                                  chunk_uid="late-chunk"),
+        )  # fmt: skip
+        assert receipt.entity_uid == merged
+        thread = threading.Thread(target=reviewer)
+        thread.start()
+        time.sleep(1.5)  # the reviewer's transaction is now waiting on the entity's lock
+        assert "merge" not in outcome
+        tx.commit()
+    thread.join(timeout=60)
+    assert "error" not in outcome, outcome
+    assert cypher.read(scope, MERGED_ENTITY_EDGES, uid=merged) == [{"type": "MERGED_INTO"}]
+    assert cypher.read(scope, CHUNK_MENTIONS, chunk="late-chunk") == [{"uid": survivor}]
+
+
+def test_a_gate_match_merged_away_meanwhile_is_followed_to_its_survivor(scope):
+    """The gate read 'Anthropic AI' as active, then a reviewer merged it before the write: the
+    alias, the mention and a new pending pair go to the survivor, never to the tombstone."""
+    first, second = anthropic_pair(scope)
+    survivor, merged = first[0].entity_uid, second[0].entity_uid
+    [review] = pending_pairs(scope)
+    check_review_confirm(scope, review_uid=review["uid"])
+    [late] = candidates_embed([EntityCandidate("Anthropic Labs", "Organization")])
+    signals = SimpleNamespace(score=0.9, as_dict=lambda: {"exact": 0.0})
+    pending = Decision("pending", SimpleNamespace(uid=merged), signals, reason="stale read")
+
+    def unit(stx):
+        for norm in ("anthropic labs", "anthropic labs x"):
+            key_claim(stx, late, norm)
+        changed, uid = entity_writes._absorb(stx, late, "anthropic labs", merged,
+                                             Provenance(agent="agent:late"))  # fmt: skip
+        created = entity_writes._create(stx, late, "anthropic labs x", pending,
+                                        Provenance(agent="agent:late"))  # fmt: skip
+        return changed, uid, created
+
+    changed, uid, created = cypher.write_unit(scope, unit)
+    assert (changed, uid) == (True, survivor)
+    assert cypher.read(scope, MERGED_ENTITY_EDGES, uid=merged) == [{"type": "MERGED_INTO"}]
+    pairs = cypher.read(
+        scope,
+        "MATCH (:Entity {tenant: $tenant, uid: $uid})-[s:SAME_AS]->(b) RETURN b.uid AS uid",
+        uid=created,
+    )
+    assert pairs == [{"uid": survivor}]
