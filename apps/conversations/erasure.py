@@ -5,7 +5,7 @@ transaction that also counts the session down, so after every step it reads as a
 consistent session. Before a step's messages are deleted, every hook in
 settings.MESSAGE_ERASURE_HOOKS is called with their uids, so what was derived from them elsewhere
 (promoted facts, weights) goes with them. Then the session's summary, the traces its messages
-asked for, and the user's refused-write records. The audit keeps that it happened, by whom,
+asked for, and the refused-write records of the user (of that session when one session goes). The audit keeps that it happened, by whom,
 when and how much: never the user or any text.
 """
 
@@ -33,7 +33,8 @@ RETURN [s IN sessions | s.sid] AS sids,
           WHERE $sid IS NULL OR x.sid = $sid } AS summaries,
   COUNT { MATCH (t:ReasoningTrace {tenant: $tenant, user: $user})
           WHERE $sid IS NULL OR t.sid = $sid } AS traces,
-  COUNT { MATCH (f:WriteFailure {tenant: $tenant, subject_user: $user}) } AS failures
+  COUNT { MATCH (f:WriteFailure {tenant: $tenant, subject_user: $user})
+          WHERE $sid IS NULL OR f.subject_sid = $sid } AS failures
 """
 
 
@@ -108,6 +109,7 @@ OPTIONAL MATCH (t:ReasoningTrace {tenant: $tenant, user: $user})
 DETACH DELETE t
 WITH count(t) AS traces
 OPTIONAL MATCH (f:WriteFailure {tenant: $tenant, subject_user: $user})
+  WHERE $sid IS NULL OR f.subject_sid = $sid
 DETACH DELETE f
 RETURN traces, count(f) AS failures
 """

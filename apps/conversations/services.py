@@ -173,9 +173,11 @@ def after_append(scope: Scope, *, stored: dict, embedded: bool) -> None:
 def message_refusal_record(scope: Scope, *, user, sid, problem: str, text) -> None:
     """Keep what a refused message was (up to 2,000 characters in all), under its user."""
     subject = user if isinstance(user, str) and limits.USER_RE.match(user) else None
+    session = sid if isinstance(sid, str) and limits.SID_RE.match(sid) else None
     excerpt = text[:1000] if isinstance(text, str) else ""
     reason = json.dumps({"sid": str(sid)[:64], "problem": problem, "text": excerpt})
-    write_failure_record(scope, kind="message", reason=reason, subject_user=subject)
+    write_failure_record(scope, kind="message", reason=reason, subject_user=subject,
+                         subject_sid=session)  # fmt: skip
 
 
 SUMMARY_STORE = """

@@ -13,7 +13,7 @@ MAX_KIND_CHARS = 100
 RECORD = """
 MERGE (f:WriteFailure {tenant: $tenant, fingerprint: $fingerprint})
 ON CREATE SET f.uid = randomUUID(), f.kind = $kind, f.reason = $reason, f.count = 1,
-              f.actor = $actor, f.subject_user = $subject_user,
+              f.actor = $actor, f.subject_user = $subject_user, f.subject_sid = $subject_sid,
               f.created_at = datetime(), f.last_at = datetime()
 ON MATCH SET f.count = f.count + 1, f.last_at = datetime()
 RETURN f.uid AS uid, f.count AS count
@@ -21,14 +21,20 @@ RETURN f.uid AS uid, f.count AS count
 
 
 def write_failure_record(
-    scope: Scope, *, kind: str, reason: str, subject_user: str | None = None
+    scope: Scope,
+    *,
+    kind: str,
+    reason: str,
+    subject_user: str | None = None,
+    subject_sid: str | None = None,
 ) -> dict:
     """Count a refusal; the same (kind, reason, actor, user) lands on the same node.
     `subject_user` names the conversation user the refused write was about, so erasing that
-    user also erases their refusals."""
+    user also erases their refusals; `subject_sid` the session, so erasing one session erases
+    the refusals of that session and no others."""
     kind = kind[:MAX_KIND_CHARS]
     reason = reason[:MAX_REASON_CHARS]
-    key = "\x1f".join([kind, reason, scope.actor, subject_user or ""])
+    key = "\x1f".join([kind, reason, scope.actor, subject_user or "", subject_sid or ""])
     fingerprint = hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:40]
     return cypher.write(
         scope,
@@ -38,6 +44,7 @@ def write_failure_record(
         reason=reason,
         actor=scope.actor,
         subject_user=subject_user,
+        subject_sid=subject_sid,
     )[0]
 
 

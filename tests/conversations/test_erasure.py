@@ -79,6 +79,10 @@ def test_session_erasure_keeps_the_users_other_sessions(scope):
     assert counts["messages"] == 5 and counts["sessions"] == 1
     assert [s["sid"] for s in selectors.sessions_list(scope, user=USER)] == ["main"]
     assert len(selectors.messages_read(scope, user=USER, sid="main", last=100)) == 21
+    # The refusal was in "main": it stays with that session, and goes with it.
+    assert counts["failures"] == 0
+    assert erasure.erasure_preview(scope, user=USER, sid="main")["failures"] == 1
+    assert erasure.do_erase(scope, user=USER, sid="main")["failures"] == 1
 
 
 def test_erasure_calls_the_hooks_before_deleting(scope, settings):
