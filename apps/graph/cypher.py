@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from neo4j import READ_ACCESS, WRITE_ACCESS, ManagedTransaction
+from neo4j.exceptions import ClientError
 
 from apps.graph.connection import graph_driver
 from apps.graph.scope import Scope
@@ -76,11 +77,31 @@ def write(scope: Scope, query: str, **params: Any) -> list[dict[str, Any]]:
     return _execute(scope, query, params, WRITE_ACCESS)
 
 
+# A node another transaction deleted while this one waited on its lock (an append waiting on
+# the last step of an erasure) surfaces as EntityNotFound: run again, it sees the world without it.
+ENTITY_GONE = "Neo.ClientError.Statement.EntityNotFound"
+ENTITY_GONE_RETRIES = 3
+
+
+def _retrying_gone(run: Callable[[], T]) -> T:
+    for attempt in range(ENTITY_GONE_RETRIES + 1):
+        try:
+            return run()
+        except ClientError as exc:
+            if exc.code != ENTITY_GONE or attempt == ENTITY_GONE_RETRIES:
+                raise
+    raise AssertionError("unreachable")
+
+
 def write_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
     """Run `work(tx)` in one write transaction: all of it commits or none. May be retried whole,
     so `work` must not have side effects outside the graph."""
-    with graph_driver().session() as session:
-        return session.execute_write(lambda tx: work(ScopedTx(scope, tx)))
+
+    def run() -> T:
+        with graph_driver().session() as session:
+            return session.execute_write(lambda tx: work(ScopedTx(scope, tx)))
+
+    return _retrying_gone(run)
 
 
 def read_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
@@ -91,9 +112,13 @@ def read_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
 def _execute(scope: Scope, query: str, params: dict[str, Any], mode: str) -> list[dict[str, Any]]:
     bound = _check(scope, query, params)
     _count()
-    with graph_driver().session(default_access_mode=mode) as session:
-        runner = session.execute_read if mode == READ_ACCESS else session.execute_write
-        return runner(lambda tx: [r.data() for r in tx.run(query, bound)])
+
+    def run() -> list[dict[str, Any]]:
+        with graph_driver().session(default_access_mode=mode) as session:
+            runner = session.execute_read if mode == READ_ACCESS else session.execute_write
+            return runner(lambda tx: [r.data() for r in tx.run(query, bound)])
+
+    return _retrying_gone(run)
 
 
 def system_query(query: str, **params: Any) -> list[dict[str, Any]]:

@@ -135,3 +135,40 @@ def test_start_needs_admin_and_audits_without_the_user(scope, tenant):
     assert job.kind == erasure.JOB_KIND and USER not in str(job.__dict__)
     event = AuditEvent.objects.get(tenant=tenant, action="conversation.erasure_requested")
     assert USER not in str(event.__dict__)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_append_waiting_on_the_last_erasure_step_opens_the_session_again(scope):
+    """The last step deletes the session while an append waits on its lock: the append is not
+    lost and does not fail; it starts the session again at number 1."""
+    import threading
+    import time
+
+    from apps.graph.connection import graph_driver
+    from apps.graph.cypher import ScopedTx
+
+    for text in TEXTS[:3]:
+        say(scope, text, user=USER)
+    uids = [r["uid"] for r in cypher.read(scope, erasure.NEWEST, user=USER, sid="main", step=10)]
+    outcome = {}
+
+    def append():
+        try:
+            outcome["stored"] = say(scope, "said while erasing", user=USER)
+        except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+            outcome["error"] = (getattr(exc, "code", ""), str(exc))
+
+    with graph_driver().session() as session:
+        tx = session.begin_transaction()
+        row = ScopedTx(scope, tx).run(erasure.STEP, user=USER, sid="main", uids=uids)
+        assert row[0]["gone"] == 1
+        thread = threading.Thread(target=append)
+        thread.start()
+        time.sleep(1.5)  # the append now waits on the session's lock
+        assert not outcome
+        tx.commit()
+    thread.join(timeout=60)
+    assert "error" not in outcome, outcome
+    assert outcome["stored"]["no"] == 1
+    [only] = selectors.messages_read(scope, user=USER, sid="main", last=10)
+    assert (only["no"], only["text"]) == (1, "said while erasing")
