@@ -13,8 +13,6 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.graph.nodes import ENTITY_TYPES
-from apps.graph.scope import Scope
-from apps.graph.write_failures import write_failure_record
 from apps.ingestion import services
 from apps.ingestion.documents import (
     MAX_METADATA_BYTES,
@@ -24,28 +22,13 @@ from apps.ingestion.documents import (
 )
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, StrictSerializer
+from memoryproject.api_refusals import RecordsRefusals
 
 MAX_NAME_CHARS = 200
 MAX_DESCRIPTION_CHARS = 2000
 MAX_ALIASES = 20
 MAX_PREDICATE_CHARS = 100
 MAX_NUANCE_CHARS = 500
-
-
-class RecordsRefusals:
-    """A refused write (4xx) by a key becomes a WriteFailure, counted per distinct refusal."""
-
-    def handle_exception(self, exc):
-        response = super().handle_exception(exc)
-        scope = getattr(self.request, "auth", None)
-        if 400 <= response.status_code < 500 and isinstance(scope, Scope):
-            error = (response.data or {}).get("error", {})
-            where = f" field={error['field']}" if error.get("field") else ""
-            limit = f" limit={error['limit']}" if error.get("limit") is not None else ""
-            detail = error.get("fields") or error.get("message", "")
-            reason = f"{self.request.method} {self.request.path}{where}{limit}: {detail}"
-            write_failure_record(scope, kind=str(error.get("code", "refused")), reason=reason)
-        return response
 
 
 class StrictUtf8JSONParser(JSONParser):

@@ -13,6 +13,7 @@ from apps.resolution import review_decisions, review_queue
 from apps.resolution.api import MAX_UID_CHARS, _query_params
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
+from memoryproject.api_refusals import RecordsRefusals
 
 MAX_LIMIT = 200
 _UID = [OpenApiParameter("uid", str, OpenApiParameter.PATH)]
@@ -97,7 +98,7 @@ class MergeOut(serializers.Serializer):
     created_at = serializers.CharField()
 
 
-class ReviewConfirmApi(APIView):
+class ReviewConfirmApi(RecordsRefusals, APIView):
     required_scope = KeyScope.REVIEW
 
     @extend_schema(parameters=_UID, request=ConfirmIn, responses=MergeOut,
@@ -123,7 +124,7 @@ class RejectOut(serializers.Serializer):
     right_uid = serializers.CharField()
 
 
-class ReviewRejectApi(APIView):
+class ReviewRejectApi(RecordsRefusals, APIView):
     required_scope = KeyScope.REVIEW
 
     @extend_schema(parameters=_UID, request=RejectIn, responses=RejectOut,
@@ -148,7 +149,7 @@ class UndoOut(serializers.Serializer):
     undone_at = serializers.CharField()
 
 
-class MergeUndoApi(APIView):
+class MergeUndoApi(RecordsRefusals, APIView):
     required_scope = KeyScope.REVIEW
 
     @extend_schema(parameters=_UID, request=None, responses=UndoOut,

@@ -80,3 +80,19 @@ def test_confirm_conflict_undo_then_reject_and_reingest(tenant, make_api_client)
         AuditEvent.objects.filter(tenant=tenant).order_by("at").values_list("action", flat=True)
     )
     assert actions == ["review.confirm", "merge.undo", "review.reject"]
+
+
+def test_refused_decisions_are_recorded_once_per_distinct_refusal(tenant, make_api_client):
+    from apps.graph.write_failures import write_failures_list
+
+    scope = scope_for(tenant)
+    anthropic_pair(scope)
+    [pair] = pending_pairs(scope)
+    client = make_api_client(tenant, REVIEW)
+    assert client.post(f"/api/v1/reviews/{pair['uid']}/confirm").status_code == 200
+    for _ in range(3):  # a client retrying its refused write stays one record, counted
+        assert client.post(f"/api/v1/reviews/{pair['uid']}/reject").status_code == 409
+    assert client.post("/api/v1/merges/no-such-merge/undo").status_code == 404
+    assert client.get("/api/v1/reviews/no-such-review").status_code == 404  # a read: not kept
+    failures = {(f["kind"], f["count"]) for f in write_failures_list(scope)}
+    assert failures == {("conflict", 3), ("not_found", 1)}, failures
