@@ -5,7 +5,10 @@ a token budget, and record a ReasoningTrace of the call."""
 
 from __future__ import annotations
 
+import os
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import copy_context
 
 from apps.conversations import input_limits as limits
 from apps.conversations.prompt_block import prompt_block
@@ -22,31 +25,46 @@ RECENT_WINDOW = 200  # this many per session; older ones are reached through the
 ANN_CANDIDATES = 200
 MIN_NEIGHBOUR_CONFIDENCE = 0.5
 
+# The user's latest messages of their latest sessions are compared exactly; the vector index
+# (shared by every user of every tenant, so oversampled and filtered) is asked only when the
+# user has messages outside that window.
 MESSAGE_HITS = """
 CALL () {
+  OPTIONAL MATCH (s:Session {tenant: $tenant, user: $user})
+  RETURN count(s) <= $recent_sessions AND coalesce(max(s.last_no), 0) <= $window AS complete
+}
+CALL (complete) {
   MATCH (s:Session {tenant: $tenant, user: $user})
   WITH s ORDER BY s.last_at DESC LIMIT $recent_sessions
-  UNWIND range(s.last_no, CASE WHEN s.last_no > $window THEN s.last_no - $window + 1 ELSE 1 END,
-               -1) AS n
-  MATCH (m:Message {tenant: $tenant, user: $user, sid: s.sid, no: n})
-  WHERE m.embedding IS NOT NULL AND m.uid <> $asked
+  CALL (s) {
+    // A session within the window is read whole along its edges, a longer one by number.
+    WITH s WHERE s.last_no <= $window
+    MATCH (m:Message)-[:IN_SESSION]->(s)
+    RETURN m
+    UNION
+    WITH s WHERE s.last_no > $window
+    UNWIND range(s.last_no, s.last_no - $window + 1, -1) AS n
+    MATCH (m:Message {tenant: $tenant, user: $user, sid: s.sid, no: n})
+    RETURN m
+  }
+  WITH m WHERE m.embedding IS NOT NULL
   RETURN m, vector.similarity.cosine(m.embedding, $vector) AS score
   UNION
+  WITH complete WHERE NOT complete
   CALL db.index.vector.queryNodes('message_embedding', $ann, $vector) YIELD node, score
   WITH node AS m, score
-  WHERE m.tenant = $tenant AND m.user = $user AND m.uid <> $asked
+  WHERE m.tenant = $tenant AND m.user = $user
   RETURN m, score
 }
 WITH m, max(score) AS score ORDER BY score DESC LIMIT $k
 RETURN m {.uid, .sid, .no, .role, .text, at: toString(m.at)} AS message, score
 """
-ENTITY_HITS = """
-CALL () {
-  CALL db.index.vector.queryNodes('entity_embedding', $ann, $vector) YIELD node, score
-  WITH node, score WHERE node.tenant = $tenant AND node.status = 'active'
-  ORDER BY score DESC LIMIT $n
-  RETURN collect(node.uid) AS by_vector
-}
+ENTITIES_BY_MEANING = """
+CALL db.index.vector.queryNodes('entity_embedding', $ann, $vector) YIELD node, score
+WITH node, score WHERE node.tenant = $tenant AND node.status = 'active'
+RETURN node.uid AS uid ORDER BY score DESC LIMIT $n
+"""
+ENTITIES_BY_WORDS = """
 CALL () {
   WITH $terms AS terms WHERE terms <> ''
   CALL db.index.fulltext.queryNodes('entity_names', terms, {limit: $ann}) YIELD node, score
@@ -55,10 +73,11 @@ CALL () {
   RETURN collect(node.uid) AS by_words
 }
 OPTIONAL MATCH (sum:Summary {tenant: $tenant, user: $user, sid: $sid})
-RETURN by_vector, by_words, sum {.uid, .upto, .text} AS summary
+RETURN by_words, sum {.uid, .upto, .text} AS summary
 """
 # Neighbours 1-2 hops away through confident relations, the most observed first, then the most
-# recently seen (seed 002's order); prior traces that touched each entity, newest first.
+# recently seen (seed 002's order); prior traces that touched each entity, newest first (each
+# entity keeps the uids of its latest, see traces.RECENT_TRACES_KEPT).
 AROUND = """
 UNWIND $uids AS uid
 MATCH (e:Entity {uid: uid}) WHERE e.tenant = $tenant
@@ -80,8 +99,11 @@ WITH e, collect({uid: n.uid, name: n.name, type: n.type, hops: hops, via: via.na
                  weight: r.weight, confidence: r.confidence,
                  last_seen: toString(r.last_seen)})[..$per] AS neighbours
 CALL (e) {
-  OPTIONAL MATCH (t:ReasoningTrace)-[:TOUCHED]->(e) WHERE t.tenant = $tenant
-  WITH t ORDER BY t.created_at DESC LIMIT $traces
+  OPTIONAL CALL (e) {
+    UNWIND coalesce(e.recent_traces, []) AS uid
+    MATCH (t:ReasoningTrace {uid: uid}) WHERE t.tenant = $tenant
+    RETURN t ORDER BY t.created_at DESC LIMIT $traces
+  }
   OPTIONAL MATCH (t)-[:FOR_MESSAGE]->(q:Message)
   RETURN collect(CASE WHEN t IS NULL THEN null ELSE
     {uid: t.uid, at: toString(t.created_at), own: t.user = $user,
@@ -127,17 +149,21 @@ def check_context(
     embed_ms = (time.perf_counter() - started) * 1000
     server_started = time.perf_counter()
     steps: list[dict] = []
+    # The reads start at once, in read transactions of their own, while the message is stored;
+    # they run before the message commits, so it never finds itself.
+    reads = _reads_start(scope, user=user, sid=sid, message=message, vector=vector, k=k)
 
-    # One transaction: the message, the reads and the trace commit together (or, retried,
-    # start over), which saves round trips on the hot path.
     def work(unit):
-        steps.clear()
         began = time.perf_counter()
         stored = do_message_append_in(unit, user=user, sid=sid, role=role, text=message,
-                                      by=by or user, mentions=mentions, at=None,
-                                      embedding=vector)  # fmt: skip
+                                      by=by or user, mentions=mentions, at=None)  # fmt: skip
+        del steps[:]
         _step(steps, "store_message", began, 1)
-        found = _retrieve(unit, user, sid, stored["uid"], message, vector, k, steps)
+        found = {}
+        for read in reads:
+            part, read_steps = read.result()
+            found.update(part)
+            steps.extend(read_steps)
         mark = time.perf_counter()
         block = prompt_block(found, token_budget=token_budget)
         _step(steps, "prompt_block", mark, block["tokens"])
@@ -146,7 +172,9 @@ def check_context(
         return stored, found, block, trace_uid
 
     stored, found, block, trace_uid = cypher.write_unit(scope, work)
-    after_append(scope, stored=stored, embedded=True)
+    # Embedded by the worker with the other messages: inserting into the vector index at commit
+    # would cost this call about 8 ms, and its next context call is the first that can use it.
+    after_append(scope, stored=stored, embedded=False)
     server_ms = (time.perf_counter() - server_started) * 1000
     return {
         "message": stored,
@@ -167,18 +195,55 @@ def check_context(
     }
 
 
-def _retrieve(unit, user, sid, self_uid, message, vector, k, steps) -> dict:
+_pool: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def _executor() -> ThreadPoolExecutor:
+    """One small pool per process (a forked worker makes its own)."""
+    global _pool
+    if _pool is None or _pool[0] != os.getpid():
+        _pool = (os.getpid(), ThreadPoolExecutor(max_workers=4, thread_name_prefix="context"))
+    return _pool[1]
+
+
+def _reads_start(scope: Scope, *, user, sid, message, vector, k) -> list[Future]:
+    """The reads, in two read transactions on threads of the pool (messages; entities, then
+    their neighbourhood); a copy of the context goes with each, so round trips are counted
+    where the call started."""
+
+    def submit(read, **params) -> Future:
+        return _executor().submit(
+            copy_context().run, cypher.read_unit, scope, lambda unit: read(unit, **params)
+        )
+
+    return [
+        submit(_messages_read, user=user, vector=vector, k=k),
+        submit(_entities_read, user=user, sid=sid, message=message, vector=vector, k=k),
+    ]
+
+
+def _messages_read(unit, *, user, vector, k) -> tuple[dict, list[dict]]:
+    steps: list[dict] = []
     mark = time.perf_counter()
-    messages = unit.run(MESSAGE_HITS, user=user, asked=self_uid, vector=vector, k=k,
-                      recent_sessions=RECENT_SESSIONS, window=RECENT_WINDOW,
-                      ann=ANN_CANDIDATES)  # fmt: skip
-    mark = _step(steps, "message_hits", mark, len(messages))
-    ranked = unit.run(ENTITY_HITS, vector=vector, terms=fulltext_terms(message), ann=max(50, k * 10),
-                    n=k * 2, user=user, sid=sid)[0]  # fmt: skip
-    fused = rrf_fuse({"vector": ranked["by_vector"], "words": ranked["by_words"]})[:k]
-    mark = _step(steps, "entity_hits", mark, len(fused))
-    around = unit.run(AROUND, uids=[f["uid"] for f in fused], user=user, per=k * 2, traces=3,
-                    min_conf=MIN_NEIGHBOUR_CONFIDENCE) if fused else []  # fmt: skip
+    rows = unit.run(MESSAGE_HITS, user=user, vector=vector, k=k,
+                    recent_sessions=RECENT_SESSIONS, window=RECENT_WINDOW,
+                    ann=ANN_CANDIDATES)  # fmt: skip
+    _step(steps, "message_hits", mark, len(rows))
+    return {"messages": [{**r["message"], "score": round(r["score"], 5)} for r in rows]}, steps
+
+
+def _entities_read(unit, *, user, sid, message, vector, k) -> tuple[dict, list[dict]]:
+    steps: list[dict] = []
+    mark = time.perf_counter()
+    ann = max(50, k * 10)
+    by_meaning = unit.run(ENTITIES_BY_MEANING, vector=vector, ann=ann, n=k * 2)
+    mark = _step(steps, "entities_by_meaning", mark, len(by_meaning))
+    words = unit.run(ENTITIES_BY_WORDS, terms=fulltext_terms(message), ann=ann, n=k * 2,
+                     user=user, sid=sid)[0]  # fmt: skip
+    mark = _step(steps, "entities_by_words", mark, len(words["by_words"]))
+    fused = rrf_fuse({"vector": [r["uid"] for r in by_meaning], "words": words["by_words"]})[:k]
+    around = unit.run(AROUND, uids=[f["uid"] for f in fused], user=user, per=k * 2,
+                      traces=3, min_conf=MIN_NEIGHBOUR_CONFIDENCE) if fused else []  # fmt: skip
     by_uid = {row["entity"]["uid"]: row for row in around}
     entities, neighbours, traces, seen = [], [], [], {f["uid"] for f in fused}
     for item in fused:
@@ -196,13 +261,13 @@ def _retrieve(unit, user, sid, self_uid, message, vector, k, steps) -> dict:
     neighbours.sort(key=lambda n: n["last_seen"] or "", reverse=True)
     neighbours.sort(key=lambda n: -(n["weight"] or 0))  # stable: weight first, then recency
     _step(steps, "neighbours_and_traces", mark, len(neighbours) + len(traces))
-    return {
-        "messages": [{**r["message"], "score": round(r["score"], 5)} for r in messages],
+    found = {
         "entities": entities,
         "neighbours": neighbours[: k * 2],
         "traces": traces[:k],
-        "summary": ranked["summary"],
+        "summary": words["summary"],
     }
+    return found, steps
 
 
 def _step(steps: list, name: str, since: float, count: int) -> float:

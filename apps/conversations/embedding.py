@@ -18,6 +18,9 @@ SET m.embedding = row.vector
 REMOVE m:MessageToEmbed
 RETURN count(m) AS n
 """
+ANY_PENDING = """
+RETURN EXISTS { MATCH (m:MessageToEmbed {tenant: $tenant}) } AS waiting
+"""
 
 
 def messages_embed_pending(scope: Scope, *, batch: int = 64, max_batches: int = 20) -> dict:
@@ -36,3 +39,8 @@ def messages_embed_pending(scope: Scope, *, batch: int = 64, max_batches: int = 
         )
         done += stored[0]["n"]
     return {"embedded": done, "more": True}
+
+
+def messages_waiting(scope: Scope) -> bool:
+    """Whether any message of the tenant still waits for its vector (one index probe)."""
+    return cypher.read(scope, ANY_PENDING)[0]["waiting"]

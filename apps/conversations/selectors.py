@@ -130,6 +130,13 @@ RETURN """
     + """ AS message, score ORDER BY score DESC LIMIT $limit"""
 )
 
+# Names $tenant only to pass the scope check: the procedure waits for every tenant's updates.
+REFRESHED = """
+CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh()
+WITH $tenant AS tenant
+RETURN tenant
+"""
+
 
 def messages_search(scope: Scope, *, user: str, words: str, limit: int = 20) -> list[dict]:
     """The user's messages that hold any of the words, best first. The index is asked for the
@@ -141,5 +148,11 @@ def messages_search(scope: Scope, *, user: str, words: str, limit: int = 20) -> 
     if not terms:
         return []
     query = f"+owner_key:{limits.owner_key(scope.tenant, user)} +text:({terms})"
-    rows = cypher.read(scope, SEARCH, lucene=query, user=user, limit=limit, candidates=limit * 2)
+
+    def search(stx):
+        # The index is eventually consistent: wait for what committed before this search.
+        stx.run(REFRESHED)
+        return stx.run(SEARCH, lucene=query, user=user, limit=limit, candidates=limit * 2)
+
+    rows = cypher.read_unit(scope, search)
     return [{**r["message"], "score": r["score"]} for r in rows]

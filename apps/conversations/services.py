@@ -4,8 +4,11 @@ query), store a session's summary, record a refused message."""
 from __future__ import annotations
 
 import json
+import logging
+import os
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from apps.conversations import input_limits as limits
 from apps.graph import cypher
@@ -13,6 +16,8 @@ from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
 from apps.graph.write_failures import write_failure_record
 from memoryproject.api_errors import ApplicationError
+
+logger = logging.getLogger(__name__)
 
 # One query takes the next number and the place after the last message: the SET on the session
 # reads last_no under the session's write lock, so concurrent appends queue on it and get
@@ -145,21 +150,41 @@ _last_embed_queued: dict[str, float] = {}
 _embed_lock = threading.Lock()
 
 
-def _queue_embedding(tenant: str) -> None:
-    from apps.conversations import tasks
+_publisher: tuple[int, ThreadPoolExecutor] | None = None
 
+
+def _queue_embedding(tenant: str) -> None:
+    """Off the request's thread: a publish costs milliseconds (seconds for a first connection),
+    and a broker that is down must not fail an append that committed. Beat's sweep embeds
+    whatever a lost publish left waiting."""
     now = time.monotonic()
     with _embed_lock:
         if now - _last_embed_queued.get(tenant, -1e9) < EMBED_DEBOUNCE_S:
             return
         _last_embed_queued[tenant] = now
-    tasks.messages_embed.apply_async((tenant,), countdown=EMBED_DELAY_S)
+    _publish("messages_embed", (tenant,), countdown=EMBED_DELAY_S)
+
+
+def _publish(task_name: str, args: tuple, **options) -> None:
+    global _publisher
+    with _embed_lock:
+        if _publisher is None or _publisher[0] != os.getpid():  # a forked process makes its own
+            _publisher = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="publish"))
+    _publisher[1].submit(_published, task_name, args, options)
+
+
+def _published(task_name: str, args: tuple, options: dict) -> None:
+    from apps.conversations import tasks
+
+    try:
+        getattr(tasks, task_name).apply_async(args, **options)
+    except Exception:  # noqa: BLE001 - any broker failure: the sweep or a later append retries
+        logger.warning("task %s not queued", task_name, exc_info=True)
 
 
 def after_append(scope: Scope, *, stored: dict, embedded: bool) -> None:
     """Queue the work that stays off the request path: embedding, and a summary once the
     messages waiting pass the tenant's `summarize_waiting` (again every 25 while they do)."""
-    from apps.conversations import tasks
 
     if not embedded:
         _queue_embedding(scope.tenant)
@@ -167,7 +192,7 @@ def after_append(scope: Scope, *, stored: dict, embedded: bool) -> None:
     waiting = stored["no"] - stored.pop("summary_upto") - scope.setting("summary_keep_last")
     over = waiting - scope.setting("summarize_waiting")
     if over > 0 and over % 25 == 1:
-        tasks.session_summarize.delay(scope.tenant, user, sid)
+        _publish("session_summarize", (scope.tenant, user, sid))
 
 
 def message_refusal_record(scope: Scope, *, user, sid, problem: str, text) -> None:

@@ -29,6 +29,21 @@ def messages_embed(tenant_uid: str) -> dict:
     return result
 
 
+@shared_task(name="conversations.messages_embed_sweep")
+def messages_embed_sweep() -> dict:
+    """Beat's safety net: a tenant with messages still waiting (their task was never queued, a
+    broker was down, a worker died) gets an embedding task."""
+    from apps.conversations.embedding import messages_waiting
+    from apps.tenants.models import Tenant
+
+    queued = 0
+    for uid in Tenant.objects.values_list("uid", flat=True):
+        if messages_waiting(_system_scope(uid)):
+            messages_embed.delay(uid)
+            queued += 1
+    return {"queued": queued}
+
+
 @shared_task(name="conversations.session_summarize")
 def session_summarize(tenant_uid: str, user: str, sid: str) -> dict:
     from apps.conversations.summaries import session_summarize as summarize

@@ -26,6 +26,10 @@ CALL (t) {
   UNWIND $entities AS x
   MATCH (n:Entity {uid: x.uid}) WHERE n.tenant = $tenant
   CREATE (t)-[:TOUCHED {kind: x.kind, rank: x.rank}]->(n)
+  // Locked before it is read, so concurrent calls keep each other's entries.
+  SET n._lock = true
+  REMOVE n._lock
+  SET n.recent_traces = ([t.uid] + coalesce(n.recent_traces, []))[..$keep]
   RETURN count(*) AS entities
 }
 CALL (t) {
@@ -42,6 +46,9 @@ CALL (t) {
 }
 RETURN t.uid AS uid
 """
+# Each entity keeps the uids of the last few traces that touched it: finding them stays one index
+# seek each however many traces an entity gathers (TOUCHED edges are kept, not searched).
+RECENT_TRACES_KEPT = 5
 
 
 def _ranked(items: list[dict], **extra) -> list[dict]:
@@ -66,6 +73,7 @@ def do_trace_record_in(
         entities=entities,
         traces=_ranked(found["traces"]),
         summaries=[found["summary"]["uid"]] if found.get("summary") else [],
+        keep=RECENT_TRACES_KEPT,
     )
     return rows[0]["uid"]
 

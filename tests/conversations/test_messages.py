@@ -147,3 +147,33 @@ def test_search_finds_only_that_users_words(scope):
     assert [h["text"] for h in hits] == ["The invoice for the turbine is late"]
     assert selectors.messages_search(scope, user="carol", words="turbine") == []
     assert selectors.messages_search(scope, user="ann", words="+-&&") == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_broker_that_is_down_fails_no_append_and_the_sweep_queues_it_later(
+    scope, tenant, monkeypatch
+):
+    """The broker is outside the project, so its outage is simulated: the publish raises."""
+    from kombu.exceptions import OperationalError
+
+    from apps.conversations import tasks
+
+    attempts = []
+
+    def broker_down(*args, **kwargs):
+        attempts.append(args)
+        raise OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+    monkeypatch.setattr(tasks.messages_embed, "apply_async", broker_down)
+    monkeypatch.setattr(services, "_last_embed_queued", {})
+    stored = say(scope, "The boiler in hall 3 is leaking again.")
+    assert stored["no"] == 1
+    services._publisher[1].submit(lambda: None).result(timeout=30)  # the publish has run
+    assert attempts == [((tenant.uid,),)]
+    [message] = selectors.messages_read(scope, user="ann", sid="main")
+    assert message["text"] == "The boiler in hall 3 is leaking again."
+
+    queued = []
+    monkeypatch.setattr(tasks.messages_embed, "delay", lambda uid: queued.append(uid))
+    assert tasks.messages_embed_sweep()["queued"] >= 1
+    assert tenant.uid in queued

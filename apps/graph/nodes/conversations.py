@@ -59,6 +59,9 @@ class ReasoningTrace(TenantNode):
     steps = JSONProperty()
 
 
+# Options an existing index must have; one made before with others is made again.
+SCHEMA_OPTIONS = {"message_text": {"fulltext.eventually_consistent": True}}
+
 SCHEMA = [
     "CREATE CONSTRAINT session_key IF NOT EXISTS "
     "FOR (s:Session) REQUIRE (s.tenant, s.user, s.sid) IS UNIQUE",
@@ -73,7 +76,10 @@ SCHEMA = [
     "CREATE INDEX write_failure_subject IF NOT EXISTS "
     "FOR (f:WriteFailure) ON (f.tenant, f.subject_user)",
     # owner_key (a hash of tenant and user) lets the index itself keep to one user's messages.
-    "CREATE FULLTEXT INDEX message_text IF NOT EXISTS FOR (m:Message) ON EACH [m.text, m.owner_key]",
+    # Eventually consistent: an append's commit does not wait for Lucene (about 7 ms here); a
+    # search waits for the index to catch up instead (see conversations.selectors).
+    "CREATE FULLTEXT INDEX message_text IF NOT EXISTS FOR (m:Message) ON EACH [m.text, m.owner_key] "
+    "OPTIONS {indexConfig: {`fulltext.eventually_consistent`: true}}",
     "CREATE VECTOR INDEX message_embedding IF NOT EXISTS FOR (m:Message) ON m.embedding "
     "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
     "`vector.similarity_function`: 'cosine'}}",
