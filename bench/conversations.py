@@ -165,25 +165,7 @@ def timed(fn, n: int) -> list[float]:
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--messages", type=int, default=5_000)
-    ap.add_argument("--users", type=int, default=50)
-    ap.add_argument("--entities", type=int, default=1_000)
-    ap.add_argument("--long-session", type=int, default=20_000)
-    ap.add_argument("--erase-messages", type=int, default=2_000)
-    ap.add_argument("--context-calls", type=int, default=60)
-    ap.add_argument("--reads", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--keep", action="store_true", help="keep the bench tenant's nodes")
-    args = ap.parse_args()
-
-    rng = random.Random(args.seed)
-    graph_connect()
-    schema_install()
-    scope = Scope(tenant=f"bench-{uuid.uuid4().hex[:8]}", actor="bench", actor_kind="system")
-    print(f"tenant {scope.tenant}: {args.messages} messages over {args.users} users, "
-          f"{args.entities} entities")  # fmt: skip
+def load_all(scope, rng, args) -> None:
     pool = VectorPool(rng)
     started = time.perf_counter()
     per_user = max(1, args.messages // args.users)
@@ -204,15 +186,43 @@ def main() -> None:
 
     wait_indexes()  # waits until the indexes have caught up with the load
 
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--messages", type=int, default=5_000)
+    ap.add_argument("--users", type=int, default=50)
+    ap.add_argument("--entities", type=int, default=1_000)
+    ap.add_argument("--long-session", type=int, default=20_000)
+    ap.add_argument("--erase-messages", type=int, default=2_000)
+    ap.add_argument("--context-calls", type=int, default=100)
+    ap.add_argument("--warmup", type=int, default=50, help="context calls not counted")
+    ap.add_argument("--reads", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--keep", action="store_true", help="keep the bench tenant's nodes")
+    ap.add_argument("--tenant", help="measure a tenant kept by an earlier --keep run (no load, "
+                    "no erasure); give the same --users")  # fmt: skip
+    args = ap.parse_args()
+
+    rng = random.Random(args.seed)
+    graph_connect()
+    schema_install()
+    tenant = args.tenant or f"bench-{uuid.uuid4().hex[:8]}"
+    scope = Scope(tenant=tenant, actor="bench", actor_kind="system")
+    print(f"tenant {scope.tenant}: {args.messages} messages over {args.users} users, "
+          f"{args.entities} entities")  # fmt: skip
+    if not args.tenant:
+        load_all(scope, rng, args)
+
+    # --- context ---------------------------------------------------------------------------
     # --- context ---------------------------------------------------------------------------
     questions = [f"What happened with the {rng.choice(TOPICS)} {rng.choice(WHERE)}?"
-                 for _ in range(args.context_calls + 10)]  # fmt: skip
+                 for _ in range(args.context_calls + args.warmup)]  # fmt: skip
     server, steps = [], {}
     for i, q in enumerate(questions):
         user = f"user-{rng.randrange(args.users)}"
         found = context.check_context(scope, user=user, sid="s0", message=q, k=5,
                                       token_budget=800)  # fmt: skip
-        if i >= 10:  # the first calls warm the query caches
+        if i >= args.warmup:  # plans cached and JIT-compiled, as on a server in use
             server.append(found["timings"]["server_ms"])
             for step in found["timings"]["steps"]:
                 steps.setdefault(step["step"], []).append(step["ms"])
@@ -239,6 +249,8 @@ def main() -> None:
     print(f"  ratio long/short: p50 {pct(long_ms, 50) / pct(short_ms, 50):.2f}, "
           f"mean {statistics.mean(long_ms) / statistics.mean(short_ms):.2f}")  # fmt: skip
 
+    if args.tenant:
+        return
     # --- erasure -----------------------------------------------------------------------------
     t = time.perf_counter()
     counts = erasure.do_erase(scope, user="erase-me", sid=None)

@@ -59,11 +59,17 @@ CALL (complete) {
 WITH m, max(score) AS score ORDER BY score DESC LIMIT $k
 RETURN m {.uid, .sid, .no, .role, .text, at: toString(m.at)} AS message, score
 """
+# The entity index holds every tenant's entities: it is asked for a few times what is needed, and
+# again for many more when other tenants' (or merged) entities filled those places.
 ENTITIES_BY_MEANING = """
 CALL db.index.vector.queryNodes('entity_embedding', $ann, $vector) YIELD node, score
-WITH node, score WHERE node.tenant = $tenant AND node.status = 'active'
-RETURN node.uid AS uid ORDER BY score DESC LIMIT $n
+WITH collect({node: node, score: score}) AS found
+RETURN size(found) AS asked,
+       [x IN found WHERE x.node.tenant = $tenant AND x.node.status = 'active' | x.node.uid][..$n]
+         AS uids
 """
+ENTITY_OVERSAMPLE = 4
+ENTITY_OVERSAMPLE_AGAIN = 40
 ENTITIES_BY_WORDS = """
 CALL () {
   WITH $terms AS terms WHERE terms <> ''
@@ -87,9 +93,13 @@ CALL (e) {
   RETURN n, r, 1 AS hops, e AS via
   ORDER BY r.weight DESC, r.last_seen DESC LIMIT $per
   UNION
-  MATCH (e)-[r1:RELATED_TO]-(v:Entity)-[r:RELATED_TO]-(n:Entity)
-  WHERE r1.confidence >= $min_conf AND r.confidence >= $min_conf AND n <> e
-    AND v.tenant = $tenant AND v.status = 'active' AND n.tenant = $tenant AND n.status = 'active'
+  // Two hops go out only through the best first hops, so a hub next door costs no more.
+  MATCH (e)-[r1:RELATED_TO]-(v:Entity)
+  WHERE r1.confidence >= $min_conf AND v.tenant = $tenant AND v.status = 'active'
+  WITH e, v, r1 ORDER BY r1.weight DESC, r1.last_seen DESC LIMIT $per
+  MATCH (v)-[r:RELATED_TO]-(n:Entity)
+  WHERE r.confidence >= $min_conf AND n <> e AND r <> r1
+    AND n.tenant = $tenant AND n.status = 'active'
   RETURN n, r, 2 AS hops, v AS via
   ORDER BY r.weight DESC, r.last_seen DESC LIMIT $per
 }
@@ -149,8 +159,8 @@ def check_context(
     embed_ms = (time.perf_counter() - started) * 1000
     server_started = time.perf_counter()
     steps: list[dict] = []
-    # The reads start at once, in read transactions of their own, while the message is stored;
-    # they run before the message commits, so it never finds itself.
+    # The searches start at once, in read transactions of their own, while the message is
+    # stored; they run before it commits, so it never finds itself.
     reads = _reads_start(scope, user=user, sid=sid, message=message, vector=vector, k=k)
 
     def work(unit):
@@ -159,11 +169,7 @@ def check_context(
                                       by=by or user, mentions=mentions, at=None)  # fmt: skip
         del steps[:]
         _step(steps, "store_message", began, 1)
-        found = {}
-        for read in reads:
-            part, read_steps = read.result()
-            found.update(part)
-            steps.extend(read_steps)
+        found = _gathered(unit, reads, user=user, k=k, steps=steps)
         mark = time.perf_counter()
         block = prompt_block(found, token_budget=token_budget)
         _step(steps, "prompt_block", mark, block["tokens"])
@@ -206,42 +212,63 @@ def _executor() -> ThreadPoolExecutor:
     return _pool[1]
 
 
-def _reads_start(scope: Scope, *, user, sid, message, vector, k) -> list[Future]:
-    """The reads, in two read transactions on threads of the pool (messages; entities, then
-    their neighbourhood); a copy of the context goes with each, so round trips are counted
-    where the call started."""
+def _reads_start(scope: Scope, *, user, sid, message, vector, k) -> dict[str, Future]:
+    """The searches, in two read transactions on threads of the pool: the user's messages and
+    the entities by words (with the summary), and the entities by meaning. A copy of the
+    context goes with each, so round trips are counted where the call started."""
 
     def submit(read, **params) -> Future:
         return _executor().submit(
             copy_context().run, cypher.read_unit, scope, lambda unit: read(unit, **params)
         )
 
-    return [
-        submit(_messages_read, user=user, vector=vector, k=k),
-        submit(_entities_read, user=user, sid=sid, message=message, vector=vector, k=k),
-    ]
+    return {
+        "messages_and_words": submit(
+            _messages_and_words, user=user, sid=sid, message=message, vector=vector, k=k
+        ),  # fmt: skip
+        "meaning": submit(_entities_by_meaning, vector=vector, want=k * 2),
+    }
 
 
-def _messages_read(unit, *, user, vector, k) -> tuple[dict, list[dict]]:
+def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, list[dict]]:
     steps: list[dict] = []
     mark = time.perf_counter()
     rows = unit.run(MESSAGE_HITS, user=user, vector=vector, k=k,
                     recent_sessions=RECENT_SESSIONS, window=RECENT_WINDOW,
                     ann=ANN_CANDIDATES)  # fmt: skip
-    _step(steps, "message_hits", mark, len(rows))
-    return {"messages": [{**r["message"], "score": round(r["score"], 5)} for r in rows]}, steps
+    mark = _step(steps, "message_hits", mark, len(rows))
+    words = unit.run(ENTITIES_BY_WORDS, terms=fulltext_terms(message), ann=max(50, k * 10),
+                     n=k * 2, user=user, sid=sid)[0]  # fmt: skip
+    _step(steps, "entities_by_words", mark, len(words["by_words"]))
+    found = {
+        "messages": [{**r["message"], "score": round(r["score"], 5)} for r in rows],
+        "by_words": words["by_words"],
+        "summary": words["summary"],
+    }
+    return found, steps
 
 
-def _entities_read(unit, *, user, sid, message, vector, k) -> tuple[dict, list[dict]]:
+def _entities_by_meaning(unit, *, vector, want) -> tuple[dict, list[dict]]:
     steps: list[dict] = []
     mark = time.perf_counter()
-    ann = max(50, k * 10)
-    by_meaning = unit.run(ENTITIES_BY_MEANING, vector=vector, ann=ann, n=k * 2)
-    mark = _step(steps, "entities_by_meaning", mark, len(by_meaning))
-    words = unit.run(ENTITIES_BY_WORDS, terms=fulltext_terms(message), ann=ann, n=k * 2,
-                     user=user, sid=sid)[0]  # fmt: skip
-    mark = _step(steps, "entities_by_words", mark, len(words["by_words"]))
-    fused = rrf_fuse({"vector": [r["uid"] for r in by_meaning], "words": words["by_words"]})[:k]
+    meaning = unit.run(ENTITIES_BY_MEANING, vector=vector, ann=want * ENTITY_OVERSAMPLE, n=want)[0]
+    if len(meaning["uids"]) < want and meaning["asked"] == want * ENTITY_OVERSAMPLE:
+        meaning = unit.run(ENTITIES_BY_MEANING, vector=vector,
+                           ann=want * ENTITY_OVERSAMPLE_AGAIN, n=want)[0]  # fmt: skip
+    _step(steps, "entities_by_meaning", mark, len(meaning["uids"]))
+    return {"by_meaning": meaning["uids"]}, steps
+
+
+def _gathered(unit, reads: dict[str, Future], *, user, k, steps) -> dict:
+    """The searches' results fused, with the neighbourhood of the entities found (read in the
+    caller's transaction, which is open already)."""
+    found: dict = {}
+    for read in reads.values():
+        part, read_steps = read.result()
+        found.update(part)
+        steps.extend(read_steps)
+    fused = rrf_fuse({"vector": found.pop("by_meaning"), "words": found.pop("by_words")})[:k]
+    mark = time.perf_counter()
     around = unit.run(AROUND, uids=[f["uid"] for f in fused], user=user, per=k * 2,
                       traces=3, min_conf=MIN_NEIGHBOUR_CONFIDENCE) if fused else []  # fmt: skip
     by_uid = {row["entity"]["uid"]: row for row in around}
@@ -261,13 +288,12 @@ def _entities_read(unit, *, user, sid, message, vector, k) -> tuple[dict, list[d
     neighbours.sort(key=lambda n: n["last_seen"] or "", reverse=True)
     neighbours.sort(key=lambda n: -(n["weight"] or 0))  # stable: weight first, then recency
     _step(steps, "neighbours_and_traces", mark, len(neighbours) + len(traces))
-    found = {
+    return {
+        **found,
         "entities": entities,
         "neighbours": neighbours[: k * 2],
         "traces": traces[:k],
-        "summary": words["summary"],
     }
-    return found, steps
 
 
 def _step(steps: list, name: str, since: float, count: int) -> float:

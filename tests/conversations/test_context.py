@@ -39,12 +39,8 @@ def test_context_stores_the_message_and_finds_that_users_related_messages(scope)
     assert trace["no"] == 3
     assert trace["touched"] == [["message_hit", found["message_hits"][0]["uid"]]]
     names = [s["step"] for s in json.loads(trace["steps"])]
-    assert names[:4] == [
-        "store_message",
-        "message_hits",
-        "entities_by_meaning",
-        "entities_by_words",
-    ]
+    assert names[0] == "store_message"
+    assert {"message_hits", "entities_by_meaning", "entities_by_words"} <= set(names)
 
 
 def test_the_block_fits_the_budget():
