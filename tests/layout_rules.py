@@ -11,7 +11,12 @@ CYPHER_WORDS = r"(MATCH|MERGE|CREATE|UNWIND|DETACH DELETE|CALL db\.)"
 FSTRING_CYPHER = re.compile(rf"""\bf(["']{{1,3}})[^"']*\b{CYPHER_WORDS}\b""")
 CYPHER_LITERAL = re.compile(rf"""["']\s*{CYPHER_WORDS}\s*[\(\{{]""")
 THIN_LAYERS = {"api.py", "views.py", "urls.py", "tasks.py", "forms.py"}
-DRIVER_CALLS = re.compile(r"\b(db\.cypher_query|\.execute_query\(|session\.run\(|tx\.run\()")
+# A scoped transaction (cypher.ScopedTx) may be called `tx`: what is flagged is reaching the driver
+# itself, which is the only way to an unscoped session or transaction.
+DRIVER_CALLS = re.compile(
+    r"\b(db\.cypher_query|db\.driver\b|graph_driver\(|\.execute_query\(|\.session\(|"
+    r"begin_transaction\()"
+)
 GRAPH_EXECUTION = {"apps/graph/cypher.py", "apps/graph/connection.py"}
 SYSTEM_QUERY_ALLOWED = {"apps/graph/schema.py", "apps/graph/cypher.py"}
 

@@ -31,6 +31,12 @@ PLANTED = {
         "from neomodel import db\nrows = db.cypher_query('RETURN 1')\n",
         "driver directly",
     ),
+    "session outside graph": (
+        "apps/demo/selectors.py",
+        "from apps.graph.connection import graph_driver\n"
+        "with graph_driver().session() as s:\n    s.run('MATCH (n) RETURN n')\n",
+        "driver directly",
+    ),
     "unscoped system query": (
         "apps/demo/selectors.py",
         "from apps.graph.cypher import system_query\nsystem_query('RETURN 1')\n",
