@@ -208,8 +208,11 @@ def main() -> None:
     schema_install()
     tenant = args.tenant or f"bench-{uuid.uuid4().hex[:8]}"
     scope = Scope(tenant=tenant, actor="bench", actor_kind="system")
-    print(f"tenant {scope.tenant}: {args.messages} messages over {args.users} users, "
-          f"{args.entities} entities")  # fmt: skip
+    if args.tenant:
+        print(f"tenant {scope.tenant} (kept by an earlier run), {args.users} users")
+    else:
+        print(f"tenant {scope.tenant}: {args.messages} messages over {args.users} users, "
+              f"{args.entities} entities")  # fmt: skip
     if not args.tenant:
         load_all(scope, rng, args)
 
