@@ -20,34 +20,50 @@ from apps.graph.fulltext import fulltext_terms
 from apps.graph.scope import Scope
 
 RRF_K = 60
-RECENT_SESSIONS = 20  # exact similarity over the user's latest messages of this many sessions,
-RECENT_WINDOW = 200  # this many per session; older ones are reached through the vector index
+RECENT_SESSIONS = 20  # exact similarity over the user's latest messages in this many sessions,
+EXACT_BUDGET = 200  # at most this many (about 8 ms here); older ones are found as below
+WORD_CANDIDATES = 100
 ANN_CANDIDATES = 200
 MIN_NEIGHBOUR_CONFIDENCE = 0.5
 
-# The user's latest messages of their latest sessions are compared exactly; the vector index
-# (shared by every user of every tenant, so oversampled and filtered) is asked only when the
-# user has messages outside that window.
+# Message hits, in three parts whose cost is bounded whatever the user's history:
+# - the user's latest messages (up to EXACT_BUDGET, newest sessions first) compared exactly;
+# - older messages of theirs that share words with the question (the full-text index keeps to
+#   one user's messages through owner_key), compared exactly too;
+# - older messages by meaning alone through the vector index, which holds every user of every
+#   tenant, so it is oversampled and filtered (recall falls for a user with a small share of it).
+# A user whose messages all fit the budget needs only the first part.
 MESSAGE_HITS = """
 CALL () {
   OPTIONAL MATCH (s:Session {tenant: $tenant, user: $user})
-  RETURN count(s) <= $recent_sessions AND coalesce(max(s.last_no), 0) <= $window AS complete
+  RETURN count(s) <= $recent_sessions AND coalesce(sum(s.last_no), 0) <= $budget AS complete
 }
 CALL (complete) {
   MATCH (s:Session {tenant: $tenant, user: $user})
   WITH s ORDER BY s.last_at DESC LIMIT $recent_sessions
-  CALL (s) {
-    // A session within the window is read whole along its edges, a longer one by number.
-    WITH s WHERE s.last_no <= $window
+  WITH collect(s) AS sessions
+  UNWIND range(0, size(sessions) - 1) AS i
+  WITH sessions[i] AS s, $budget - reduce(n = 0, x IN sessions[..i] | n + x.last_no) AS left
+  WITH s, CASE WHEN left < s.last_no THEN left ELSE s.last_no END AS take
+  WHERE take > 0
+  CALL (s, take) {
+    // A session taken whole is read along its edges, the newest part of one by number.
+    WITH s WHERE take = s.last_no
     MATCH (m:Message)-[:IN_SESSION]->(s)
     RETURN m
     UNION
-    WITH s WHERE s.last_no > $window
-    UNWIND range(s.last_no, s.last_no - $window + 1, -1) AS n
+    WITH s, take WHERE take < s.last_no
+    UNWIND range(s.last_no, s.last_no - take + 1, -1) AS n
     MATCH (m:Message {tenant: $tenant, user: $user, sid: s.sid, no: n})
     RETURN m
   }
   WITH m WHERE m.embedding IS NOT NULL
+  RETURN m, vector.similarity.cosine(m.embedding, $vector) AS score
+  UNION
+  WITH complete WHERE NOT complete AND $lucene IS NOT NULL
+  CALL db.index.fulltext.queryNodes('message_text', $lucene, {limit: $word_candidates})
+  YIELD node AS m
+  WITH m WHERE m.tenant = $tenant AND m.user = $user AND m.embedding IS NOT NULL
   RETURN m, vector.similarity.cosine(m.embedding, $vector) AS score
   UNION
   WITH complete WHERE NOT complete
@@ -233,9 +249,11 @@ def _reads_start(scope: Scope, *, user, sid, message, vector, k) -> dict[str, Fu
 def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, list[dict]]:
     steps: list[dict] = []
     mark = time.perf_counter()
-    rows = unit.run(MESSAGE_HITS, user=user, vector=vector, k=k,
-                    recent_sessions=RECENT_SESSIONS, window=RECENT_WINDOW,
-                    ann=ANN_CANDIDATES)  # fmt: skip
+    terms = fulltext_terms(message)
+    lucene = f"+owner_key:{limits.owner_key(unit.scope.tenant, user)} +text:({terms})"
+    rows = unit.run(MESSAGE_HITS, user=user, vector=vector, k=k, recent_sessions=RECENT_SESSIONS,
+                    budget=EXACT_BUDGET, lucene=lucene if terms else None,
+                    word_candidates=WORD_CANDIDATES, ann=ANN_CANDIDATES)  # fmt: skip
     mark = _step(steps, "message_hits", mark, len(rows))
     words = unit.run(ENTITIES_BY_WORDS, terms=fulltext_terms(message), ann=max(50, k * 10),
                      n=k * 2, user=user, sid=sid)[0]  # fmt: skip

@@ -76,3 +76,30 @@ def test_context_limits(scope, kwargs, field):
     assert (
         cypher.read(scope, "MATCH (m:Message {tenant: $tenant}) RETURN count(m) AS n")[0]["n"] == 0
     )
+
+
+def test_older_messages_beyond_the_exact_budget_are_found_by_words_and_by_meaning(
+    scope, monkeypatch
+):
+    """Only the newest messages are compared one by one; older ones come from the user's own
+    full-text matches and from the shared vector index, and never from another user."""
+    monkeypatch.setattr(context, "EXACT_BUDGET", 3)
+    say(scope, "The kiln in the north depot cracked its lining in March.", sid="old")
+    say(scope, "Our ferry timetable changed for the winter.", sid="old")
+    say(scope, "The kiln in the north depot cracked again.", user="bob", sid="old")
+    for i in range(4):
+        say(scope, f"Lunch order number {i}: soup and bread.", sid="recent")
+    messages_embed_pending(scope)
+    cypher.read(scope, "CALL db.index.fulltext.awaitEventuallyConsistentIndexRefresh() "
+                       "RETURN $tenant AS t")  # fmt: skip
+
+    by_words = context.check_context(scope, user="ann", sid="recent", k=1,
+                                     message="What happened to the kiln lining?")  # fmt: skip
+    assert [m["text"] for m in by_words["message_hits"]] == [
+        "The kiln in the north depot cracked its lining in March."
+    ]
+    by_meaning = context.check_context(scope, user="ann", sid="recent", k=1,
+                                       message="When do boats sail during cold months?")  # fmt: skip
+    assert [m["text"] for m in by_meaning["message_hits"]] == [
+        "Our ferry timetable changed for the winter."
+    ]
