@@ -6,22 +6,50 @@ from __future__ import annotations
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.conversations import context, erasure, selectors, services
 from apps.conversations import input_limits as limits
+from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
 
 
-def _valid(serializer_class, data, *, on_refusal=None) -> dict:
+def _valid(serializer_class, data) -> dict:
     serializer = serializer_class(data=data)
     if not serializer.is_valid():
-        if on_refusal:
-            on_refusal(serializer.errors)
         raise serializers.ValidationError(serializer.errors)
     return serializer.validated_data
+
+
+class RecordsRefusalsOfUser:
+    """A refused write (4xx) is kept as a WriteFailure under the user and session it was about,
+    so erasing them erases it; never with the path, which holds the user's name. Reads are not
+    recorded, nor refusals a service recorded already."""
+
+    def handle_exception(self, exc):
+        response = super().handle_exception(exc)
+        scope = getattr(self.request, "auth", None)
+        if (
+            400 <= response.status_code < 500
+            and isinstance(scope, Scope)
+            and self.request.method not in SAFE_METHODS
+            and not getattr(exc, "recorded", False)
+        ):
+            data = self.request.data if isinstance(self.request.data, dict) else {}
+            error = (response.data or {}).get("error", {})
+            detail = error.get("fields") or error.get("message", "")
+            services.message_refusal_record(
+                scope,
+                user=self.kwargs.get("user") or data.get("user"),
+                sid=self.kwargs.get("sid") or data.get("session"),
+                problem=f"{type(self).__name__}: {str(detail)[:500]}",
+                text=data.get("text") or data.get("message"),
+                kind=str(error.get("code", "refused")),
+            )
+        return response
 
 
 class MessageIn(StrictSerializer):
@@ -45,7 +73,7 @@ class MessageOut(serializers.Serializer):
     mentions = serializers.DictField()
 
 
-class MessagesApi(APIView):
+class MessagesApi(RecordsRefusalsOfUser, APIView):
     """POST appends (memory:write); GET reads the last N, or those before a number."""
 
     def get_permissions(self):
@@ -58,13 +86,7 @@ class MessagesApi(APIView):
 
     @extend_schema(request=MessageIn, responses={201: MessageOut}, summary="Append a message")
     def post(self, request, user: str, sid: str):
-        def refused(errors):
-            text = request.data.get("text") if isinstance(request.data, dict) else None
-            services.message_refusal_record(
-                request.auth, user=user, sid=sid, problem=str(errors)[:500], text=text
-            )
-
-        data = _valid(MessageIn, request.data, on_refusal=refused)
+        data = _valid(MessageIn, request.data)
         stored = services.check_message_append(request.auth, user=user, sid=sid, **data)
         return Response(MessageOut(stored).data, status=201)
 
@@ -99,7 +121,7 @@ class SummaryIn(StrictSerializer):
     by = serializers.CharField(max_length=limits.MAX_BY_CHARS)
 
 
-class SummaryApi(APIView):
+class SummaryApi(RecordsRefusalsOfUser, APIView):
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(request=SummaryIn, summary="Store the session's one summary, up to a number")
@@ -166,7 +188,7 @@ class ContextIn(StrictSerializer):
     by = serializers.CharField(max_length=limits.MAX_BY_CHARS, required=False)
 
 
-class ContextApi(APIView):
+class ContextApi(RecordsRefusalsOfUser, APIView):
     """Stores the message, so it needs memory:write."""
 
     required_scope = KeyScope.MEMORY_WRITE
@@ -192,7 +214,7 @@ class ErasureIn(StrictSerializer):
     session = serializers.CharField(max_length=limits.MAX_SID_CHARS, required=False)
 
 
-class ErasurePreviewApi(APIView):
+class ErasurePreviewApi(RecordsRefusalsOfUser, APIView):
     required_scope = KeyScope.ADMIN
 
     @extend_schema(request=ErasureIn, summary="What an erasure would delete")
@@ -203,7 +225,7 @@ class ErasurePreviewApi(APIView):
         )
 
 
-class ErasureApi(APIView):
+class ErasureApi(RecordsRefusalsOfUser, APIView):
     required_scope = KeyScope.ADMIN
 
     @extend_schema(request=ErasureIn, summary="Erase a user's conversations (or one session)")

@@ -95,6 +95,7 @@ def check_message_input(scope: Scope, *, user, sid, role, text, by, mentions, at
         return limits.check_mentions(mentions), limits.check_at(at)
     except ApplicationError as refusal:
         message_refusal_record(scope, user=user, sid=sid, problem=refusal.message, text=text)
+        refusal.recorded = True  # the API layer must not count it twice
         raise
 
 
@@ -195,13 +196,15 @@ def after_append(scope: Scope, *, stored: dict, embedded: bool) -> None:
         _publish("session_summarize", (scope.tenant, user, sid))
 
 
-def message_refusal_record(scope: Scope, *, user, sid, problem: str, text) -> None:
+def message_refusal_record(
+    scope: Scope, *, user, sid, problem: str, text, kind: str = "message"
+) -> None:
     """Keep what a refused message was (up to 2,000 characters in all), under its user."""
     subject = user if isinstance(user, str) and limits.USER_RE.match(user) else None
     session = sid if isinstance(sid, str) and limits.SID_RE.match(sid) else None
     excerpt = text[:1000] if isinstance(text, str) else ""
     reason = json.dumps({"sid": str(sid)[:64], "problem": problem, "text": excerpt})
-    write_failure_record(scope, kind="message", reason=reason, subject_user=subject,
+    write_failure_record(scope, kind=kind, reason=reason, subject_user=subject,
                          subject_sid=session)  # fmt: skip
 
 

@@ -132,3 +132,20 @@ def scope_of(tenant):
     from tests.conftest import scope_for
 
     return scope_for(tenant)
+
+
+def test_refused_summaries_and_context_calls_are_kept_under_their_user(api_client, tenant):
+    post_message(api_client, "hello")
+    summary = api_client.put(BASE.format(user="ann", sid="main") + "/summary",
+                             {"text": "too far", "upto": 9, "by": "ann"}, format="json")  # fmt: skip
+    assert summary.status_code == 400 and summary.json()["error"]["field"] == "upto"
+    asked = api_client.post("/api/v1/context", {"user": "ann", "session": "main",
+                                                "message": "hi", "k": 999}, format="json")  # fmt: skip
+    assert asked.status_code == 400
+    rows = cypher.read(
+        scope_of(tenant),
+        "MATCH (f:WriteFailure {tenant: $tenant}) "
+        "RETURN f.subject_user AS user, f.subject_sid AS sid, f.reason AS reason ORDER BY reason",
+    )
+    assert [(r["user"], r["sid"]) for r in rows] == [("ann", "main")] * 2
+    assert all("/users/ann" not in r["reason"] for r in rows)  # the path is not kept
