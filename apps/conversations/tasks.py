@@ -6,11 +6,17 @@ from celery import shared_task
 
 from apps.graph.scope import Scope
 
+GONE = {"skipped": "the tenant no longer exists"}
 
-def _system_scope(tenant_uid: str, actor: str = "system:worker") -> Scope:
+
+def _system_scope(tenant_uid: str, actor: str = "system:worker") -> Scope | None:
+    """The worker's scope in the tenant; None when the tenant was deleted after the task was
+    queued (the task then has nothing to do)."""
     from apps.tenants.models import Tenant
 
-    tenant = Tenant.objects.get(uid=tenant_uid)
+    tenant = Tenant.objects.filter(uid=tenant_uid).first()
+    if tenant is None:
+        return None
     return Scope(
         tenant=tenant.uid,
         actor=actor,
@@ -23,7 +29,10 @@ def _system_scope(tenant_uid: str, actor: str = "system:worker") -> Scope:
 def messages_embed(tenant_uid: str) -> dict:
     from apps.conversations.embedding import messages_embed_pending
 
-    result = messages_embed_pending(_system_scope(tenant_uid))
+    scope = _system_scope(tenant_uid)
+    if scope is None:
+        return GONE
+    result = messages_embed_pending(scope)
     if result["more"]:
         messages_embed.delay(tenant_uid)
     return result
@@ -38,7 +47,8 @@ def messages_embed_sweep() -> dict:
 
     queued = 0
     for uid in Tenant.objects.values_list("uid", flat=True):
-        if messages_waiting(_system_scope(uid)):
+        scope = _system_scope(uid)
+        if scope is not None and messages_waiting(scope):
             messages_embed.delay(uid)
             queued += 1
     return {"queued": queued}
@@ -48,7 +58,8 @@ def messages_embed_sweep() -> dict:
 def session_summarize(tenant_uid: str, user: str, sid: str) -> dict:
     from apps.conversations.summaries import session_summarize as summarize
 
-    return summarize(_system_scope(tenant_uid, "system:summarizer"), user=user, sid=sid)
+    scope = _system_scope(tenant_uid, "system:summarizer")
+    return GONE if scope is None else summarize(scope, user=user, sid=sid)
 
 
 @shared_task(name="conversations.conversation_erase")
