@@ -63,6 +63,9 @@ def do_trace_record_in(
     entities = _ranked(found["entities"], kind="entity_hit") + _ranked(
         found["neighbours"], kind="neighbour"
     )
+    # Entities are locked (recent_traces) in uid order, so concurrent calls touching the same
+    # entities queue instead of deadlocking; the rank travels on each edge.
+    entities.sort(key=lambda x: x["uid"])
     rows = unit.run(
         RECORD,
         message=message_uid,

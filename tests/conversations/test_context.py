@@ -103,3 +103,39 @@ def test_older_messages_beyond_the_exact_budget_are_found_by_words_and_by_meanin
     assert [m["text"] for m in by_meaning["message_hits"]] == [
         "Our ferry timetable changed for the winter."
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_context_calls_on_the_same_entities_all_record_their_trace(scope):
+    import threading
+
+    from tests.resolution.review_fixtures import anthropic_pair
+
+    anthropic_pair(scope)
+    barrier = threading.Barrier(4)
+    results, errors = [], []
+
+    def call(n):
+        barrier.wait()
+        try:
+            results.append(context.check_context(
+                scope, user=f"user-{n}", sid="main", k=3,
+                message="Who builds Claude at Anthropic, and who invested in it?",
+            ))  # fmt: skip
+        except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=call, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert errors == [] and len(results) == 4
+    assert all(r["entity_hits"] for r in results)
+    traces = {r["trace"] for r in results}
+    kept = cypher.read(
+        scope,
+        "MATCH (e:Entity {tenant: $tenant, name: 'Anthropic'}) RETURN e.recent_traces AS kept",
+    )[0]["kept"]
+    # Fewer than the five kept: each call's uid is there, none lost to a concurrent update.
+    assert sorted(kept) == sorted(traces)
