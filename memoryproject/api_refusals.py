@@ -10,7 +10,8 @@ from apps.graph.write_failures import write_failure_record
 
 
 class RecordsRefusals:
-    """Mix into an APIView before APIView; reads (GET, HEAD, OPTIONS) are not recorded."""
+    """Mix into an APIView before APIView. Reads (GET, HEAD, OPTIONS) are not recorded, nor an
+    exception marked `recorded` (a service kept it already)."""
 
     def handle_exception(self, exc):
         response = super().handle_exception(exc)
@@ -19,11 +20,14 @@ class RecordsRefusals:
             400 <= response.status_code < 500
             and isinstance(scope, Scope)
             and self.request.method not in SAFE_METHODS
+            and not getattr(exc, "recorded", False)
         ):
-            error = (response.data or {}).get("error", {})
-            where = f" field={error['field']}" if error.get("field") else ""
-            limit = f" limit={error['limit']}" if error.get("limit") is not None else ""
-            detail = error.get("fields") or error.get("message", "")
-            reason = f"{self.request.method} {self.request.path}{where}{limit}: {detail}"
-            write_failure_record(scope, kind=str(error.get("code", "refused")), reason=reason)
+            self.refusal_record(scope, (response.data or {}).get("error", {}))
         return response
+
+    def refusal_record(self, scope: Scope, error: dict) -> None:
+        where = f" field={error['field']}" if error.get("field") else ""
+        limit = f" limit={error['limit']}" if error.get("limit") is not None else ""
+        detail = error.get("fields") or error.get("message", "")
+        reason = f"{self.request.method} {self.request.path}{where}{limit}: {detail}"
+        write_failure_record(scope, kind=str(error.get("code", "refused")), reason=reason)

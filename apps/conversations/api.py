@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
-from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -15,6 +14,7 @@ from apps.conversations import input_limits as limits
 from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
+from memoryproject.api_refusals import RecordsRefusals
 
 
 def _valid(serializer_class, data) -> dict:
@@ -24,32 +24,21 @@ def _valid(serializer_class, data) -> dict:
     return serializer.validated_data
 
 
-class RecordsRefusalsOfUser:
-    """A refused write (4xx) is kept as a WriteFailure under the user and session it was about,
-    so erasing them erases it; never with the path, which holds the user's name. Reads are not
-    recorded, nor refusals a service recorded already."""
+class RecordsRefusalsOfUser(RecordsRefusals):
+    """Kept under the user and session the refused write was about, so erasing them erases it;
+    never with the path, which holds the user's name."""
 
-    def handle_exception(self, exc):
-        response = super().handle_exception(exc)
-        scope = getattr(self.request, "auth", None)
-        if (
-            400 <= response.status_code < 500
-            and isinstance(scope, Scope)
-            and self.request.method not in SAFE_METHODS
-            and not getattr(exc, "recorded", False)
-        ):
-            data = self.request.data if isinstance(self.request.data, dict) else {}
-            error = (response.data or {}).get("error", {})
-            detail = error.get("fields") or error.get("message", "")
-            services.message_refusal_record(
-                scope,
-                user=self.kwargs.get("user") or data.get("user"),
-                sid=self.kwargs.get("sid") or data.get("session"),
-                problem=f"{type(self).__name__}: {str(detail)[:500]}",
-                text=data.get("text") or data.get("message"),
-                kind=str(error.get("code", "refused")),
-            )
-        return response
+    def refusal_record(self, scope: Scope, error: dict) -> None:
+        data = self.request.data if isinstance(self.request.data, dict) else {}
+        detail = error.get("fields") or error.get("message", "")
+        services.message_refusal_record(
+            scope,
+            user=self.kwargs.get("user") or data.get("user"),
+            sid=self.kwargs.get("sid") or data.get("session"),
+            problem=f"{type(self).__name__}: {str(detail)[:500]}",
+            text=data.get("text") or data.get("message"),
+            kind=str(error.get("code", "refused")),
+        )
 
 
 class MessageIn(StrictSerializer):
