@@ -105,7 +105,6 @@ def main() -> None:
                     by="bench",
                     mentions=[],
                     at=None,
-                    embedding=[0.0] * 384,
                 )
         started = time.perf_counter()
         result = knowledge_promote_chains(scope)

@@ -5,9 +5,8 @@ a token budget, and record a ReasoningTrace of the call."""
 
 from __future__ import annotations
 
-import os
 import time
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from contextvars import copy_context
 
 from apps.conversations import input_limits as limits
@@ -18,6 +17,7 @@ from apps.graph import cypher
 from apps.graph.embeddings import embed_one
 from apps.graph.fulltext import fulltext_terms
 from apps.graph.scope import Scope
+from memoryproject.thread_pools import thread_pool
 
 RRF_K = 60
 RECENT_SESSIONS = 20  # exact similarity over the user's latest messages in this many sessions,
@@ -196,7 +196,7 @@ def check_context(
     stored, found, block, trace_uid = cypher.write_unit(scope, work)
     # Embedded by the worker with the other messages: inserting into the vector index at commit
     # would cost this call about 8 ms, and its next context call is the first that can use it.
-    after_append(scope, stored=stored, embedded=False)
+    after_append(scope, stored=stored)
     server_ms = (time.perf_counter() - server_started) * 1000
     return {
         "message": stored,
@@ -217,24 +217,13 @@ def check_context(
     }
 
 
-_pool: tuple[int, ThreadPoolExecutor] | None = None
-
-
-def _executor() -> ThreadPoolExecutor:
-    """One small pool per process (a forked worker makes its own)."""
-    global _pool
-    if _pool is None or _pool[0] != os.getpid():
-        _pool = (os.getpid(), ThreadPoolExecutor(max_workers=4, thread_name_prefix="context"))
-    return _pool[1]
-
-
 def _reads_start(scope: Scope, *, user, sid, message, vector, k) -> dict[str, Future]:
     """The searches, in two read transactions on threads of the pool: the user's messages and
     the entities by words (with the summary), and the entities by meaning. A copy of the
     context goes with each, so round trips are counted where the call started."""
 
     def submit(read, **params) -> Future:
-        return _executor().submit(
+        return thread_pool("context", 4).submit(
             copy_context().run, cypher.read_unit, scope, lambda unit: read(unit, **params)
         )
 
@@ -250,12 +239,12 @@ def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, l
     steps: list[dict] = []
     mark = time.perf_counter()
     terms = fulltext_terms(message)
-    lucene = f"+owner_key:{limits.owner_key(unit.scope.tenant, user)} +text:({terms})"
     rows = unit.run(MESSAGE_HITS, user=user, vector=vector, k=k, recent_sessions=RECENT_SESSIONS,
-                    budget=EXACT_BUDGET, lucene=lucene if terms else None,
+                    budget=EXACT_BUDGET,
+                    lucene=limits.user_words_query(unit.scope.tenant, user, terms) or None,
                     word_candidates=WORD_CANDIDATES, ann=ANN_CANDIDATES)  # fmt: skip
     mark = _step(steps, "message_hits", mark, len(rows))
-    words = unit.run(ENTITIES_BY_WORDS, terms=fulltext_terms(message), ann=max(50, k * 10),
+    words = unit.run(ENTITIES_BY_WORDS, terms=terms, ann=max(50, k * 10),
                      n=k * 2, user=user, sid=sid)[0]  # fmt: skip
     _step(steps, "entities_by_words", mark, len(words["by_words"]))
     found = {

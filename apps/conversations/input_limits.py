@@ -119,6 +119,12 @@ def owner_key(tenant: str, user: str) -> str:
     return "u" + hashlib.sha256(f"{tenant}\x1f{user}".encode()).hexdigest()[:24]
 
 
+def user_words_query(tenant: str, user: str, terms: str) -> str:
+    """The message_text query for one user's messages holding any of `terms` (a fulltext_terms
+    OR query); '' when there are no terms."""
+    return f"+owner_key:{owner_key(tenant, user)} +text:({terms})" if terms else ""
+
+
 def mention_norm(name: str) -> str:
     """The entity key's normalization (the resolution gate's), so a mention by name finds the
     entity the gate would."""

@@ -144,10 +144,9 @@ def messages_search(scope: Scope, *, user: str, words: str, limit: int = 20) -> 
     limits.check_user(user)
     limits.check_text(words, limit=limits.MAX_SEARCH_CHARS, field="q")
     limits.check_count(limit, field="limit", limit=limits.MAX_LAST)
-    terms = fulltext_terms(words)
-    if not terms:
+    query = limits.user_words_query(scope.tenant, user, fulltext_terms(words))
+    if not query:
         return []
-    query = f"+owner_key:{limits.owner_key(scope.tenant, user)} +text:({terms})"
 
     def search(stx):
         # The index is eventually consistent: wait for what committed before this search.

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 from apps.conversations import input_limits as limits
 from apps.graph import cypher
@@ -16,6 +14,7 @@ from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
 from apps.graph.write_failures import write_failure_record
 from memoryproject.api_errors import ApplicationError
+from memoryproject.thread_pools import thread_pool
 
 logger = logging.getLogger(__name__)
 
@@ -34,8 +33,7 @@ CREATE (m:Message {uid: randomUUID(), tenant: $tenant, user: $user, sid: $sid, n
                    created_at: datetime(), mention_names: []})
 CREATE (m)-[:IN_SESSION]->(s)
 FOREACH (p IN CASE WHEN prev IS NULL THEN [] ELSE [prev] END | CREATE (p)-[:NEXT]->(m))
-FOREACH (_ IN CASE WHEN $embedding IS NULL THEN [1] ELSE [] END | SET m:MessageToEmbed)
-SET m.embedding = $embedding
+SET m:MessageToEmbed
 WITH s, m
 CALL (m) {
   UNWIND $mentions AS mention
@@ -69,7 +67,6 @@ def check_message_append(
     by: str,
     mentions: list[str] | None = None,
     at=None,
-    embedding: list[float] | None = None,
 ) -> dict:
     """Validate, then append one message to the user's session (created on first use).
     Returns {uid, no, at, mentions: {linked, unknown}}. A refusal records a WriteFailure that
@@ -78,9 +75,8 @@ def check_message_append(
         scope, user=user, sid=sid, role=role, text=text, by=by, mentions=mentions, at=at
     )
     return do_message_append(
-        scope, user=user, sid=sid, role=role, text=text, by=by, mentions=mentions, at=at,
-        embedding=embedding,
-    )  # fmt: skip
+        scope, user=user, sid=sid, role=role, text=text, by=by, mentions=mentions, at=at
+    )
 
 
 def check_message_input(scope: Scope, *, user, sid, role, text, by, mentions, at):
@@ -99,24 +95,19 @@ def check_message_input(scope: Scope, *, user, sid, role, text, by, mentions, at
         raise
 
 
-def do_message_append(
-    scope: Scope, *, user, sid, role, text, by, mentions, at, embedding=None
-) -> dict:
+def do_message_append(scope: Scope, *, user, sid, role, text, by, mentions, at) -> dict:
     """Append without validating: the caller checked every input (check_message_input)."""
     stored = cypher.write_unit(
         scope,
         lambda unit: do_message_append_in(
-            unit, user=user, sid=sid, role=role, text=text, by=by, mentions=mentions, at=at,
-            embedding=embedding,
+            unit, user=user, sid=sid, role=role, text=text, by=by, mentions=mentions, at=at
         ),
-    )  # fmt: skip
-    after_append(scope, stored=stored, embedded=embedding is not None)
+    )
+    after_append(scope, stored=stored)
     return stored
 
 
-def do_message_append_in(
-    unit: ScopedTx, *, user, sid, role, text, by, mentions, at, embedding=None
-) -> dict:
+def do_message_append_in(unit: ScopedTx, *, user, sid, role, text, by, mentions, at) -> dict:
     """The append query inside the caller's transaction (no queued work: the caller calls
     after_append once it committed)."""
     row = unit.run(
@@ -127,7 +118,6 @@ def do_message_append_in(
         text=text,
         by=by,
         at=at,
-        embedding=embedding,
         owner_key=limits.owner_key(unit.scope.tenant, user),
         mentions=[{"name": n, "norm": limits.mention_norm(n)} for n in mentions],
     )[0]
@@ -151,9 +141,6 @@ _last_embed_queued: dict[str, float] = {}
 _embed_lock = threading.Lock()
 
 
-_publisher: tuple[int, ThreadPoolExecutor] | None = None
-
-
 def _queue_embedding(tenant: str) -> None:
     """Off the request's thread: a publish costs milliseconds (seconds for a first connection),
     and a broker that is down must not fail an append that committed. Beat's sweep embeds
@@ -167,11 +154,7 @@ def _queue_embedding(tenant: str) -> None:
 
 
 def _publish(task_name: str, args: tuple, **options) -> None:
-    global _publisher
-    with _embed_lock:
-        if _publisher is None or _publisher[0] != os.getpid():  # a forked process makes its own
-            _publisher = (os.getpid(), ThreadPoolExecutor(1, thread_name_prefix="publish"))
-    _publisher[1].submit(_published, task_name, args, options)
+    thread_pool("publish", 1).submit(_published, task_name, args, options)
 
 
 def _published(task_name: str, args: tuple, options: dict) -> None:
@@ -183,12 +166,11 @@ def _published(task_name: str, args: tuple, options: dict) -> None:
         logger.warning("task %s not queued", task_name, exc_info=True)
 
 
-def after_append(scope: Scope, *, stored: dict, embedded: bool) -> None:
+def after_append(scope: Scope, *, stored: dict) -> None:
     """Queue the work that stays off the request path: embedding, and a summary once the
     messages waiting pass the tenant's `summarize_waiting` (again every 25 while they do)."""
 
-    if not embedded:
-        _queue_embedding(scope.tenant)
+    _queue_embedding(scope.tenant)
     user, sid = stored["user"], stored["sid"]
     waiting = stored["no"] - stored.pop("summary_upto") - scope.setting("summary_keep_last")
     over = waiting - scope.setting("summarize_waiting")

@@ -84,13 +84,13 @@ ENTITY_GONE_RETRIES = 3
 
 
 def _retrying_gone(run: Callable[[], T]) -> T:
-    for attempt in range(ENTITY_GONE_RETRIES + 1):
+    for _ in range(ENTITY_GONE_RETRIES):
         try:
             return run()
         except ClientError as exc:
-            if exc.code != ENTITY_GONE or attempt == ENTITY_GONE_RETRIES:
+            if exc.code != ENTITY_GONE:
                 raise
-    raise AssertionError("unreachable")
+    return run()
 
 
 def write_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
