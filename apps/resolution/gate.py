@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 from apps.graph.cypher import ScopedTx
 from apps.graph.embeddings import get_embedder
-from apps.graph.fulltext import fulltext_terms
+from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.resolution.candidates import EntityCandidate
 from apps.resolution.signals import Signals, name_normalize, reason_text, signals_compute
 
-# How many hits each index may contribute. Neo4j 5.26 cannot filter a vector or full-text query
-# by tenant and type inside the index, so hits are filtered after; 50 leaves room for that.
+# How many hits each index may contribute; the indexes keep to the candidate's tenant, type and
+# active entities themselves (see graph.nodes.entities), so these are all comparable matches.
 INDEX_HITS = 50
 # Descriptions this close propose a pair for review even when the names differ (a person renamed,
 # a nickname); they never merge on their own. Measured on FEBRL (see bench/identity_febrl.py).
@@ -52,34 +52,33 @@ RETURN e.uid AS uid, e.name AS name, [e.norm_name] + coalesce(e.norm_aliases, []
          AND $description_embedding IS NOT NULL AS by_description
 """
 
+# Each SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails otherwise).
+_BY_MEANING = """
+  MATCH (by_name:Entity)
+    SEARCH by_name IN (VECTOR INDEX entity_embedding FOR $embedding
+      WHERE by_name.tenant = $tenant AND by_name.type = $type AND by_name.status = 'active'
+      LIMIT $hits)
+  RETURN by_name AS node
+  UNION
+  MATCH (by_text:Entity)
+    SEARCH by_text IN (VECTOR INDEX entity_description_embedding FOR $probe
+      WHERE by_text.tenant = $tenant AND by_text.type = $type AND by_text.status = 'active'
+      LIMIT $hits)
+  RETURN by_text AS node
+"""
+
 MATCHES_BY_WORDS_AND_MEANING = (
-    """
+    """CYPHER 25
 CALL () {
   CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node
   RETURN node
-  UNION
-  CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node
-  RETURN node
-  UNION
-  CALL db.index.vector.queryNodes('entity_description_embedding', $hits, $probe) YIELD node
-  RETURN node
-}
-"""
+  UNION"""
+    + _BY_MEANING
+    + "}"
     + _MATCH_FIELDS
 )
 
-MATCHES_BY_MEANING = (
-    """
-CALL () {
-  CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node
-  RETURN node
-  UNION
-  CALL db.index.vector.queryNodes('entity_description_embedding', $hits, $probe) YIELD node
-  RETURN node
-}
-"""
-    + _MATCH_FIELDS
-)
+MATCHES_BY_MEANING = "CYPHER 25\nCALL () {" + _BY_MEANING + "}" + _MATCH_FIELDS
 
 
 @dataclass(frozen=True)
@@ -132,7 +131,9 @@ def key_claim(stx: ScopedTx, candidate: EntityCandidate, norm: str) -> Match | N
 def matches_find(stx: ScopedTx, candidate: EntityCandidate) -> list[Match]:
     """Active entities of the candidate's type and tenant that the name or meaning indexes
     return for it."""
-    words = fulltext_terms(" ".join(candidate.names), fuzzy=True)
+    words = entity_words_query(
+        stx.scope.tenant, fulltext_terms(" ".join(candidate.names), fuzzy=True), type=candidate.type
+    )
     query = MATCHES_BY_WORDS_AND_MEANING if words else MATCHES_BY_MEANING
     rows = stx.run(
         query,

@@ -9,11 +9,11 @@ import json
 
 from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
-from apps.graph.fulltext import fulltext_terms
+from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.graph.scope import Scope
 
 RRF_K = 60  # reciprocal rank fusion's usual constant: damps the weight of the first ranks
-SEARCH_HITS = 100  # how deep each index is read before tenant/type filtering and fusion
+SEARCH_HITS = 100  # how deep each index is read (inside the tenant and type) before fusion
 DETAIL_RELATIONS = 100
 DETAIL_MENTIONS = 50
 DETAIL_PENDING = 50
@@ -25,31 +25,40 @@ RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS 
 ORDER BY score DESC, name LIMIT $limit
 """
 
-_RANKED_VECTOR = """
-  CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node, score
-  WITH node, score WHERE node.tenant = $tenant AND node.status = 'active'
-                     AND ($type IS NULL OR node.type = $type)
-  WITH collect(node) AS nodes
+# Tenant, type and status are filters inside both indexes (see graph.nodes.entities); a filtered
+# vector search states each filter, so the query with a type and the one without are two texts.
+# A SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails otherwise).
+_IN_TENANT = "hit.tenant = $tenant AND hit.status = 'active'"
+
+
+def _ranked_vector(filters: str) -> str:
+    return f"""
+  MATCH (hit:Entity)
+    SEARCH hit IN (VECTOR INDEX entity_embedding FOR $embedding WHERE {filters} LIMIT $hits)
+    SCORE AS score
+  WITH hit ORDER BY score DESC
+  WITH collect(hit) AS nodes
   UNWIND range(0, size(nodes) - 1) AS i
   RETURN nodes[i] AS node, i + 1 AS rank, 'meaning' AS via
 """
 
-SEARCH_WORDS_AND_MEANING = (
-    """
-CALL () {
+
+_RANKED_WORDS = """
   CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node, score
-  WITH node, score WHERE node.tenant = $tenant AND node.status = 'active'
-                     AND ($type IS NULL OR node.type = $type)
+  WITH node, score WHERE node.tenant = $tenant
   WITH collect(node) AS nodes
   UNWIND range(0, size(nodes) - 1) AS i
   RETURN nodes[i] AS node, i + 1 AS rank, 'words' AS via
   UNION ALL"""
-    + _RANKED_VECTOR
-    + "}"
-    + _FUSED_FIELDS
-)
 
-SEARCH_MEANING = "CALL () {" + _RANKED_VECTOR + "}" + _FUSED_FIELDS
+
+def _search(*, words: bool, typed: bool) -> str:
+    filters = _IN_TENANT + (" AND hit.type = $type" if typed else "")
+    ranked = (_RANKED_WORDS if words else "") + _ranked_vector(filters)
+    return "CYPHER 25\nCALL () {" + ranked + "}" + _FUSED_FIELDS
+
+
+SEARCHES = {(w, t): _search(words=w, typed=t) for w in (True, False) for t in (True, False)}
 
 BROWSE = """
 MATCH (e:Entity {tenant: $tenant})
@@ -96,11 +105,11 @@ def entities_search(scope: Scope, *, q: str = "", type: str | None = None, limit
     q = q.strip()
     if not q:
         return cypher.read(scope, BROWSE, type=type, limit=limit)
-    words = fulltext_terms(q, fuzzy=True)
+    words = entity_words_query(scope.tenant, fulltext_terms(q, fuzzy=True), type=type)
     embedding = get_embedder().embed([q])[0]
     return cypher.read(
         scope,
-        SEARCH_WORDS_AND_MEANING if words else SEARCH_MEANING,
+        SEARCHES[(bool(words), type is not None)],
         words=words,
         embedding=embedding,
         type=type,
