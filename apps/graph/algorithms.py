@@ -151,7 +151,7 @@ def personalized_pagerank(
     """Entities ranked by PageRank personalized to the `seeds` entities (seed 000's spreading
     from what a question names): [{uid, score}], highest first."""
     return _run(scope, PAGERANK_ESTIMATE, PAGERANK, seeds=list(seeds), limit=limit,
-                damping=0.85, iterations=40, tolerance=1e-7,
+                damping=0.85, iterations=100, tolerance=1e-7,
                 weight_property="weight" if weighted else None)  # fmt: skip
 
 

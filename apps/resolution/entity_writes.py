@@ -92,6 +92,7 @@ SET e.aliases = coalesce(e.aliases, []) + [p IN fresh | p.surface],
     e.description_embedding = CASE WHEN fills_description AND $description_embedding IS NULL
                                    THEN null ELSE e.description_embedding END,
     e.last_agent = $agent
+WITH e, fresh, fills_description, fills_embedding
 // Vectors are stored as float32 arrays (half of Cypher's float64 lists).
 CALL (e, fills_embedding) {
   WITH e WHERE fills_embedding AND size($embedding) > 0
