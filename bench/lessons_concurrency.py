@@ -40,8 +40,8 @@ def main() -> None:
     from apps.conversations.services import do_message_append
     from apps.graph import cypher
     from apps.graph.scope import Scope
+    from apps.knowledge.services import knowledge_promote_chains
     from apps.lessons.episodes import check_entry_record, check_episode_close, check_episode_open
-    from apps.lessons.knowledge.promotion import knowledge_promote_chains
     from apps.lessons.lessons import check_lesson_learn, check_lesson_weigh, lesson_get
 
     defaults = {

@@ -1,5 +1,5 @@
 """Pages for reviewers: episode timelines, lessons with evidence, playbooks with versions, runs and
-the switch, handoffs per agent, and the promoted knowledge graph of a user."""
+the switch, and handoffs per agent."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.lessons import episodes, handoffs, lessons, playbooks
-from apps.lessons.knowledge.retrieval import knowledge_graph, knowledge_users
 from apps.tenants.models import Role
 from apps.tenants.roles import role_required
 from memoryproject.api_errors import ApplicationError
@@ -108,27 +107,3 @@ def handoffs_page(request):
         by_receiver[row["receiver"]].append(row)
     context = {"by_receiver": dict(sorted(by_receiver.items())), "agent": agent}
     return render(request, "lessons/handoffs.html", context)
-
-
-@require_GET
-@role_required(Role.VIEWER)
-def knowledge_users_page(request):
-    return render(
-        request, "lessons/knowledge_users.html", {"users": knowledge_users(request.scope)}
-    )
-
-
-@require_GET
-@role_required(Role.VIEWER)
-def knowledge_page(request, user: str):
-    facts = knowledge_graph(request.scope, user=user[:200])
-    nodes: dict[str, set] = defaultdict(set)
-    for fact in facts:
-        nodes[fact["from_label"]].add(fact["from"])
-        nodes[fact["to_label"]].add(fact["to"])
-    context = {
-        "user_name": user,
-        "facts": facts,
-        "nodes": {label: sorted(keys) for label, keys in sorted(nodes.items())},
-    }
-    return render(request, "lessons/knowledge.html", context)
