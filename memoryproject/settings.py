@@ -228,7 +228,7 @@ TENANT_DEFAULTS = {
     "knowledge_extractor": "rules",
 }
 
-# Rules that say what one closed episode shows (apps/lessons/promotion.py), by name.
+# Rules that say what one closed episode shows (apps/lessons/services/promotion.py), by name.
 LESSON_PROMOTION_RULES: dict[str, str] = {}
 # Extractors of knowledge triples from conversation chains, chosen per tenant by name.
 KNOWLEDGE_EXTRACTORS = {

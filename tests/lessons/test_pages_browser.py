@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from apps.lessons.episodes import check_entry_record, check_episode_close, check_episode_open
-from apps.lessons.handoffs import check_handoff_give
-from apps.lessons.lessons import check_lesson_learn, check_lesson_weigh
-from apps.lessons.playbooks import check_playbook_run, check_playbook_write
+from apps.lessons.services.episodes import (
+    check_entry_record,
+    check_episode_close,
+    check_episode_open,
+)
+from apps.lessons.services.handoffs import check_handoff_give
+from apps.lessons.services.lessons import check_lesson_learn, check_lesson_weigh
+from apps.lessons.services.playbooks import check_playbook_run, check_playbook_write
 from apps.tenants.models import Role
 from tests.conftest import browser_login, scope_for
 from tests.lessons.conftest import closed_episode, entity_make

@@ -6,7 +6,7 @@ from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS
 
 from apps.graph.write_failures import write_failure_record
-from apps.lessons.references import REF_KINDS
+from apps.lessons.services.references import REF_KINDS
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
 

@@ -7,8 +7,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.lessons import episodes as episode_services
+from apps.lessons import selectors
 from apps.lessons.api import ReadOrWrite, refs_field, validated
+from apps.lessons.services import episodes as episode_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
 
@@ -39,10 +40,10 @@ class EpisodesApi(ReadOrWrite, APIView):
     def get(self, request):
         about = request.query_params.get("about")
         if about:
-            rows = episode_services.episodes_about(request.auth, entity=about[:200])
+            rows = selectors.episodes_about(request.auth, entity=about[:200])
         else:
             status = request.query_params.get("status")
-            rows = episode_services.episodes_list(
+            rows = selectors.episodes_list(
                 request.auth, status=status if status in {"open", "closed"} else None
             )
         return Response({"results": rows})
@@ -53,7 +54,7 @@ class EpisodeDetailApi(APIView):
 
     @extend_schema(summary="One episode with its entries in order and what each cites")
     def get(self, request, uid: str):
-        episode = episode_services.episode_get(request.auth, episode=uid)
+        episode = selectors.episode_get(request.auth, episode=uid)
         if episode is None:
             raise NotFoundError("No such episode.")
         return Response(episode)

@@ -7,8 +7,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.lessons import handoffs as handoff_services
+from apps.lessons import selectors
 from apps.lessons.api import ReadOrWrite, refs_field, validated
+from apps.lessons.services import handoffs as handoff_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
 
@@ -31,7 +32,7 @@ class HandoffsApi(ReadOrWrite, APIView):
     def get(self, request):
         agent = request.query_params.get("agent", request.auth.actor)[:200]
         status = request.query_params.get("status")
-        rows = handoff_services.handoffs_for(
+        rows = selectors.handoffs_for(
             request.auth,
             agent=agent,
             status=status if status in {"given", "accepted"} else None,

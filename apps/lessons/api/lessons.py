@@ -8,9 +8,10 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.lessons import lessons as lesson_services
+from apps.lessons import selectors
 from apps.lessons.api import ReadOrWrite, validated
-from apps.lessons.promotion import check_promote
+from apps.lessons.services import lessons as lesson_services
+from apps.lessons.services.promotion import check_promote
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
 
@@ -44,7 +45,7 @@ class LessonsApi(ReadOrWrite, APIView):
     @extend_schema(summary="Lessons at or above the threshold; ?about=, ?at_least=, ?since=")
     def get(self, request):
         query = validated(request, LessonsQuery, kind=None, data=request.query_params)
-        return Response({"results": lesson_services.lessons_list(request.auth, **query)})
+        return Response({"results": selectors.lessons_list(request.auth, **query)})
 
 
 class LessonsQuery(StrictSerializer):
@@ -59,7 +60,7 @@ class LessonDetailApi(APIView):
 
     @extend_schema(summary="A lesson with its evidence and weight")
     def get(self, request, key: str):
-        lesson = lesson_services.lesson_get(request.auth, key=key)
+        lesson = selectors.lesson_get(request.auth, key=key)
         if lesson is None:
             raise NotFoundError("No such lesson.")
         return Response(lesson)

@@ -9,8 +9,9 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.lessons import playbooks as playbook_services
+from apps.lessons import selectors
 from apps.lessons.api import ReadOrWrite, validated
+from apps.lessons.services import playbooks as playbook_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, NotFoundError, StrictSerializer
 
@@ -40,7 +41,7 @@ class PlaybooksApi(ReadOrWrite, APIView):
 
     @extend_schema(summary="Every playbook, on and off, with its newest version")
     def get(self, request):
-        return Response({"results": playbook_services.playbooks_list(request.auth)})
+        return Response({"results": selectors.playbooks_list(request.auth)})
 
 
 class PlaybooksForApi(APIView):
@@ -55,7 +56,7 @@ class PlaybooksForApi(APIView):
             situation = json.loads(raw)
         except ValueError:
             raise ApplicationError("situation is a JSON object.", field="situation") from None
-        rows = playbook_services.playbooks_for(request.auth, situation=situation)
+        rows = selectors.playbooks_for(request.auth, situation=situation)
         return Response({"results": rows})
 
 
@@ -64,7 +65,7 @@ class PlaybookDetailApi(APIView):
 
     @extend_schema(summary="A playbook with its versions, runs and switch")
     def get(self, request, key: str):
-        playbook = playbook_services.playbook_get(request.auth, key=key)
+        playbook = selectors.playbook_get(request.auth, key=key)
         if playbook is None:
             raise NotFoundError("No such playbook.")
         return Response(playbook)

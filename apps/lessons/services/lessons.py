@@ -7,13 +7,11 @@ episode given twice (or by eight agents at once) is one edge, so it counts once.
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
-from apps.lessons.references import check_key, check_references, find_references
 from apps.lessons.refusals import refusal_recorded
+from apps.lessons.services.references import check_key, check_references, find_references
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
 
 MAX_STATEMENT_CHARS = 2000
@@ -212,61 +210,3 @@ def check_lesson_weigh(
         return {"id": key, "status": status, "weight": result["weight"]}
 
     return cypher.write_unit(scope, work)
-
-
-# --- reads ------------------------------------------------------------------------------------
-
-LIST = """
-MATCH (l:Lesson {tenant: $tenant})
-WHERE l.weight >= $at_least AND ($since IS NULL OR l.touched_at >= datetime($since))
-  AND ($about IS NULL OR EXISTS { (l)-[:ABOUT]->(:Entity {tenant: $tenant, uid: $about}) })
-RETURN l.key AS id, l.statement AS statement, l.weight AS weight, l.support AS support,
-       l.against AS against, l.helped AS helped, l.failed AS failed,
-       toString(l.touched_at) AS touched_at
-ORDER BY l.weight DESC, l.touched_at DESC LIMIT $limit
-"""
-
-GET = """
-MATCH (l:Lesson {tenant: $tenant, key: $key})
-OPTIONAL MATCH (l)-[r:SUPPORTED_BY|CONTRADICTED_BY|USED_IN]->(ep:Episode)
-WITH l, r, ep ORDER BY r.at
-WITH l, collect(CASE WHEN ep IS NULL THEN null ELSE {
-  episode: ep.uid, title: ep.title, at: toString(r.at), by: r.by,
-  side: CASE type(r) WHEN 'SUPPORTED_BY' THEN 'for' WHEN 'CONTRADICTED_BY' THEN 'against'
-        ELSE CASE WHEN r.helped THEN 'helped' ELSE 'failed' END END} END) AS evidence
-OPTIONAL MATCH (l)-[:ABOUT]->(e:Entity)
-RETURN l.key AS id, l.statement AS statement, l.weight AS weight, l.support AS support,
-       l.against AS against, l.helped AS helped, l.failed AS failed, l.by AS by,
-       toString(l.created_at) AS created_at, toString(l.touched_at) AS touched_at,
-       evidence, collect({id: e.uid, name: e.name}) AS about
-"""
-
-
-def lessons_list(
-    scope: Scope,
-    *,
-    about: str | None = None,
-    at_least: int | None = None,
-    since: datetime | None = None,
-    limit: int = 50,
-) -> list[dict]:
-    """Lessons at or above the threshold (tenant setting `lesson_threshold`), heaviest first;
-    `since` leaves out lessons that no episode supported, contradicted or used since then."""
-    threshold = at_least if at_least is not None else scope.setting("lesson_threshold")
-    return cypher.read(
-        scope,
-        LIST,
-        at_least=threshold,
-        since=since.isoformat() if since else None,
-        about=about,
-        limit=limit,
-    )
-
-
-def lesson_get(scope: Scope, *, key: str) -> dict | None:
-    rows = cypher.read(scope, GET, key=key)
-    if not rows:
-        return None
-    row = rows[0]
-    row["about"] = [a for a in row["about"] if a["id"]]
-    return row

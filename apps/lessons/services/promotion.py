@@ -20,12 +20,18 @@ from django.utils.module_loading import import_string
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.lessons.episodes import episode_get
-from apps.lessons.lessons import CREATE as LESSON_CREATE
-from apps.lessons.lessons import MAX_STATEMENT_CHARS, do_lesson_evidence
-from apps.lessons.playbooks import RUN, check_steps, check_trigger, do_playbook_write, signature
-from apps.lessons.references import KEY_PATTERN
 from apps.lessons.refusals import refusal_recorded
+from apps.lessons.selectors import episode_get
+from apps.lessons.services.lessons import CREATE as LESSON_CREATE
+from apps.lessons.services.lessons import MAX_STATEMENT_CHARS, do_lesson_evidence
+from apps.lessons.services.playbooks import (
+    RUN,
+    check_steps,
+    check_trigger,
+    do_playbook_write,
+    signature,
+)
+from apps.lessons.services.references import KEY_PATTERN
 from memoryproject.api_errors import ApplicationError
 
 MAX_EPISODES_PER_CALL = 200

@@ -4,8 +4,8 @@
 2. A new version replaces the last one; no version is ever changed.
 3. A run is judged once, and three failures in a row switch the playbook off.
 4. A reviewer switches it on or off; who and when are kept (and audited).
-`playbooks_for(situation)` compares triggers in the query: a trigger value fits only a value of its
-own JSON type (true does not fit 1, "1" does not fit 1).
+`playbooks_for(situation)` (apps.lessons.selectors) compares triggers in the query: a trigger value
+fits only a value of its own JSON type (true does not fit 1, "1" does not fit 1).
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import json
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.lessons.lessons import _closed_episodes, _episode_ids
-from apps.lessons.references import check_key
 from apps.lessons.refusals import refusal_recorded
+from apps.lessons.services.lessons import _closed_episodes, _episode_ids
+from apps.lessons.services.references import check_key
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
 
 MAX_STEPS = 50
@@ -237,76 +237,3 @@ def check_playbook_switch(scope: Scope, *, key: str, enabled: bool, reason: str 
         details={"reason": reason},
     )
     return {"id": key, **rows[0]}
-
-
-# --- reads ------------------------------------------------------------------------------------
-
-FOR_SITUATION = """
-MATCH (p:Playbook {tenant: $tenant, enabled: true})
-MATCH (v:PlaybookVersion {tenant: $tenant, key: p.key, version: p.version})
-WHERE all(t IN v.trigger_terms WHERE t IN $terms)
-RETURN p.key AS key, v.version AS version, v.trigger AS trigger, v.steps AS steps
-ORDER BY size(v.trigger_terms) DESC, p.key LIMIT $limit
-"""
-
-LIST = """
-MATCH (p:Playbook {tenant: $tenant})
-OPTIONAL MATCH (v:PlaybookVersion {tenant: $tenant, key: p.key, version: p.version})
-RETURN p.key AS key, p.version AS version, p.enabled AS enabled,
-       p.failures_in_row AS failures_in_row, p.switched_by AS switched_by,
-       toString(p.switched_at) AS switched_at, v.trigger AS trigger, v.steps AS steps,
-       COUNT { (p)-[:RAN_IN]->() } AS runs
-ORDER BY p.key LIMIT $limit
-"""
-
-GET = """
-MATCH (p:Playbook {tenant: $tenant, key: $key})
-CALL {
-  WITH p
-  MATCH (v:PlaybookVersion)-[:VERSION_OF]->(p)
-  OPTIONAL MATCH (v)-[:DRAWN_FROM]->(ep:Episode)
-  WITH v, collect(ep.uid) AS episodes ORDER BY v.version DESC
-  RETURN collect({version: v.version, trigger: v.trigger, steps: v.steps, by: v.by,
-                  at: toString(v.created_at), episodes: episodes}) AS versions
-}
-CALL {
-  WITH p
-  OPTIONAL MATCH (p)-[r:RAN_IN]->(ep:Episode)
-  WITH r, ep ORDER BY r.at DESC
-  RETURN collect(CASE WHEN ep IS NULL THEN null ELSE {episode: ep.uid, title: ep.title,
-         succeeded: r.succeeded, version: r.version, by: r.by, at: toString(r.at)} END) AS runs
-}
-RETURN p.key AS key, p.version AS version, p.enabled AS enabled,
-       p.failures_in_row AS failures_in_row, p.switched_by AS switched_by,
-       toString(p.switched_at) AS switched_at, p.switch_reason AS switch_reason,
-       versions, runs
-"""
-
-
-def _decoded(row: dict) -> dict:
-    for name in ("trigger", "steps"):
-        if row.get(name):
-            row[name] = json.loads(row[name])
-    return row
-
-
-def playbooks_for(scope: Scope, *, situation: dict, limit: int = 20) -> list[dict]:
-    """Switched-on playbooks whose every trigger value is in the situation, with its type."""
-    if not isinstance(situation, dict):
-        raise ApplicationError("situation must be an object.", field="situation")
-    rows = cypher.read(scope, FOR_SITUATION, terms=trigger_terms(situation), limit=limit)
-    return [_decoded(r) | {"id": f"{r['key']}#{r['version']}"} for r in rows]
-
-
-def playbooks_list(scope: Scope, *, limit: int = 100) -> list[dict]:
-    return [_decoded(r) for r in cypher.read(scope, LIST, limit=limit)]
-
-
-def playbook_get(scope: Scope, *, key: str) -> dict | None:
-    rows = cypher.read(scope, GET, key=key)
-    if not rows:
-        return None
-    row = rows[0]
-    row["versions"] = [_decoded(v) for v in row["versions"]]
-    row["runs"] = [r for r in row["runs"] if r]
-    return row

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.lessons.references import check_key, check_references, find_references
 from apps.lessons.refusals import refusal_recorded
+from apps.lessons.services.references import check_key, check_references, find_references
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
 
 MAX_NOTE_CHARS = 2000
@@ -109,36 +109,3 @@ def check_handoff_accept(scope: Scope, *, key: str) -> dict:
             "Only the receiver of a handoff can accept it.", code="not_receiver", status=403
         )
     raise ConflictError("This handoff was accepted already.")
-
-
-# --- reads ------------------------------------------------------------------------------------
-
-FOR_AGENT = """
-MATCH (h:Handoff {tenant: $tenant})
-WHERE ($agent IS NULL OR h.receiver = $agent OR h.giver = $agent)
-  AND ($status IS NULL OR h.status = $status)
-OPTIONAL MATCH (h)-[:POINTS_TO]->(n)
-WITH h, collect(CASE WHEN n IS NULL THEN null ELSE {
-  kind: CASE WHEN n:Entry THEN 'entry' WHEN n:Episode THEN 'episode' WHEN n:Entity THEN 'entity'
-             WHEN n:Lesson THEN 'lesson' ELSE 'playbook' END,
-  id: CASE WHEN n:Lesson THEN n.key WHEN n:PlaybookVersion THEN n.key + '#' + toString(n.version)
-           ELSE n.uid END,
-  label: coalesce(n.name, n.title, n.statement, n.type, n.key)} END) AS points_to
-RETURN h.key AS id, h.giver AS giver, h.receiver AS receiver, h.note AS note,
-       h.status AS status, toString(h.created_at) AS given_at,
-       toString(h.accepted_at) AS accepted_at, points_to
-ORDER BY h.created_at DESC LIMIT $limit
-"""
-
-
-def handoffs_for(
-    scope: Scope, *, agent: str | None = None, status: str | None = None, limit: int = 100
-) -> list[dict]:
-    """Handoffs given to or by `agent` (all when None), newest first, with references back in
-    the form they were given, so what is read can be cited."""
-    rows = cypher.read(scope, FOR_AGENT, agent=agent, status=status, limit=limit)
-    for row in rows:
-        row["points_to"] = sorted(
-            (p for p in row["points_to"] if p), key=lambda p: (p["kind"], p["id"])
-        )
-    return rows

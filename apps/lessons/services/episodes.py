@@ -7,14 +7,18 @@ closes the episode; nothing reopens it and no entry is ever changed (there is no
 
 from __future__ import annotations
 
-import json
 import re
 import uuid
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.lessons.references import check_key, check_references, check_values, find_references
 from apps.lessons.refusals import refusal_recorded
+from apps.lessons.services.references import (
+    check_key,
+    check_references,
+    check_values,
+    find_references,
+)
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
 
 OUTCOME = "outcome"
@@ -172,72 +176,3 @@ def check_episode_close(
     return check_entry_record(
         scope, episode=episode, type=OUTCOME, text=text, values=outcome, cites=cites
     )
-
-
-# --- reads ------------------------------------------------------------------------------------
-
-EPISODE = """
-MATCH (ep:Episode {tenant: $tenant, uid: $episode})
-OPTIONAL MATCH (ep)-[:ABOUT]->(e:Entity)
-WITH ep, collect({id: e.uid, name: e.name, type: e.type}) AS about
-OPTIONAL MATCH (ep)-[:HAS]->(en:Entry)
-OPTIONAL MATCH (en)-[c:CITES]->(n)
-WITH ep, about, en, collect(CASE WHEN n IS NULL THEN null ELSE {
-  kind: CASE WHEN n:Entry THEN 'entry' WHEN n:Entity THEN 'entity'
-             WHEN n:Lesson THEN 'lesson' ELSE 'playbook' END,
-  id: CASE WHEN n:Lesson THEN n.key WHEN n:PlaybookVersion THEN n.key + '#' + toString(n.version)
-           ELSE n.uid END,
-  label: coalesce(n.name, n.statement, n.type + ' #' + toString(n.seq), n.key),
-  as_of: toString(c.as_of)} END) AS cites
-ORDER BY en.seq
-WITH ep, about, collect(CASE WHEN en IS NULL THEN null ELSE {
-  id: en.uid, seq: en.seq, type: en.type, text: en.text, values: en.values, by: en.by,
-  at: toString(en.created_at), cites: cites} END) AS entries
-RETURN ep.uid AS id, ep.key AS key, ep.title AS title, ep.status AS status,
-       ep.opened_by AS opened_by, toString(ep.created_at) AS opened_at,
-       toString(ep.closed_at) AS closed_at, ep.outcome AS outcome,
-       [a IN about WHERE a.id IS NOT NULL] AS about, entries
-"""
-
-ABOUT_ENTITY = """
-MATCH (e:Entity {tenant: $tenant, uid: $entity})<-[:ABOUT]-(ep:Episode)
-RETURN ep.uid AS id, ep.key AS key, ep.title AS title, ep.status AS status,
-       toString(ep.created_at) AS opened_at, toString(ep.closed_at) AS closed_at,
-       ep.outcome AS outcome
-ORDER BY ep.created_at DESC LIMIT $limit
-"""
-
-LIST = """
-MATCH (ep:Episode {tenant: $tenant})
-WHERE $status IS NULL OR ep.status = $status
-RETURN ep.uid AS id, ep.key AS key, ep.title AS title, ep.status AS status,
-       ep.last_seq AS entries, toString(ep.created_at) AS opened_at,
-       toString(ep.closed_at) AS closed_at, ep.outcome AS outcome
-ORDER BY ep.created_at DESC LIMIT $limit
-"""
-
-
-def _outcome(row: dict) -> dict:
-    row["outcome"] = json.loads(row["outcome"]) if row.get("outcome") else None
-    return row
-
-
-def episode_get(scope: Scope, *, episode: str) -> dict | None:
-    """The episode with its entries in order, each with what it cites."""
-    rows = cypher.read(scope, EPISODE, episode=episode)
-    if not rows:
-        return None
-    row = _outcome(rows[0])
-    for entry in row["entries"]:
-        entry["values"] = json.loads(entry["values"] or "{}")
-        entry["cites"] = [c for c in entry["cites"] if c is not None]
-    return row
-
-
-def episodes_about(scope: Scope, *, entity: str, limit: int = 50) -> list[dict]:
-    """Episodes about one entity, the newest first, with their outcome once closed."""
-    return [_outcome(r) for r in cypher.read(scope, ABOUT_ENTITY, entity=entity, limit=limit)]
-
-
-def episodes_list(scope: Scope, *, status: str | None = None, limit: int = 50) -> list[dict]:
-    return [_outcome(r) for r in cypher.read(scope, LIST, status=status, limit=limit)]
