@@ -10,9 +10,9 @@ from rest_framework.views import APIView
 
 from apps.knowledge.selectors import knowledge_graph, knowledge_search
 from apps.knowledge.ticker import knowledge_promotion_queue
-from apps.lessons.api import validated
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
+from memoryproject.request_inputs import validated
 
 
 class KnowledgePromoteApi(APIView):

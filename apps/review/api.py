@@ -9,11 +9,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.graph.nodes import ENTITY_TYPES
-from apps.resolution.api import MAX_UID_CHARS, _query_params
 from apps.review import selectors, services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
 from memoryproject.api_refusals import RecordsRefusals
+from memoryproject.request_inputs import MAX_UID_CHARS, query_params
 
 MAX_LIMIT = 200
 _UID = [OpenApiParameter("uid", str, OpenApiParameter.PATH)]
@@ -58,7 +58,7 @@ class ReviewListApi(APIView):
     @extend_schema(parameters=[ReviewListIn], responses=ReviewListOut,
                    summary="Pending SAME_AS pairs, by impact or score")  # fmt: skip
     def get(self, request):
-        data = ReviewListIn(data=_query_params(request))
+        data = ReviewListIn(data=query_params(request))
         data.is_valid(raise_exception=True)
         v = data.validated_data
         queue = selectors.pending_queue(

@@ -9,13 +9,13 @@ from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.graph.nodes import ENTITY_TYPES
-from apps.resolution.api import MAX_UID_CHARS
 from apps.review import audit, selectors, services
 from apps.review.neighbourhood_layout import neighbourhood_layout
 from apps.tenants.models import KeyScope, Role
 from apps.tenants.roles import role_required
 from memoryproject.api_errors import ApplicationError
 from memoryproject.page_render import render_page_or_fragment
+from memoryproject.request_inputs import MAX_UID_CHARS
 
 SKIPPED = "review_skipped"
 LAST = "review_last"

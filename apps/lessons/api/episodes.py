@@ -8,10 +8,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.lessons import selectors
-from apps.lessons.api import ReadOrWrite, refs_field, validated
+from apps.lessons.api import ReadOrWrite, refs_field
 from apps.lessons.services import episodes as episode_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
+from memoryproject.request_inputs import validated
 
 ID = {"max_length": 120}
 

@@ -9,11 +9,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.lessons import selectors
-from apps.lessons.api import ReadOrWrite, validated
+from apps.lessons.api import ReadOrWrite
 from apps.lessons.services import lessons as lesson_services
 from apps.lessons.services.promotion import check_promote
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
+from memoryproject.request_inputs import validated
 
 ID = {"max_length": 120}
 

@@ -10,10 +10,11 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.lessons import selectors
-from apps.lessons.api import ReadOrWrite, validated
+from apps.lessons.api import ReadOrWrite
 from apps.lessons.services import playbooks as playbook_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, NotFoundError, StrictSerializer
+from memoryproject.request_inputs import validated
 
 
 class PlaybookIn(StrictSerializer):
