@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework_api_key",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_htmx",
     "django_celery_beat",
     "apps.graph",
@@ -83,6 +84,8 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "apps.tenants.middleware.tenant_context",
             ],
+            # `{{ value|when }}` on every page without a {% load %}.
+            "builtins": ["apps.tenants.templatetags.human_times"],
         },
     },
 ]
@@ -159,6 +162,10 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.AllowAny"],
     "SERVE_AUTHENTICATION": [],
+    # The docs pages load Swagger UI and ReDoc from our own static files: they work offline.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Graph (Neo4j) -------------------------------------------------------------------------

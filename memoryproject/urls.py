@@ -1,11 +1,14 @@
 """URL map. Every route under /api/v1/ needs an API key (checked by a test that walks this conf);
-every page needs a login; the API schema and docs need a login or a key."""
+every page needs a login; the API schema and docs need a login or a key. Swagger UI and ReDoc
+come from our own static files (drf-spectacular-sidecar), so the docs work offline."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.templatetags.static import static
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.views.generic.base import RedirectView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import IsAuthenticated
 
@@ -33,6 +36,13 @@ urlpatterns = [
         login_required(SpectacularSwaggerView.as_view(url_name="api-schema", **_docs_access)),
         name="api-docs",
     ),
+    path(
+        "api/redoc/",
+        login_required(SpectacularRedocView.as_view(url_name="api-schema", **_docs_access)),
+        name="api-redoc",
+    ),
+    # Pages without our <link rel="icon"> (the admin) make browsers ask for /favicon.ico.
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),

@@ -108,6 +108,8 @@ class EntityOut(serializers.Serializer):
     type = serializers.CharField()
     aliases = serializers.ListField(child=serializers.CharField())
     description = serializers.CharField(allow_blank=True)
+    values = serializers.DictField()
+    value_conflicts = serializers.DictField(child=serializers.ListField())
     status = serializers.CharField()
     created_at = serializers.CharField(allow_null=True)
     updated_at = serializers.CharField(allow_null=True)

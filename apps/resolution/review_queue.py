@@ -8,6 +8,7 @@ import re
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
+from apps.resolution.entity_values import values_load, values_rows
 from apps.resolution.merge_records import record_load
 from apps.resolution.merges import names_absorbed
 
@@ -50,7 +51,7 @@ RETURN pending, matching, pairs
 """
 
 _SIDE = """
-  e {.uid, .name, .type, .norm_name, .description, .status,
+  e {.uid, .name, .type, .norm_name, .description, .status, .values_json, .value_conflicts_json,
      aliases: coalesce(e.aliases, []), norm_aliases: coalesce(e.norm_aliases, []),
      mention_count: COUNT { (e)<-[:MENTIONS]-() },
      relation_count: COUNT { (e)-[:RELATED_TO]-() },
@@ -158,6 +159,9 @@ def pair_detail(scope: Scope, *, uid: str) -> dict | None:
     pair["signals"] = json.loads(pair["signals"]) if pair.get("signals") else {}
     merged, survivor = row["sides"]
     for side in (merged, survivor):
+        side["values"] = values_load(side.pop("values_json", None))
+        side["value_conflicts"] = values_load(side.pop("value_conflicts_json", None))
+        side["value_rows"] = values_rows(side["values"], side["value_conflicts"])
         for m in side["mentions"]:
             m["sentence"] = _sentence(m["text"] or "", m["start"], m["end"], m["surface"])
     absorbed = names_absorbed(merged, survivor)
