@@ -84,8 +84,7 @@ def main() -> None:
     sizes = {"large": large, **{f"small{i}": small for i in range(1, args.tenants)}}
     data = {t: vectors_make(rng, n, centers) for t, n in sizes.items()}
 
-    driver.execute_query(f"MATCH (n:{LABEL}) CALL (n) {{ DELETE n }} IN TRANSACTIONS")
-    driver.execute_query(f"DROP INDEX {INDEX} IF EXISTS")
+    wipe(driver)
     options = "`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'"
     if filtered:
         driver.execute_query(
@@ -133,8 +132,13 @@ def main() -> None:
               f"p50 {statistics.median(times):.2f} ms, p95 {times[int(0.95 * len(times)) - 1]:.2f} ms, "
               f"recall {statistics.mean(recalls):.3f}, short answers {short / len(probes):.0%}")  # fmt: skip
     finally:
-        driver.execute_query(f"MATCH (n:{LABEL}) CALL (n) {{ DELETE n }} IN TRANSACTIONS")
-        driver.execute_query(f"DROP INDEX {INDEX} IF EXISTS")
+        wipe(driver)
+
+
+def wipe(driver) -> None:
+    with driver.session() as session:  # IN TRANSACTIONS needs an implicit transaction
+        session.run(f"MATCH (n:{LABEL}) CALL (n) {{ DELETE n }} IN TRANSACTIONS").consume()
+    driver.execute_query(f"DROP INDEX {INDEX} IF EXISTS")
 
 
 if __name__ == "__main__":

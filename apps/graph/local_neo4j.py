@@ -242,8 +242,9 @@ def status() -> LocalNeo4jStatus:
     )
 
 
-def start(timeout: float = 240.0) -> LocalNeo4jStatus:
-    """Start the local Neo4j if it is not running; returns once Bolt accepts connections."""
+def start(timeout: float = 600.0) -> LocalNeo4jStatus:
+    """Start the local Neo4j if it is not running; returns once Bolt accepts connections.
+    About 20 s on an idle 2-core machine; several minutes when other work holds the cores."""
     current = status()
     if current.running:
         return current

@@ -26,23 +26,22 @@ RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS 
 ORDER BY score DESC, name LIMIT $limit
 """
 
-# Tenant, type and status are filters inside both indexes (see graph.nodes.entities); a filtered
-# vector search states each filter, so the query with a type and the one without are two texts.
-# A SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails otherwise).
-_IN_TENANT = "hit.tenant = $tenant AND hit.status = 'active'"
-
-
-def _ranked_vector(filters: str) -> str:
-    return f"""
+# Tenant, type and status are filters inside both indexes (see graph.nodes.entities).
+# A SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails otherwise). A filtered
+# vector search states each of its filters, so the search with a type is a text of its own.
+_RANKED_VECTOR = """
   MATCH (hit:Entity)
-    SEARCH hit IN (VECTOR INDEX entity_embedding FOR $embedding WHERE {filters} LIMIT $hits)
+    SEARCH hit IN (VECTOR INDEX entity_embedding FOR $embedding
+                   WHERE hit.tenant = $tenant AND hit.status = 'active' LIMIT $hits)
     SCORE AS score
   WITH hit ORDER BY score DESC
   WITH collect(hit) AS nodes
   UNWIND range(0, size(nodes) - 1) AS i
   RETURN nodes[i] AS node, i + 1 AS rank, 'meaning' AS via
 """
-
+_RANKED_VECTOR_TYPED = _RANKED_VECTOR.replace(
+    "hit.status = 'active' LIMIT", "hit.status = 'active' AND hit.type = $type LIMIT"
+)
 
 _RANKED_WORDS = """
   CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node, score
@@ -52,14 +51,16 @@ _RANKED_WORDS = """
   RETURN nodes[i] AS node, i + 1 AS rank, 'words' AS via
   UNION ALL"""
 
-
-def _search(*, words: bool, typed: bool) -> str:
-    filters = _IN_TENANT + (" AND hit.type = $type" if typed else "")
-    ranked = (_RANKED_WORDS if words else "") + _ranked_vector(filters)
-    return "CYPHER 25\nCALL () {" + ranked + "}" + _FUSED_FIELDS
-
-
-SEARCHES = {(w, t): _search(words=w, typed=t) for w in (True, False) for t in (True, False)}
+# (by words too, with a type) -> the query
+SEARCHES = {
+    (words, typed): "CYPHER 25\nCALL () {"
+    + (_RANKED_WORDS if words else "")
+    + (_RANKED_VECTOR_TYPED if typed else _RANKED_VECTOR)
+    + "}"
+    + _FUSED_FIELDS
+    for words in (True, False)
+    for typed in (True, False)
+}
 
 BROWSE = """
 MATCH (e:Entity {tenant: $tenant})
