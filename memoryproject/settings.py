@@ -11,7 +11,12 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Everything the project writes locally (SQLite, Neo4j data and logs, broker, keys) lives here.
 DATA_DIR = Path(os.environ.get("ANAMNESIS_DATA_DIR", BASE_DIR / ".local")).resolve()
+# What the service writes holds secrets (keys, the Neo4j password) and personal data (SQLite, the
+# graph, the broker's messages): every file it creates is its user's alone from the start (0600,
+# directories 0700, the Neo4j it starts inherits this), and the data dir is closed to others.
+os.umask(0o077)
 DATA_DIR.mkdir(parents=True, exist_ok=True)
+DATA_DIR.chmod(0o700)
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -58,6 +63,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "memoryproject.request_limits.RequestLineLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -142,6 +148,8 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 # Every request body has a limit; the API's own per-field limits are checked in serializers.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_REQUEST_BYTES", 2 * 1024 * 1024))
+# Longer URLs (path and query) answer 414; gunicorn is started with a request line limit above it.
+MAX_URL_CHARS = int(os.environ.get("MAX_URL_CHARS", "4096"))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["apps.tenants.auth.ApiKeyAuthentication"],
@@ -149,7 +157,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "memoryproject.api_errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["memoryproject.api_parsers.CheckedJSONParser"],
     "UNAUTHENTICATED_USER": None,
 }
 SPECTACULAR_SETTINGS = {

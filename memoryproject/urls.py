@@ -16,6 +16,12 @@ from apps.resolution import urls as resolution_urls
 from apps.tenants import urls as tenants_urls
 from apps.tenants.auth import ApiKeyAuthentication
 
+# Under /api/ these answer in the API's JSON error shape; pages keep Django's HTML.
+handler400 = "memoryproject.api_errors.handler400"
+handler403 = "memoryproject.api_errors.handler403"
+handler404 = "memoryproject.api_errors.handler404"
+handler500 = "memoryproject.api_errors.handler500"
+
 _docs_access = {
     "authentication_classes": [SessionAuthentication, ApiKeyAuthentication],
     "permission_classes": [IsAuthenticated],

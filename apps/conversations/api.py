@@ -4,6 +4,7 @@ erasure for admin keys. One view per operation; every call names the user."""
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils import timezone
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -19,8 +20,7 @@ from memoryproject.api_refusals import RecordsRefusals
 
 def _valid(serializer_class, data) -> dict:
     serializer = serializer_class(data=data)
-    if not serializer.is_valid():
-        raise serializers.ValidationError(serializer.errors)
+    serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
 
@@ -41,6 +41,14 @@ class RecordsRefusalsOfUser(RecordsRefusals):
         )
 
 
+class ZonedDateTimeField(serializers.DateTimeField):
+    """Leaves a time without a zone as it came, so the input check refuses it (DRF would read it
+    in the server's zone)."""
+
+    def enforce_timezone(self, value):
+        return super().enforce_timezone(value) if timezone.is_aware(value) else value
+
+
 class MessageIn(StrictSerializer):
     role = serializers.CharField(max_length=32)
     text = serializers.CharField(trim_whitespace=False)
@@ -50,7 +58,7 @@ class MessageIn(StrictSerializer):
         max_length=limits.MAX_MENTIONS,
         required=False,
     )
-    at = serializers.DateTimeField(required=False)
+    at = ZonedDateTimeField(required=False)
 
 
 class MessageOut(serializers.Serializer):

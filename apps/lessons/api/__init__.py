@@ -8,7 +8,7 @@ from rest_framework.permissions import SAFE_METHODS
 from apps.graph.write_failures import write_failure_record
 from apps.lessons.references import REF_KINDS
 from apps.tenants.models import KeyScope
-from memoryproject.api_errors import StrictSerializer
+from memoryproject.api_errors import ApplicationError, StrictSerializer
 
 
 class RefIn(StrictSerializer):
@@ -23,7 +23,15 @@ def refs_field(**kwargs) -> serializers.ListField:
 def validated(request, serializer_class, *, kind: str | None, data=None) -> dict:
     """The request's input, checked; a refused write (`kind` given) is recorded as a
     WriteFailure too, like the refusals of the services."""
-    serializer = serializer_class(data=request.data if data is None else data)
+    try:
+        payload = request.data if data is None else data
+    except ApplicationError as refusal:  # the body parser's (memoryproject.api_parsers)
+        if kind:
+            write_failure_record(
+                request.auth, kind=kind, reason=f"{refusal.code}: {refusal.message}"
+            )
+        raise
+    serializer = serializer_class(data=payload)
     if not serializer.is_valid():
         if kind:
             reason = f"invalid: {dict(serializer.errors)}"
