@@ -14,6 +14,7 @@ from apps.ingestion import urls as ingestion_urls
 from apps.lessons import urls as lessons_urls
 from apps.resolution import urls as resolution_urls
 from apps.tenants import urls as tenants_urls
+from apps.tenants import views as tenant_views
 from apps.tenants.auth import ApiKeyAuthentication
 
 # Under /api/ these answer in the API's JSON error shape; pages keep Django's HTML.
@@ -39,7 +40,7 @@ urlpatterns = [
         login_required(SpectacularSwaggerView.as_view(url_name="api-schema", **_docs_access)),
         name="api-docs",
     ),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", tenant_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("", include(pages)),

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -14,7 +16,7 @@ from apps.conversations import context, erasure, selectors, services
 from apps.conversations import input_limits as limits
 from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
-from memoryproject.api_errors import StrictSerializer
+from memoryproject.api_errors import ApplicationError, StrictSerializer
 from memoryproject.api_refusals import RecordsRefusals
 
 
@@ -29,7 +31,11 @@ class RecordsRefusalsOfUser(RecordsRefusals):
     never with the path, which holds the user's name."""
 
     def refusal_record(self, scope: Scope, error: dict) -> None:
-        data = self.request.data if isinstance(self.request.data, dict) else {}
+        try:
+            data = self.request.data
+        except (APIException, ApplicationError):  # the body itself was refused (415, 400, 413)
+            data = {}
+        data = data if isinstance(data, dict) else {}
         detail = error.get("fields") or error.get("message", "")
         services.message_refusal_record(
             scope,
@@ -70,6 +76,11 @@ class MessageOut(serializers.Serializer):
     mentions = serializers.DictField()
 
 
+class ReadQuery(StrictSerializer):
+    last = serializers.IntegerField(min_value=1, max_value=limits.MAX_LAST, default=20)
+    before = serializers.IntegerField(min_value=1, required=False)
+
+
 class MessagesApi(RecordsRefusalsOfUser, APIView):
     """POST appends (memory:write); GET reads the last N, or those before a number."""
 
@@ -87,16 +98,14 @@ class MessagesApi(RecordsRefusalsOfUser, APIView):
         stored = services.check_message_append(request.auth, user=user, sid=sid, **data)
         return Response(MessageOut(stored).data, status=201)
 
-    @extend_schema(summary="The last N messages of a session (or those before a number)")
+    @extend_schema(
+        parameters=[ReadQuery],
+        summary="The last N messages of a session (or those before a number)",
+    )
     def get(self, request, user: str, sid: str):
         query = _valid(ReadQuery, request.query_params)
         found = selectors.messages_read(request.auth, user=user, sid=sid, **query)
         return Response({"user": user, "sid": sid, "messages": found})
-
-
-class ReadQuery(StrictSerializer):
-    last = serializers.IntegerField(min_value=1, max_value=limits.MAX_LAST, default=20)
-    before = serializers.IntegerField(min_value=1, required=False)
 
 
 class ContextQuery(StrictSerializer):
@@ -106,7 +115,10 @@ class ContextQuery(StrictSerializer):
 class SessionContextApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The summary, the last N messages after it, and `waiting`")
+    @extend_schema(
+        parameters=[ContextQuery],
+        summary="The summary, the last N messages after it, and `waiting`",
+    )
     def get(self, request, user: str, sid: str):
         query = _valid(ContextQuery, request.query_params)
         return Response(selectors.session_context(request.auth, user=user, sid=sid, **query))
@@ -134,7 +146,9 @@ class ListQuery(StrictSerializer):
 class SessionsApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The user's sessions, the most recently active first")
+    @extend_schema(
+        parameters=[ListQuery], summary="The user's sessions, the most recently active first"
+    )
     def get(self, request, user: str):
         query = _valid(ListQuery, request.query_params)
         found = selectors.sessions_list(request.auth, user=user, **query)
@@ -149,7 +163,10 @@ class SaidAboutQuery(StrictSerializer):
 class SaidAboutApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The user's messages that mention an entity, newest first")
+    @extend_schema(
+        parameters=[SaidAboutQuery],
+        summary="The user's messages that mention an entity, newest first",
+    )
     def get(self, request, user: str):
         query = _valid(SaidAboutQuery, request.query_params)
         found = selectors.said_about(request.auth, user=user, **query)
@@ -164,7 +181,7 @@ class SearchQuery(StrictSerializer):
 class SearchApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="Search the user's messages by words")
+    @extend_schema(parameters=[SearchQuery], summary="Search the user's messages by words")
     def get(self, request, user: str):
         query = _valid(SearchQuery, request.query_params)
         found = selectors.messages_search(
@@ -225,7 +242,11 @@ class ErasurePreviewApi(RecordsRefusalsOfUser, APIView):
 class ErasureApi(RecordsRefusalsOfUser, APIView):
     required_scope = KeyScope.ADMIN
 
-    @extend_schema(request=ErasureIn, summary="Erase a user's conversations (or one session)")
+    @extend_schema(
+        request=ErasureIn,
+        responses={202: OpenApiTypes.OBJECT},
+        summary="Erase a user's conversations (or one session)",
+    )
     def post(self, request):
         data = _valid(ErasureIn, request.data)
         job = erasure.check_erasure_start(request.auth, user=data["user"], sid=data.get("session"))

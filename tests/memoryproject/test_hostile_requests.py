@@ -192,6 +192,14 @@ def test_an_oversized_body_read_outside_the_api_parser_is_a_413(api_client, sett
     assert page.status_code == 400 and page["Content-Type"].startswith("text/html")
 
 
+def test_a_body_of_another_media_type_is_a_415_and_the_refusal_is_kept(tenant, api_client):
+    path = BASE.format(user="ann", sid="main")
+    for method, route in (("post", "/messages"), ("put", "/summary")):
+        response = getattr(api_client, method)(path + route, data="hi", content_type="text/plain")
+        refused(response, 415, code="unsupported_media_type")
+    assert len(write_failures_list(scope_for(tenant))) == 2
+
+
 # Minor ones.
 def test_a_time_without_a_zone_is_refused(api_client):
     path = BASE.format(user="ann", sid="main") + "/messages"

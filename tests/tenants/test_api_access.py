@@ -129,3 +129,14 @@ def test_openapi_schema_needs_a_login_or_key(db, api_client):
     response = api_client.get("/api/schema/")
     assert response.status_code == 200
     assert b"/api/v1/stats" in response.content
+
+
+def test_a_failed_jobs_error_holds_no_exception_text(tenant, caplog):
+    from apps.tenants.services import job_fail
+
+    job = Job.objects.create(tenant=tenant, kind="ingest")
+    job_fail(job, ValueError("secret text of user ann"))
+    job.refresh_from_db()
+    assert job.status == "failed" and "secret" not in job.error
+    assert job.error.startswith("ValueError")
+    assert "secret text of user ann" in caplog.text  # the detail is in the log
