@@ -99,11 +99,12 @@ RETURN by_words, sum {.uid, .upto, .text} AS summary
 """
 # Neighbours 1-2 hops away through confident relations, the most observed first, then the most
 # recently seen (seed 002's order); prior traces that touched each entity, newest first (each
-# entity keeps the uids of its latest, see traces.RECENT_TRACES_KEPT).
+# entity keeps the uids of its latest, see traces.RECENT_TRACES_KEPT). Both are optional: an
+# entity with no relation and no trace still gives its row.
 AROUND = """
 UNWIND $uids AS uid
 MATCH (e:Entity {uid: uid}) WHERE e.tenant = $tenant
-CALL (e) {
+OPTIONAL CALL (e) {
   MATCH (e)-[r:RELATED_TO]-(n:Entity)
   WHERE r.confidence >= $min_conf AND n.tenant = $tenant AND n.status = 'active'
   RETURN n, r, 1 AS hops, e AS via
@@ -120,10 +121,11 @@ CALL (e) {
   ORDER BY r.weight DESC, r.last_seen DESC LIMIT $per
 }
 WITH e, n, r, hops, via ORDER BY r.weight DESC, r.last_seen DESC
-WITH e, collect({uid: n.uid, name: n.name, type: n.type, hops: hops, via: via.name,
-                 predicate: r.predicate, from: startNode(r).name, to: endNode(r).name,
-                 weight: r.weight, confidence: r.confidence,
-                 last_seen: toString(r.last_seen)})[..$per] AS neighbours
+WITH e, collect(CASE WHEN n IS NOT NULL THEN
+                 {uid: n.uid, name: n.name, type: n.type, hops: hops, via: via.name,
+                  predicate: r.predicate, from: startNode(r).name, to: endNode(r).name,
+                  weight: r.weight, confidence: r.confidence,
+                  last_seen: toString(r.last_seen)} END)[..$per] AS neighbours
 CALL (e) {
   OPTIONAL CALL (e) {
     UNWIND coalesce(e.recent_traces, []) AS uid

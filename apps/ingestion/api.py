@@ -91,6 +91,8 @@ class EntityFactIn(StrictSerializer):
     description = serializers.CharField(
         max_length=MAX_DESCRIPTION_CHARS, required=False, allow_blank=True, default=""
     )
+    # Scalars only, within limits: checked by the service so the error names entities[i].values.
+    values = serializers.DictField(required=False, default=dict)
 
 
 class RelationFactIn(StrictSerializer):

@@ -19,6 +19,7 @@ from apps.resolution.candidates import (
     Receipt,
     RelationCandidate,
 )
+from apps.resolution.entity_values import values_dump, values_load, values_merged
 from apps.resolution.gate import (
     Decision,
     candidates_embed,
@@ -34,7 +35,7 @@ MATCH (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
 CREATE (e:Entity {uid: $uid, tenant: $tenant, name: $name, norm_name: $norm, type: $type,
                   aliases: $aliases, norm_aliases: $norm_aliases, description: $description,
                   embedding: $embedding, description_embedding: $description_embedding,
-                  status: 'active', created_by: $agent,
+                  values_json: $values_json, status: 'active', created_by: $agent,
                   created_at: datetime(), updated_at: datetime()})
 WITH k, e
 OPTIONAL MATCH (k)-[stale:KEY_OF]->()
@@ -83,7 +84,15 @@ SET e.aliases = coalesce(e.aliases, []) + [p IN fresh | p.surface],
     e.description_embedding = CASE WHEN fills_description THEN $description_embedding
                                    ELSE e.description_embedding END,
     e.last_agent = $agent
-RETURN e.uid AS uid, size(fresh) > 0 OR fills_description AS changed
+RETURN e.uid AS uid, size(fresh) > 0 OR fills_description AS changed,
+       e.values_json AS values_json, e.value_conflicts_json AS conflicts_json
+"""
+
+# Only after ENTITY_ABSORB in the same transaction: the entity is write-locked, so the values
+# read there are still its values.
+VALUES_WRITE = """
+MATCH (e:Entity {tenant: $tenant, uid: $uid})
+SET e.values_json = $values_json, e.value_conflicts_json = $conflicts_json
 """
 
 MENTIONS_WRITE = """
@@ -188,6 +197,7 @@ def _combined(first: EntityCandidate, other: EntityCandidate) -> EntityCandidate
         embedding=first.embedding if first.description or not other.description
         else other.embedding,
         description_embedding=first.description_embedding or other.description_embedding,
+        values={**other.values, **first.values},
     )  # fmt: skip
 
 
@@ -245,6 +255,7 @@ def _create(
         description=candidate.description,
         embedding=list(candidate.embedding or ()),
         description_embedding=_described(candidate),
+        values_json=values_dump(candidate.values),
         agent=prov.agent,
         match_uid=decision.match.uid if pending else None,
         same_as_uid=uuid.uuid4().hex,
@@ -268,7 +279,16 @@ def _absorb(stx: ScopedTx, candidate: EntityCandidate, norm: str, uid: str, prov
     )
     if not rows:  # no key claimed for this name: nothing was written
         return False, uid
-    return bool(rows[0]["changed"]), rows[0]["uid"]
+    row = rows[0]
+    changed = bool(row["changed"])
+    if candidate.values:
+        kept, conflicts = values_load(row["values_json"]), values_load(row["conflicts_json"])
+        merged, others = values_merged(kept, conflicts, candidate.values)
+        if (merged, others) != (kept, conflicts):
+            stx.run(VALUES_WRITE, uid=row["uid"], values_json=values_dump(merged),
+                    conflicts_json=values_dump(others))  # fmt: skip
+            changed = True
+    return changed, row["uid"]
 
 
 def _described(candidate: EntityCandidate) -> list[float] | None:

@@ -11,6 +11,7 @@ from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
 from apps.graph.fulltext import fulltext_terms
 from apps.graph.scope import Scope
+from apps.resolution.entity_values import values_load, values_rows
 
 RRF_K = 60  # reciprocal rank fusion's usual constant: damps the weight of the first ranks
 SEARCH_HITS = 100  # how deep each index is read before tenant/type filtering and fusion
@@ -63,6 +64,7 @@ DETAIL = """
 MATCH (e:Entity {tenant: $tenant, uid: $uid})
 RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS aliases,
        coalesce(e.description, '') AS description, e.status AS status,
+       e.values_json AS values_json, e.value_conflicts_json AS value_conflicts_json,
        toString(e.created_at) AS created_at, toString(e.updated_at) AS updated_at,
   COLLECT {
     MATCH (e)-[r:RELATED_TO]-(o:Entity {tenant: $tenant})
@@ -111,8 +113,9 @@ def entities_search(scope: Scope, *, q: str = "", type: str | None = None, limit
 
 
 def entity_detail(scope: Scope, *, uid: str) -> dict | None:
-    """One entity of the caller's tenant with its relations (heaviest first), mentions (the chunk
-    text and the document they came from) and pending SAME_AS pairs; None if not in this tenant."""
+    """One entity of the caller's tenant with its values (and values kept in conflict), relations
+    (heaviest first), mentions (the chunk text and the document they came from) and pending
+    SAME_AS pairs; None if not in this tenant."""
     rows = cypher.read(
         scope,
         DETAIL,
@@ -124,6 +127,9 @@ def entity_detail(scope: Scope, *, uid: str) -> dict | None:
     if not rows:
         return None
     entity = rows[0]
+    entity["values"] = values_load(entity.pop("values_json"))
+    entity["value_conflicts"] = values_load(entity.pop("value_conflicts_json"))
+    entity["value_rows"] = values_rows(entity["values"], entity["value_conflicts"])
     for pair in entity["pending"]:
         pair["signals"] = json.loads(pair["signals"]) if pair["signals"] else {}
     return entity

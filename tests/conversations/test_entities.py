@@ -1,7 +1,11 @@
 """Conversations over entities built by the resolution service: mentions, said_about, entity
-hits fused from vector and full-text, neighbours, prior traces; erasure keeps the entities."""
+hits fused from vector and full-text, neighbours, prior traces (each section given when its data
+is, an entity without relations too); erasure keeps the entities."""
 
-from apps.conversations import context, erasure, selectors
+import pytest
+
+from apps.conversations import context, erasure, selectors, services
+from apps.conversations.embedding import messages_embed_pending
 from apps.graph import cypher
 from apps.resolution.candidates import EntityCandidate, Provenance, RelationCandidate
 from apps.resolution.entity_resolve import entities_resolve
@@ -84,3 +88,62 @@ def test_erasure_removes_mentions_and_keeps_entities(scope):
         "COUNT { MATCH (:Message)-[:MENTIONS]->(:Entity {tenant: $tenant}) } AS mentions",
     )[0]
     assert left == {"n": len(uids), "mentions": 0}
+
+
+def test_an_entity_without_relations_is_in_the_context(scope):
+    """Found by words or by meaning, an entity is given whether or not it has neighbours."""
+    uids = build_world(scope)
+    observatory = EntityCandidate(
+        name="Quillon Observatory",
+        type="Location",
+        description="Astronomers watch the night sky through telescopes on this hilltop.",
+    )
+    [alone] = entities_resolve(scope, entities=[observatory], provenance=Provenance(agent="test"))
+
+    by_words = context.check_context(scope, user="ann", sid="main", k=3,
+                                     message="Is the Quillon Observatory open tonight?")  # fmt: skip
+    [hit] = [e for e in by_words["entity_hits"] if e["uid"] == alone.entity_uid]
+    assert "words" in hit["ranks"]
+    assert "Quillon Observatory (Location)" in by_words["context"]
+    assert f"entity:{alone.entity_uid}" in by_words["cited"]
+
+    by_meaning = context.check_context(scope, user="ann", sid="main", k=3,
+                                       message="Where can I see stars with a big lens?")  # fmt: skip
+    [hit] = [e for e in by_meaning["entity_hits"] if e["uid"] == alone.entity_uid]
+    assert set(hit["ranks"]) == {"vector"}
+    assert "Quillon Observatory (Location)" in by_meaning["context"]
+
+    # The bakery's one relation is not confident enough to follow: it comes without neighbours.
+    bakery = context.check_context(scope, user="ann", sid="main", k=3,
+                                   message="Blue Heron Bakery opening hours")  # fmt: skip
+    assert uids["Blue Heron Bakery"] in [e["uid"] for e in bakery["entity_hits"]]
+    assert uids["Blue Heron Bakery"] not in {n["of"] for n in bakery["neighbours"]}
+
+
+SECTIONS = {
+    # section: (what the result lists, what its line in the block says)
+    "summary": (lambda f: [f["summary"]] if f["summary"] else [], "Summary up to #1"),
+    "message_hits": (lambda f: f["message_hits"], "[main#1] user: The Kestrel turbine"),
+    "entity_hits": (lambda f: f["entity_hits"], "Kestrel Turbine (Object)"),
+    "neighbours": (lambda f: f["neighbours"], "Vantor -makes-> Kestrel Turbine"),
+    "traces": (lambda f: f["traces"], "Earlier context call at"),
+}
+
+
+@pytest.mark.parametrize("section", SECTIONS)
+def test_each_section_of_the_context_is_given_when_its_data_is(scope, section):
+    build_world(scope)
+    say(scope, "The Kestrel turbine rattles whenever the wind picks up.")
+    messages_embed_pending(scope)
+    services.check_summary_store(scope, user="ann", sid="main", text="Ann reported a noise.",
+                                 upto=1, by="desk")  # fmt: skip
+    first = context.check_context(scope, user="ann", sid="main", k=3,
+                                  message="Who makes the Kestrel Turbine?")  # fmt: skip
+    # k=1: the neighbours of the one entity given are not entity hits themselves.
+    found = context.check_context(scope, user="ann", sid="main", k=1, token_budget=4000,
+                                  message="Why does the Kestrel Turbine rattle?")  # fmt: skip
+    listed, line = SECTIONS[section]
+    assert listed(found), f"no {section} in the result"
+    assert line in found["context"], found["context"]
+    if section == "traces":
+        assert first["trace"] in [t["uid"] for t in found["traces"]]

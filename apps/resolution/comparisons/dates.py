@@ -1,0 +1,34 @@
+"""Dates (birth, founding): exact, close (a typo: one digit, day and month swapped, one day or
+month off), or conflicting, at the precision both sides give (YYYY, YYYY-MM, YYYY-MM-DD)."""
+
+from __future__ import annotations
+
+from apps.resolution.comparisons import MISSING, Compared
+
+
+def _parts(value: object) -> list[str]:
+    return str(value).strip().split("-") if value not in (None, "") else []
+
+
+def compare_dates(key: str, a: object, b: object) -> Compared:
+    pa, pb = _parts(a), _parts(b)
+    if not pa or not pb:
+        return Compared(key, MISSING)
+    depth = min(len(pa), len(pb))
+    pa, pb = pa[:depth], pb[:depth]
+    shown = f"{key} {'-'.join(pa)} / {'-'.join(pb)}"
+    if pa == pb:
+        return Compared(key, "exact", shown)
+    da, db = "".join(pa), "".join(pb)
+    if len(da) == len(db) and sum(x != y for x, y in zip(da, db, strict=True)) == 1:
+        return Compared(key, "close", shown + " (one digit apart)")
+    if depth == 3 and pa[0] == pb[0] and (pa[1], pa[2]) == (pb[2], pb[1]):
+        return Compared(key, "close", shown + " (day and month swapped)")
+    if pa[0] == pb[0] and depth >= 2 and _one_apart(pa[1:], pb[1:]):
+        return Compared(key, "close", shown + " (one day or month apart)")
+    return Compared(key, "conflict", shown)
+
+
+def _one_apart(a: list[str], b: list[str]) -> bool:
+    diffs = [abs(int(x) - int(y)) for x, y in zip(a, b, strict=True) if x != y]
+    return len(diffs) == 1 and diffs[0] == 1

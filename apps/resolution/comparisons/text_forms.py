@@ -1,0 +1,18 @@
+"""One spelling for comparing: transliterated to Latin (`unidecode`), case folded, punctuation
+and spacing collapsed. 'Müller' and 'MULLER', 'Владимир' and 'Vladimir' compare alike."""
+
+from __future__ import annotations
+
+import re
+
+from unidecode import unidecode
+
+_NON_WORD = re.compile(r"[^a-z0-9]+")
+
+
+def comparable(text: str) -> str:
+    return _NON_WORD.sub(" ", unidecode(text or "").casefold()).strip()
+
+
+def comparable_tokens(text: str) -> list[str]:
+    return comparable(text).split()

@@ -1,0 +1,117 @@
+"""Values on an entity: a flat map of scalars an agent states about it (`email`, `phone`, `born`,
+`id:wikidata`, ...), checked against limits, and merged when two entities become one.
+
+Kept on the entity as one JSON string (Neo4j has no map properties); the gate compares the
+identifying ones. A merge never overwrites a value: a different value for a key the survivor
+already has is kept beside it as a conflict, for a person to see.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import re
+
+from apps.resolution.comparisons.identifiers import EXTERNAL_ID_PREFIX
+from memoryproject.api_errors import ApplicationError
+
+MAX_VALUES = 30
+MAX_KEY_CHARS = 64
+MAX_VALUE_CHARS = 500
+# JSON numbers beyond 2**53 lose digits in JavaScript readers; an id that long is a string.
+MAX_ABS_NUMBER = 2**53
+# Lower-case words, digits, `_`, `-`, `.`; an external id is `id:<system>`.
+KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_.-]*(:[a-z0-9][a-z0-9_.-]*)?$")
+# Keys whose value says who or what the entity is (the gate compares them).
+IDENTIFYING_KEYS = ("email", "phone", "url", "domain", "born", "address")
+DATE_KEYS = ("born", "died", "founded", "dissolved")
+_ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
+
+
+def check_values(values: object, *, field: str) -> dict:
+    """The values as given, or a 400 naming `field.key` and the limit that broke: at most
+    MAX_VALUES keys matching KEY_PATTERN, each a string (<= MAX_VALUE_CHARS), a finite number,
+    a bool, or for date keys an ISO date (YYYY, YYYY-MM or YYYY-MM-DD)."""
+    if values is None:
+        return {}
+    if not isinstance(values, dict):
+        raise ApplicationError("values must be an object of scalars.", field=field)
+    if len(values) > MAX_VALUES:
+        raise ApplicationError(
+            f"{len(values)} values; the limit is {MAX_VALUES}.",
+            field=field, limit=MAX_VALUES, code="too_many",
+        )  # fmt: skip
+    for key, value in values.items():
+        where = f"{field}.{key[:MAX_KEY_CHARS]}"
+        if len(key) > MAX_KEY_CHARS:
+            raise ApplicationError(f"A key is longer than {MAX_KEY_CHARS} characters.",
+                                   field=where, limit=MAX_KEY_CHARS, code="too_long")  # fmt: skip
+        if not KEY_PATTERN.match(key):
+            raise ApplicationError(
+                "A key is lower-case letters, digits, '_', '-', '.', or 'id:<system>'.",
+                field=where,
+            )
+        _check_scalar(key, value, where)
+    return dict(values)
+
+
+def _check_scalar(key: str, value: object, where: str) -> None:
+    if isinstance(value, bool):
+        return
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value) or abs(value) > MAX_ABS_NUMBER:
+            raise ApplicationError("A number is finite and at most 2**53 in size.",
+                                   field=where, limit=MAX_ABS_NUMBER)  # fmt: skip
+        return
+    if not isinstance(value, str):
+        raise ApplicationError("A value is a string, a number or a bool (no lists or objects).",
+                               field=where)  # fmt: skip
+    if len(value) > MAX_VALUE_CHARS:
+        raise ApplicationError(f"A value is longer than {MAX_VALUE_CHARS} characters.",
+                               field=where, limit=MAX_VALUE_CHARS, code="too_long")  # fmt: skip
+    if not value.strip():
+        raise ApplicationError("A value is empty.", field=where)
+    if key in DATE_KEYS and not _is_iso_date(value):
+        raise ApplicationError("A date is YYYY, YYYY-MM or YYYY-MM-DD.", field=where)
+
+
+def _is_iso_date(value: str) -> bool:
+    if not _ISO_DATE.match(value):
+        return False
+    parts = [int(p) for p in value.split("-")] + [1, 1]
+    try:
+        dt.date(parts[0], parts[1], parts[2])
+    except ValueError:
+        return False
+    return True
+
+
+def is_identifying(key: str) -> bool:
+    return key in IDENTIFYING_KEYS or key.startswith(EXTERNAL_ID_PREFIX)
+
+
+def values_load(raw: str | None) -> dict:
+    return json.loads(raw) if raw else {}
+
+
+def values_dump(values: dict) -> str | None:
+    return json.dumps(values, sort_keys=True, ensure_ascii=False) if values else None
+
+
+def values_merged(kept: dict, conflicts: dict, incoming: dict) -> tuple[dict, dict]:
+    """`kept` with the keys it lacked from `incoming`; a different value for a key it has goes
+    to `conflicts` (key -> list of the other values), so nothing is overwritten or lost."""
+    merged, others = dict(kept), {k: list(v) for k, v in conflicts.items()}
+    for key, value in incoming.items():
+        if key not in merged:
+            merged[key] = value
+        elif merged[key] != value and value not in others.get(key, []):
+            others.setdefault(key, []).append(value)
+    return merged, others
+
+
+def values_rows(values: dict, conflicts: dict) -> list[dict]:
+    """For pages: one row per key, identifying keys first, with the conflicting values."""
+    keys = sorted(values, key=lambda k: (not is_identifying(k), k))
+    return [{"key": k, "value": values[k], "conflicts": conflicts.get(k, [])} for k in keys]

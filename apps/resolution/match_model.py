@@ -1,0 +1,124 @@
+"""The Fellegi-Sunter match model: each comparison's level has m = P(level | same entity) and
+u = P(level | different entities); its match weight is log2(m / u). The weights add to the prior
+log-odds, and the sum is the match probability.
+
+Parameters are data, not code: `match_model_params.json`, estimated on FEBRL by
+`bench/identity_estimate.py` (which says which set was held out); levels FEBRL cannot show
+(phones, emails, domains, descriptions) carry stated assumptions, marked as such in the file.
+
+Two rules sit above the arithmetic, because no weight should be able to buy them:
+- a conflicting identifier or date (`conflict` of born, phone, email, domain, external_id)
+  forbids an automatic merge, whatever the probability;
+- a name alone never merges: some other comparison must add evidence (weight > 0).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from apps.resolution.comparisons import MISSING, Compared
+
+PARAMS_PATH = Path(__file__).with_name("match_model_params.json")
+FORBIDDING = {"born": "conflict", "phone": "conflict", "email": "conflict",
+              "domain": "conflict", "external_id": "conflict"}  # fmt: skip
+# Descriptions are weak evidence: two generic descriptions embed alike (see descriptions.py).
+DESCRIPTION_CAP_BITS = 1.5
+# How far the name's frequency in the tenant may move the weight of an identical name.
+TF_CAP_BITS = 5.0
+
+
+@dataclass(frozen=True)
+class Part:
+    compared: Compared
+    weight: float  # log2(m/u); 0 for a missing comparison
+
+
+@dataclass(frozen=True)
+class Scored:
+    probability: float
+    log_odds: float  # prior log2-odds plus every part's weight
+    parts: tuple[Part, ...]
+    forbidden: tuple[str, ...]  # comparisons whose conflict forbids an automatic merge
+    corroborated: bool  # some comparison besides the name adds evidence
+
+    @property
+    def may_merge(self) -> bool:
+        return not self.forbidden and self.corroborated
+
+    def as_dict(self) -> dict:
+        return {
+            "probability": round(self.probability, 6),
+            "parts": [
+                {"comparison": p.compared.comparison, "level": p.compared.level,
+                 "weight": round(p.weight, 2), "detail": p.compared.detail}
+                for p in self.parts if p.compared.level != MISSING
+            ],
+            "forbidden": list(self.forbidden),
+        }  # fmt: skip
+
+
+@functools.cache
+def model_params(path: str = str(PARAMS_PATH)) -> dict:
+    return json.loads(Path(path).read_text())
+
+
+def level_weight(params: dict, comparison: str, level: str) -> float:
+    if level == MISSING:
+        return 0.0
+    mu = params["comparisons"][comparison]["levels"][level]
+    return math.log2(mu["m"] / mu["u"])
+
+
+def name_tf_adjustment(*, same_name_count: int, entity_count: int, distinct_names: int) -> float:
+    """Bits added to an identical name's weight (term-frequency adjustment): the name's share
+    of the tenant's entities of the type (`same_name_count` / `entity_count`, the match
+    included) against an average name's share (1 / `distinct_names`). A name no more common
+    than average adds nothing; one carried by 8 entities where names are unique takes 3 bits;
+    a rare one in a tenant of repeated names adds. The reference is the tenant's own, so the
+    FEBRL-estimated weight of `exact` (an average name) transfers to other tenants."""
+    if same_name_count < 1 or entity_count < 1 or distinct_names < 1:
+        return 0.0
+    bits = math.log2(entity_count / (distinct_names * same_name_count))
+    return max(-TF_CAP_BITS, min(TF_CAP_BITS, bits))
+
+
+def match_score(
+    comparisons: Sequence[Compared], *, name_tf_bits: float = 0.0, params: dict | None = None
+) -> Scored:
+    """The match probability of two records from their comparisons (records_compare), with
+    `name_tf_bits` (name_tf_adjustment) added when the names are identical."""
+    params = params or model_params()
+    prior = params["prior"]
+    log_odds = math.log2(prior / (1 - prior))
+    parts, forbidden, corroborated = [], [], False
+    for compared in comparisons:
+        weight = level_weight(params, compared.comparison, compared.level)
+        if compared.comparison == "name" and compared.level == "exact":
+            weight += name_tf_bits
+        if compared.comparison == "description":
+            weight = max(-DESCRIPTION_CAP_BITS, min(DESCRIPTION_CAP_BITS, weight))
+        if FORBIDDING.get(compared.comparison) == compared.level:
+            forbidden.append(compared.comparison)
+        if compared.comparison != "name" and weight > 0:
+            corroborated = True
+        parts.append(Part(compared, weight))
+        log_odds += weight
+    probability = 1.0 / (1.0 + 2.0 ** (-log_odds)) if log_odds > -1000 else 0.0
+    return Scored(probability, log_odds, tuple(parts), tuple(forbidden), corroborated)
+
+
+def part_words(part: Part) -> str:
+    """One comparison in words a reviewer reads: what it found and what it did to the odds."""
+    compared = part.compared
+    if compared.level == MISSING:
+        return f"{compared.comparison}: not on both sides, no evidence"
+    effect = "for" if part.weight > 0 else "against" if part.weight < 0 else "neither way"
+    times = 2 ** abs(part.weight)
+    odds = f"odds x{times:.3g}" if part.weight >= 0 else f"odds /{times:.3g}"
+    detail = f" ({compared.detail})" if compared.detail else ""
+    return f"{compared.comparison} {compared.level}{detail}: {effect}, {odds}"

@@ -1,0 +1,127 @@
+"""Each comparison's levels on the cases people get wrong: initials, nicknames, order, middle
+names, generations, transliteration, legal forms, acronyms, phones, dates, ids, addresses."""
+
+import pytest
+
+from apps.resolution.comparisons import MISSING
+from apps.resolution.comparisons.addresses import compare_addresses
+from apps.resolution.comparisons.dates import compare_dates
+from apps.resolution.comparisons.descriptions import compare_descriptions
+from apps.resolution.comparisons.identifiers import (
+    compare_domains,
+    compare_emails,
+    compare_external_ids,
+)
+from apps.resolution.comparisons.names import compare_names
+from apps.resolution.comparisons.phones import compare_phones
+from apps.resolution.comparisons.records import COMPARISONS, Record, records_compare
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "level", "why"),
+    [
+        ("Ada Lovelace", "ADA  LOVELACE.", "exact", ""),
+        ("Владимир Путин", "Vladimir Putin", "exact", ""),
+        ("José Müller", "Jose Muller", "exact", ""),
+        ("Smith, John", "John Smith", "variant", "another order"),
+        ("J. Smith", "John Smith", "variant", "initial"),
+        ("Bob Smith", "Robert Smith", "variant", "nicknames"),
+        ("John A. Smith", "John Smith", "variant", "same first name"),
+        ("John Smith Jr.", "John Smith Sr.", "different", "generations"),
+        ("Jonathon Smyth", "Jonathan Smith", "close", "Jaro-Winkler"),
+        ("Jane Smith", "John Smith", "similar", "resembles"),
+        ("Ada Lovelace", "Charles Babbage", "different", ""),
+    ],
+)
+def test_person_names(a, b, level, why):
+    found = compare_names("Person", [a], [b])
+    assert found.level == level, found
+    assert why in found.detail
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "level", "why"),
+    [
+        ("Acme, Inc.", "ACME", "variant", "legal form"),
+        ("Volkswagen GmbH", "Volkswagen", "variant", "legal form"),
+        ("Société Générale S.A.", "Societe Generale", "variant", "legal form"),
+        ("IBM", "International Business Machines Corporation", "variant", "acronym"),
+        ("BIS", "Bank for International Settlements", "variant", "acronym"),
+        ("Anthropic", "Anthropics", "close", ""),
+        # An acronym fits more than one expansion: the level says so, the model weighs it.
+        ("IBM", "Intel Business Media", "variant", "acronym"),
+        ("Acme Holdings", "Globex Corporation", "different", ""),
+    ],
+)
+def test_organisation_names(a, b, level, why):
+    found = compare_names("Organization", [a], [b])
+    assert found.level == level, found
+    assert why in found.detail
+
+
+def test_the_best_pair_of_names_and_aliases_counts():
+    found = compare_names("Person", ["Samuel Clemens", "Mark Twain"], ["mark twain"])
+    assert found.level == "exact"
+    # Legal forms are an organisation's; a place keeps all its words.
+    assert compare_names("Location", ["Paris Inc"], ["Paris"]).level != "variant"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "level"),
+    [
+        ("1815-12-10", "1815-12-10", "exact"),
+        ("1815-12-10", "1815", "exact"),  # compared at the precision both give
+        ("1815-12-10", "1815-12-11", "close"),
+        ("1815-12-10", "1815-10-12", "close"),  # day and month swapped
+        ("1815-12-10", "1816-12-10", "close"),  # one digit
+        ("1815-12-10", "1852-11-27", "conflict"),
+        ("1815-12-10", None, MISSING),
+    ],
+)
+def test_dates(a, b, level):
+    assert compare_dates("born", a, b).level == level
+
+
+def test_phones_normalised():
+    assert compare_phones("+44 20 7946 0958", "+442079460958").level == "exact"
+    assert compare_phones("+44 (0)20 7946-0958", "020 7946 0958").level == "exact"
+    assert compare_phones("+44 20 7946 0958", "+33 1 42 68 53 00").level == "conflict"
+    assert compare_phones("", "+33 1 42 68 53 00").level == MISSING
+
+
+def test_identifiers_exact_typo_conflict():
+    assert compare_emails("Ada@Example.org", "ada@example.org ").level == "exact"
+    assert compare_emails("ada@example.org", "ada@example.com").level == "conflict"
+    assert compare_domains({"url": "https://www.acme.com/about"}, {"domain": "acme.com"}).level == (
+        "exact"
+    )
+    assert compare_domains({"domain": "acme.com"}, {"domain": "acme.de"}).level == "conflict"
+    assert compare_external_ids({"id:wikidata": "Q7259"}, {"id:wikidata": "Q7259"}).level == "exact"
+    assert compare_external_ids({"id:ssn": "1234567"}, {"id:ssn": "1234568"}).level == "typo"
+    assert compare_external_ids({"id:ssn": "1234567"}, {"id:ssn": "7654321"}).level == "conflict"
+    # Ids of different systems say nothing.
+    assert compare_external_ids({"id:ssn": "1"}, {"id:wikidata": "Q1"}).level == MISSING
+
+
+def test_addresses_by_words():
+    a = "6 tullaroop street, willaroo, st james, wa 4011"
+    assert compare_addresses(a, "willaroo, 6 tullaroop street, st james, wa 4011").level == "exact"
+    assert compare_addresses(a, "6 tullaroop st, willaroo, st james, wa 4011").level == "close"
+    assert compare_addresses(a, "48 goldfinch circuit, kooltuo, canterbury, vic 2776").level == (
+        "different"
+    )
+
+
+def test_descriptions_are_levels_of_cosine():
+    assert [compare_descriptions(s).level for s in (0.95, 0.8, 0.5, 0.1, None)] == [
+        "high", "medium", "low", "unrelated", MISSING
+    ]  # fmt: skip
+
+
+def test_a_record_comparison_has_every_comparison_in_order():
+    found = records_compare(
+        "Person", Record(["Ada Lovelace"], {"born": "1815-12-10"}), Record(["Ada Lovelace"]),
+        semantic=0.93,
+    )  # fmt: skip
+    assert tuple(c.comparison for c in found) == COMPARISONS
+    assert [c.level for c in found][:2] == ["exact", MISSING]
