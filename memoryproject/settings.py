@@ -54,8 +54,10 @@ INSTALLED_APPS = [
     "apps.tenants",
     "apps.ingestion",
     "apps.resolution",
+    "apps.review",
     "apps.conversations",
     "apps.lessons",
+    "apps.knowledge",
 ]
 
 MIDDLEWARE = [
@@ -225,7 +227,7 @@ TENANT_DEFAULTS = {
     # summed nor among the `summary_keep_last` newest, which context() gives as they are.
     "summarize_waiting": 40,
     "summary_keep_last": 20,
-    # Episodes, lessons, playbooks and knowledge promotion (apps/lessons).
+    # Episodes, lessons and playbooks (apps/lessons); knowledge promotion (apps/knowledge).
     "lesson_threshold": 1,
     "playbook_needs": 3,
     "knowledge_promotion_minutes": 30,
@@ -233,12 +235,12 @@ TENANT_DEFAULTS = {
     "knowledge_extractor": "rules",
 }
 
-# Rules that say what one closed episode shows (apps/lessons/promotion.py), by name.
+# Rules that say what one closed episode shows (apps/lessons/services/promotion.py), by name.
 LESSON_PROMOTION_RULES: dict[str, str] = {}
 # Extractors of knowledge triples from conversation chains, chosen per tenant by name.
 KNOWLEDGE_EXTRACTORS = {
-    "rules": "apps.lessons.knowledge.extractors.RuleExtractor",
-    "llm": "apps.lessons.knowledge.extractors.OpenAICompatibleExtractor",
+    "rules": "apps.knowledge.extractors.RuleExtractor",
+    "llm": "apps.knowledge.extractors.OpenAICompatibleExtractor",
 }
 KNOWLEDGE_LLM_URL = os.environ.get("KNOWLEDGE_LLM_URL", "")  # an OpenAI-compatible /v1 base URL
 KNOWLEDGE_LLM_MODEL = os.environ.get("KNOWLEDGE_LLM_MODEL", "")
@@ -246,7 +248,7 @@ KNOWLEDGE_LLM_API_KEY = os.environ.get("KNOWLEDGE_LLM_API_KEY", "")
 # Beat fires the ticker every minute; each tenant is promoted every `knowledge_promotion_minutes`.
 CELERY_BEAT_SCHEDULE = {
     "knowledge-promotion-ticker": {
-        "task": "apps.lessons.tasks.knowledge_tick",
+        "task": "knowledge.knowledge_tick",
         "schedule": 60.0,
     },
     # Messages whose embedding task was never queued (the broker was down) are embedded anyway.
@@ -261,7 +263,7 @@ CELERY_BEAT_SCHEDULE = {
 # deleted: hook(scope, *, message_uids: list[str]) -> None. Whatever was derived from those
 # messages (promoted facts, weights) must be dropped or recomputed by its owner there.
 MESSAGE_ERASURE_HOOKS: list[str] = [
-    "apps.lessons.knowledge.erasure.knowledge_forget_messages",  # promoted facts (apps/lessons)
+    "apps.knowledge.erasure.knowledge_forget_messages",  # promoted facts (apps/knowledge)
 ]
 ERASURE_STEP_MESSAGES = int(os.environ.get("ERASURE_STEP_MESSAGES", "200"))
 # The summarizer: an OpenAI-compatible chat endpoint when SUMMARIZER_URL is set (its base URL,

@@ -14,8 +14,10 @@ from rest_framework.permissions import IsAuthenticated
 
 from apps.conversations import urls as conversations_urls
 from apps.ingestion import urls as ingestion_urls
+from apps.knowledge import urls as knowledge_urls
 from apps.lessons import urls as lessons_urls
 from apps.resolution import urls as resolution_urls
+from apps.review import urls as review_urls
 from apps.tenants import urls as tenants_urls
 from apps.tenants.auth import ApiKeyAuthentication
 
@@ -24,7 +26,15 @@ _docs_access = {
     "permission_classes": [IsAuthenticated],
 }
 
-APPS = [tenants_urls, ingestion_urls, resolution_urls, conversations_urls, lessons_urls]
+APPS = [
+    tenants_urls,
+    ingestion_urls,
+    resolution_urls,
+    review_urls,
+    conversations_urls,
+    lessons_urls,
+    knowledge_urls,
+]
 api_v1 = [route for app in APPS for route in app.api_urlpatterns]
 pages = [route for app in APPS for route in app.urlpatterns]
 

@@ -1,0 +1,40 @@
+"""What every app's API and pages do with a request's input, defined once: query parameters
+taken one value each, a serializer's checked data (a refused write recorded), the longest id."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from apps.graph.write_failures import write_failure_record
+
+# Uids are 32 hex characters (or a uuid); anything longer is no uid of ours, so it is cut before
+# it reaches a query, a page or a log line.
+MAX_UID_CHARS = 64
+# Names, keys and agent/user ids given in a path or a query parameter.
+MAX_NAME_CHARS = 200
+
+
+def query_params(request) -> dict:
+    """Each parameter once: a repeated one is kept as a list, so a serializer refuses it rather
+    than silently taking the last."""
+    params = {}
+    for key, values in request.query_params.lists():
+        params[key] = values[0] if len(values) == 1 else values
+    return params
+
+
+def validated(request, serializer_class, *, kind: str | None, data=None) -> dict:
+    """The request's input, checked by `serializer_class`; a refused write (`kind` given) is
+    recorded as a WriteFailure too, like the refusals of the services."""
+    serializer = serializer_class(data=request.data if data is None else data)
+    if not serializer.is_valid():
+        if kind:
+            reason = f"invalid: {dict(serializer.errors)}"
+            write_failure_record(request.auth, kind=kind, reason=reason)
+        serializer.is_valid(raise_exception=True)
+    return {
+        key: [dict(v) if isinstance(v, Mapping) else v for v in value]
+        if isinstance(value, list)
+        else value
+        for key, value in serializer.validated_data.items()
+    }
