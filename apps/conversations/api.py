@@ -4,8 +4,11 @@ erasure for admin keys. One view per operation; every call names the user."""
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -19,8 +22,7 @@ from memoryproject.api_refusals import RecordsRefusals
 
 def _valid(serializer_class, data) -> dict:
     serializer = serializer_class(data=data)
-    if not serializer.is_valid():
-        raise serializers.ValidationError(serializer.errors)
+    serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
 
@@ -29,7 +31,11 @@ class RecordsRefusalsOfUser(RecordsRefusals):
     never with the path, which holds the user's name."""
 
     def refusal_record(self, scope: Scope, error: dict) -> None:
-        data = self.request.data if isinstance(self.request.data, dict) else {}
+        try:
+            data = self.request.data
+        except (APIException, ApplicationError):  # the body itself was refused (415, 400, 413)
+            data = {}
+        data = data if isinstance(data, dict) else {}
         detail = error.get("fields") or error.get("message", "")
         services.message_refusal_record(
             scope,
@@ -41,6 +47,14 @@ class RecordsRefusalsOfUser(RecordsRefusals):
         )
 
 
+class ZonedDateTimeField(serializers.DateTimeField):
+    """Leaves a time without a zone as it came, so the input check refuses it (DRF would read it
+    in the server's zone)."""
+
+    def enforce_timezone(self, value):
+        return super().enforce_timezone(value) if timezone.is_aware(value) else value
+
+
 class MessageIn(StrictSerializer):
     role = serializers.CharField(max_length=32)
     text = serializers.CharField(trim_whitespace=False)
@@ -50,7 +64,7 @@ class MessageIn(StrictSerializer):
         max_length=limits.MAX_MENTIONS,
         required=False,
     )
-    at = serializers.DateTimeField(required=False)
+    at = ZonedDateTimeField(required=False)
 
 
 class StoredMessageOut(serializers.Serializer):
@@ -58,6 +72,11 @@ class StoredMessageOut(serializers.Serializer):
     no = serializers.IntegerField()
     at = serializers.CharField()
     mentions = serializers.DictField()
+
+
+class ReadQuery(StrictSerializer):
+    last = serializers.IntegerField(min_value=1, max_value=limits.MAX_LAST, default=20)
+    before = serializers.IntegerField(min_value=1, required=False)
 
 
 class MessageOut(StoredMessageOut):
@@ -115,7 +134,10 @@ class MessagesApi(RecordsRefusalsOfUser, APIView):
         stored = services.check_message_append(request.auth, user=user, sid=sid, **data)
         return Response(MessageOut(stored).data, status=201)
 
-    @extend_schema(summary="The last N messages of a session (or those before a number)")
+    @extend_schema(
+        parameters=[ReadQuery],
+        summary="The last N messages of a session (or those before a number)",
+    )
     def get(self, request, user: str, sid: str):
         query = _valid(ReadQuery, request.query_params)
         found = selectors.messages_read(request.auth, user=user, sid=sid, **query)
@@ -182,11 +204,6 @@ class MessageImportApi(RecordsRefusalsOfUser, APIView):
         return _job_started(job)
 
 
-class ReadQuery(StrictSerializer):
-    last = serializers.IntegerField(min_value=1, max_value=limits.MAX_LAST, default=20)
-    before = serializers.IntegerField(min_value=1, required=False)
-
-
 class ContextQuery(StrictSerializer):
     last = serializers.IntegerField(min_value=0, max_value=limits.MAX_LAST, default=20)
 
@@ -194,7 +211,10 @@ class ContextQuery(StrictSerializer):
 class SessionContextApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The summary, the last N messages after it, and `waiting`")
+    @extend_schema(
+        parameters=[ContextQuery],
+        summary="The summary, the last N messages after it, and `waiting`",
+    )
     def get(self, request, user: str, sid: str):
         query = _valid(ContextQuery, request.query_params)
         return Response(selectors.session_context(request.auth, user=user, sid=sid, **query))
@@ -222,7 +242,9 @@ class ListQuery(StrictSerializer):
 class SessionsApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The user's sessions, the most recently active first")
+    @extend_schema(
+        parameters=[ListQuery], summary="The user's sessions, the most recently active first"
+    )
     def get(self, request, user: str):
         query = _valid(ListQuery, request.query_params)
         found = selectors.sessions_list(request.auth, user=user, **query)
@@ -237,7 +259,10 @@ class SaidAboutQuery(StrictSerializer):
 class SaidAboutApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The user's messages that mention an entity, newest first")
+    @extend_schema(
+        parameters=[SaidAboutQuery],
+        summary="The user's messages that mention an entity, newest first",
+    )
     def get(self, request, user: str):
         query = _valid(SaidAboutQuery, request.query_params)
         found = selectors.said_about(request.auth, user=user, **query)
@@ -252,7 +277,7 @@ class SearchQuery(StrictSerializer):
 class SearchApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="Search the user's messages by words")
+    @extend_schema(parameters=[SearchQuery], summary="Search the user's messages by words")
     def get(self, request, user: str):
         query = _valid(SearchQuery, request.query_params)
         found = selectors.messages_search(
@@ -313,7 +338,11 @@ class ErasurePreviewApi(RecordsRefusalsOfUser, APIView):
 class ErasureApi(RecordsRefusalsOfUser, APIView):
     required_scope = KeyScope.ADMIN
 
-    @extend_schema(request=ErasureIn, summary="Erase a user's conversations (or one session)")
+    @extend_schema(
+        request=ErasureIn,
+        responses={202: OpenApiTypes.OBJECT},
+        summary="Erase a user's conversations (or one session)",
+    )
     def post(self, request):
         data = _valid(ErasureIn, request.data)
         job = erasure.check_erasure_start(request.auth, user=data["user"], sid=data.get("session"))

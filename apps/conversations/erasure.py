@@ -13,13 +13,14 @@ when and how much: never the user or any text.
 from __future__ import annotations
 
 from django.conf import settings
+from django.db import transaction
 from django.utils.module_loading import import_string
 
 from apps.conversations import input_limits as limits
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.tenants.models import Job, KeyScope
-from apps.tenants.services import audit_record, job_create, job_finish, job_progress
+from apps.tenants.services import audit_record, job_create, job_fail, job_finish, job_progress
 from memoryproject.api_errors import ApplicationError
 
 JOB_KIND = "conversation_erasure"
@@ -176,10 +177,12 @@ def erasure_run(*, job_uid: str, user: str, sid: str | None) -> dict:
             scope, user=user, sid=sid, on_step=lambda c: job_progress(job, done=c["messages"])
         )
     except Exception as exc:
-        job_finish(job, error=type(exc).__name__)
+        job_fail(job, exc)
         raise
     job_progress(job, done=counts["messages"])
-    job_finish(job, result=counts)
-    audit_record(scope, action="conversation.erased", target=f"job:{job.uid}",
-                 details={"scope": "session" if sid else "user", **counts})  # fmt: skip
+    # One commit: whoever reads the job as done finds the audit event beside it.
+    with transaction.atomic():
+        audit_record(scope, action="conversation.erased", target=f"job:{job.uid}",
+                     details={"scope": "session" if sid else "user", **counts})  # fmt: skip
+        job_finish(job, result=counts)
     return counts
