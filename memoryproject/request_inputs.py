@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from apps.graph.write_failures import write_failure_record
+from memoryproject.api_errors import ApplicationError
 
 # Uids are 32 hex characters (or a uuid); anything longer is no uid of ours, so it is cut before
 # it reaches a query, a page or a log line.
@@ -26,7 +27,15 @@ def query_params(request) -> dict:
 def validated(request, serializer_class, *, kind: str | None, data=None) -> dict:
     """The request's input, checked by `serializer_class`; a refused write (`kind` given) is
     recorded as a WriteFailure too, like the refusals of the services."""
-    serializer = serializer_class(data=request.data if data is None else data)
+    try:
+        payload = request.data if data is None else data
+    except ApplicationError as refusal:  # the body parser's (memoryproject.api_parsers)
+        if kind:
+            write_failure_record(
+                request.auth, kind=kind, reason=f"{refusal.code}: {refusal.message}"
+            )
+        raise
+    serializer = serializer_class(data=payload)
     if not serializer.is_valid():
         if kind:
             reason = f"invalid: {dict(serializer.errors)}"

@@ -11,7 +11,7 @@ from django.utils import timezone
 from apps.graph.scope import Scope
 from apps.knowledge.services import knowledge_promote_chains
 from apps.tenants.models import Job, Tenant
-from apps.tenants.services import job_create, job_finish, job_progress
+from apps.tenants.services import job_create, job_fail, job_finish, job_progress
 
 JOB_KIND = "knowledge-promotion"
 MAX_RECEIPTS_KEPT = 100
@@ -64,7 +64,7 @@ def knowledge_promotion_run(*, job_uid: str) -> dict:
             scope, progress=lambda **counts: job_progress(job, **counts)
         )
     except Exception as exc:
-        job_finish(job, error=f"{type(exc).__name__}: {exc}")
+        job_fail(job, exc)
         raise
     result["receipts"] = result["receipts"][:MAX_RECEIPTS_KEPT]
     job_finish(job, result=result)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
@@ -19,12 +20,14 @@ from apps.lessons.refusals import refusal_recorded
 from apps.lessons.services.lessons import _closed_episodes, _episode_ids
 from apps.lessons.services.references import check_key
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
+from memoryproject.json_values import FREE_FORM, check_json, check_json_object
 
 MAX_STEPS = 50
 MAX_TRIGGER_KEYS = 20
 MAX_STEP_CHARS = 2000
 FAILURES_TO_SWITCH_OFF = 3
 AUTO_OFF = "system:three-failures-in-a-row"
+STEPS_LIMITS = replace(FREE_FORM, total_bytes=MAX_STEPS * MAX_STEP_CHARS)
 
 
 def trigger_terms(values: dict) -> list[str]:
@@ -44,6 +47,7 @@ def trigger_terms(values: dict) -> list[str]:
 def check_trigger(trigger, *, field: str = "trigger") -> dict:
     if not isinstance(trigger, dict) or not trigger:
         raise ApplicationError(f"{field} is an object of at least one value.", field=field)
+    check_json_object(trigger, field=field)
     if len(trigger) > MAX_TRIGGER_KEYS:
         raise ApplicationError(f"{field} is too large.", field=field, limit=MAX_TRIGGER_KEYS)
     for name, value in trigger.items():
@@ -61,6 +65,7 @@ def check_steps(steps) -> list:
         raise ApplicationError("A playbook needs at least one step.", field="steps", limit=1)
     if len(steps) > MAX_STEPS:
         raise ApplicationError("Too many steps.", field="steps", limit=MAX_STEPS)
+    check_json(steps, field="steps", limits=STEPS_LIMITS)
     for step in steps:
         if not isinstance(step, dict | str) or not step:
             raise ApplicationError("Each step is a non-empty object or text.", field="steps")
@@ -135,13 +140,15 @@ def check_playbook_write(
     supported_by: list[str],
     needs: int | None = None,
 ) -> dict:
-    """Write a playbook drawn from at least `needs` episodes that ended."""
+    """Write a playbook drawn from at least `needs` episodes that ended, and never from fewer
+    than the tenant's `playbook_needs`."""
     check_key(key, field="key")
     check_trigger(trigger)
     check_steps(steps)
-    needs = needs if needs is not None else scope.setting("playbook_needs")
-    if not isinstance(needs, int) or needs < 1:
+    if needs is not None and (not isinstance(needs, int) or needs < 1):
         raise ApplicationError("needs is at least 1.", field="needs", limit=1)
+    # A caller may ask for more support than the tenant demands, never for less.
+    needs = max(needs or 0, int(scope.setting("playbook_needs")))
     episodes = _episode_ids(supported_by, field="supported_by", at_least=needs)
 
     def work(stx):
