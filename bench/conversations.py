@@ -57,7 +57,8 @@ CREATE (m:Message {uid: randomUUID(), tenant: $tenant, user: r.user, sid: r.sid,
   role: r.role, text: r.text, by: r.user, at: datetime(), created_at: datetime(),
   owner_key: r.owner, mention_names: []})
 CREATE (m)-[:IN_SESSION]->(s)
-WITH m, r CALL db.create.setNodeVectorProperty(m, 'embedding', r.vector)  // float32, as the app
+WITH m, r WHERE r.vector IS NOT NULL  // float32 vectors, as the app stores them
+CALL db.create.setNodeVectorProperty(m, 'embedding', r.vector)
 """
 LOAD_NEXT = """
 UNWIND $rows AS r
