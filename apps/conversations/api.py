@@ -13,7 +13,7 @@ from apps.conversations import context, erasure, selectors, services
 from apps.conversations import input_limits as limits
 from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
-from memoryproject.api_errors import StrictSerializer
+from memoryproject.api_errors import ApplicationError, StrictSerializer
 from memoryproject.api_refusals import RecordsRefusals
 
 
@@ -53,13 +53,49 @@ class MessageIn(StrictSerializer):
     at = serializers.DateTimeField(required=False)
 
 
-class MessageOut(serializers.Serializer):
+class StoredMessageOut(serializers.Serializer):
     uid = serializers.CharField()
-    user = serializers.CharField()
-    sid = serializers.CharField()
     no = serializers.IntegerField()
     at = serializers.CharField()
     mentions = serializers.DictField()
+
+
+class MessageOut(StoredMessageOut):
+    user = serializers.CharField()
+    sid = serializers.CharField()
+
+
+class MessageBatchIn(StrictSerializer):
+    messages = MessageIn(many=True, allow_empty=False, max_length=services.MAX_BATCH)
+
+
+class MessageBatchOut(serializers.Serializer):
+    user = serializers.CharField()
+    sid = serializers.CharField()
+    messages = StoredMessageOut(many=True)
+
+
+def _valid_batch(serializer_class, data) -> dict:
+    """A batch's serializer errors name the first refused message by its index, like the
+    service's own checks: field `messages[3].role`, `index` 3."""
+    serializer = serializer_class(data=data)
+    if serializer.is_valid():
+        return serializer.validated_data
+    problems = serializer.errors.get("messages")
+    if isinstance(problems, list):  # older DRF gives a list with an entry per message
+        problems = dict(enumerate(problems))
+    if isinstance(problems, dict) and "non_field_errors" in problems:
+        raise ApplicationError(f"`messages` is a list of 1-{services.MAX_BATCH} messages.",
+                               field="messages", limit=services.MAX_BATCH)  # fmt: skip
+    for index, problem in sorted((problems or {}).items()):
+        if problem and isinstance(index, int):
+            name = next(iter(problem))
+            raise ApplicationError(
+                f"Message {index}: {name}: {problem[name][0]}",
+                field=f"messages[{index}].{name}",
+                extra={"index": index, "fields": problem},
+            )
+    raise serializers.ValidationError(serializer.errors)
 
 
 class MessagesApi(RecordsRefusalsOfUser, APIView):
@@ -84,6 +120,27 @@ class MessagesApi(RecordsRefusalsOfUser, APIView):
         query = _valid(ReadQuery, request.query_params)
         found = selectors.messages_read(request.auth, user=user, sid=sid, **query)
         return Response({"user": user, "sid": sid, "messages": found})
+
+
+class MessageBatchApi(RecordsRefusalsOfUser, APIView):
+    """POST appends up to 500 messages in order, in one transaction (memory:write)."""
+
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(
+        request=MessageBatchIn,
+        responses={201: MessageBatchOut},
+        summary="Append a batch of messages, in order (all or none)",
+        description="Up to 500 messages, numbered after the session's last without gaps, "
+        "in one transaction. A refused message refuses the batch: the error's `field` and "
+        "`index` name it, and nothing is written. The worker embeds the batch in one task.",
+    )
+    def post(self, request, user: str, sid: str):
+        data = _valid_batch(MessageBatchIn, request.data)
+        stored = services.check_messages_append(
+            request.auth, user=user, sid=sid, messages=data["messages"]
+        )
+        return Response(MessageBatchOut(stored).data, status=201)
 
 
 class ReadQuery(StrictSerializer):

@@ -38,6 +38,15 @@ def messages_embed(tenant_uid: str) -> dict:
     return result
 
 
+@shared_task(name="conversations.messages_embed_batch")
+def messages_embed_batch(tenant_uid: str, uids: list[str]) -> dict:
+    """One batch append's messages, embedded together."""
+    from apps.conversations.embedding import messages_embed_listed
+
+    scope = _system_scope(tenant_uid)
+    return GONE if scope is None else messages_embed_listed(scope, uids=uids)
+
+
 @shared_task(name="conversations.messages_embed_sweep")
 def messages_embed_sweep() -> dict:
     """Beat's safety net: a tenant with messages still waiting (their task was never queued, a

@@ -1,4 +1,4 @@
-"""A real Celery worker embeds messages in batches, sums up long sessions (with the extractive
+"""A real Celery worker embeds messages in batches (a batch append's in a task of its own), sums up long sessions (with the extractive
 summarizer, and with an OpenAI-compatible endpoint faked by a local HTTP server), and erases."""
 
 import json
@@ -7,7 +7,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
-from apps.conversations import erasure, selectors
+from apps.conversations import erasure, selectors, services
 from apps.graph import cypher
 from apps.tenants.models import AuditEvent, Job
 from tests.conftest import scope_for, wait_for
@@ -37,7 +37,11 @@ def test_worker_embeds_sums_up_and_erases(one_worker_process, make_tenant):
     scope = scope_for(tenant)
     for i in range(1, 12):
         say(scope, f"The compressor in unit {i} was inspected and found fine.")
-    wait_for(lambda: embedded(scope) == {"done": 11, "waiting": 0}, timeout=300,
+    # A batch is embedded by a task of its own, in one call of the model.
+    services.check_messages_append(scope, user="bob", sid="notes", messages=[
+        {"role": "user", "text": f"Valve {i} was replaced.", "by": "bob"} for i in range(30)
+    ])  # fmt: skip
+    wait_for(lambda: embedded(scope) == {"done": 41, "waiting": 0}, timeout=300,
              message="the worker did not embed the messages")  # fmt: skip
     found = wait_for(
         lambda: (
