@@ -23,7 +23,15 @@ DETAIL_LINKS = {
 
 def watch(page) -> list[str]:
     problems: list[str] = []
-    page.on("requestfailed", lambda r: problems.append(f"failed {r.url}: {r.failure}"))
+    # Leaving a page aborts its htmx polls in flight (net::ERR_ABORTED): that is no failure.
+    page.on(
+        "requestfailed",
+        lambda r: (
+            None
+            if r.failure == "net::ERR_ABORTED"
+            else problems.append(f"failed {r.url}: {r.failure}")
+        ),
+    )
     page.on(
         "response",
         lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None,
