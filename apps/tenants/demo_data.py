@@ -15,8 +15,12 @@ from apps.conversations.summaries import session_summarize
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.ingestion.services import check_document_submit, check_facts_submit
-from apps.lessons.episodes import check_entry_record, check_episode_close, check_episode_open
-from apps.lessons.lessons import check_lesson_learn
+from apps.lessons.services.episodes import (
+    check_entry_record,
+    check_episode_close,
+    check_episode_open,
+)
+from apps.lessons.services.lessons import check_lesson_learn
 from apps.tenants.auth import ROLE_PERMISSIONS
 from apps.tenants.models import AuditEvent, Role, Tenant
 from apps.tenants.selectors import tenant_stats

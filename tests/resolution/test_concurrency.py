@@ -19,8 +19,8 @@ from apps.resolution.candidates import (
 )
 from apps.resolution.entity_writes import do_resolve_and_write
 from apps.resolution.gate import Decision, candidates_embed, key_claim
-from apps.resolution.review_decisions import check_review_confirm
-from tests.resolution.review_fixtures import CHUNK_WRITE, anthropic_pair, pending_pairs
+from apps.review.services import check_review_confirm
+from tests.review.review_fixtures import CHUNK_WRITE, anthropic_pair, pending_pairs
 
 WORKERS = 6
 
