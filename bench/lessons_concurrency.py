@@ -40,9 +40,14 @@ def main() -> None:
     from apps.conversations.services import do_message_append
     from apps.graph import cypher
     from apps.graph.scope import Scope
-    from apps.lessons.episodes import check_entry_record, check_episode_close, check_episode_open
-    from apps.lessons.knowledge.promotion import knowledge_promote_chains
-    from apps.lessons.lessons import check_lesson_learn, check_lesson_weigh, lesson_get
+    from apps.knowledge.services import knowledge_promote_chains
+    from apps.lessons.selectors import lesson_get
+    from apps.lessons.services.episodes import (
+        check_entry_record,
+        check_episode_close,
+        check_episode_open,
+    )
+    from apps.lessons.services.lessons import check_lesson_learn, check_lesson_weigh
 
     defaults = {
         "lesson_threshold": 1,

@@ -1,27 +1,47 @@
 """URL map. Every route under /api/v1/ needs an API key (checked by a test that walks this conf);
-every page needs a login; the API schema and docs need a login or a key."""
+every page needs a login; the API schema and docs need a login or a key. Swagger UI and ReDoc
+come from our own static files (drf-spectacular-sidecar), so the docs work offline."""
 
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
+from django.templatetags.static import static
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from django.views.generic.base import RedirectView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.permissions import IsAuthenticated
 
 from apps.conversations import urls as conversations_urls
 from apps.ingestion import urls as ingestion_urls
+from apps.knowledge import urls as knowledge_urls
 from apps.lessons import urls as lessons_urls
 from apps.resolution import urls as resolution_urls
+from apps.review import urls as review_urls
 from apps.tenants import urls as tenants_urls
+from apps.tenants import views as tenant_views
 from apps.tenants.auth import ApiKeyAuthentication
+
+# Under /api/ these answer in the API's JSON error shape; pages keep Django's HTML.
+handler400 = "memoryproject.api_errors.handler400"
+handler403 = "memoryproject.api_errors.handler403"
+handler404 = "memoryproject.api_errors.handler404"
+handler500 = "memoryproject.api_errors.handler500"
 
 _docs_access = {
     "authentication_classes": [SessionAuthentication, ApiKeyAuthentication],
     "permission_classes": [IsAuthenticated],
 }
 
-APPS = [tenants_urls, ingestion_urls, resolution_urls, conversations_urls, lessons_urls]
+APPS = [
+    tenants_urls,
+    ingestion_urls,
+    resolution_urls,
+    review_urls,
+    conversations_urls,
+    lessons_urls,
+    knowledge_urls,
+]
 api_v1 = [route for app in APPS for route in app.api_urlpatterns]
 pages = [route for app in APPS for route in app.urlpatterns]
 
@@ -33,7 +53,14 @@ urlpatterns = [
         login_required(SpectacularSwaggerView.as_view(url_name="api-schema", **_docs_access)),
         name="api-docs",
     ),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path(
+        "api/redoc/",
+        login_required(SpectacularRedocView.as_view(url_name="api-schema", **_docs_access)),
+        name="api-redoc",
+    ),
+    # Pages without our <link rel="icon"> (the admin) make browsers ask for /favicon.ico.
+    path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
+    path("accounts/login/", tenant_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("", include(pages)),

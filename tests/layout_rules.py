@@ -1,4 +1,8 @@
-"""The house layout rules as code, so a test can check the tree and prove each check."""
+"""The house layout rules as code, so a test can check the tree and prove each check.
+
+Modules are judged by their role, not their exact file name: `review/views.py`, `review_views.py`
+and `lessons/api/episodes.py` are all the thin request layer; `selectors.py`, `*_selectors.py` and
+a `selectors/` package are all reads."""
 
 from __future__ import annotations
 
@@ -10,7 +14,22 @@ FORBIDDEN_NAMES = {"utils", "helpers", "common", "core", "base", "manager", "mis
 CYPHER_WORDS = r"(MATCH|MERGE|CREATE|UNWIND|DETACH DELETE|CALL db\.)"
 FSTRING_CYPHER = re.compile(rf"""\bf(["']{{1,3}})[^"']*\b{CYPHER_WORDS}\b""")
 CYPHER_LITERAL = re.compile(rf"""["']\s*{CYPHER_WORDS}\s*[\(\{{]""")
-THIN_LAYERS = {"api.py", "views.py", "urls.py", "tasks.py", "forms.py"}
+# The request layer: routes, API views, pages, forms, thin tasks.
+THIN_ROLES = {"api", "views", "pages", "urls", "tasks", "forms"}
+READ_ROLES = {"selectors"}
+# What only a write does: a clause that changes the graph, or the write entry points.
+GRAPH_WRITE = re.compile(
+    r"\b(MERGE|CREATE|DETACH DELETE|DELETE|REMOVE)\b\s|\bSET\s+\w+\s*[.=+:]|"
+    r"\bcypher\.(write|write_unit)\("
+)
+# An import of a request-layer module (`apps.x.api`, `apps.x.views`, `from apps.x import views`).
+THIN_IMPORT = re.compile(
+    r"^\s*(from\s+apps\.[\w.]*\b(api|views|pages|urls|forms)\b[\w.]*\s+import|"
+    r"from\s+apps\.[\w.]+\s+import\s+[^#\n]*\b(api|views|pages|urls|forms)\b)",
+    re.MULTILINE,
+)
+# `from apps.<app>.<module> import ..., _private, ...`: reaching into another app's private names.
+PRIVATE_IMPORT = re.compile(r"^\s*from\s+apps\.(\w+)[\w.]*\s+import\s+([^#\n]+)", re.MULTILINE)
 # A scoped transaction (cypher.ScopedTx) may be called `tx`: what is flagged is reaching the driver
 # itself, which is the only way to an unscoped session or transaction.
 DRIVER_CALLS = re.compile(
@@ -28,11 +47,24 @@ def python_modules(root: Path):
             yield rel, path
 
 
+def module_roles(rel: str) -> set[str]:
+    """The roles a module plays, from its name and its package: `views`, `review_views`,
+    `api/episodes` are views/api; `merges_selectors` or `selectors/queue` are selectors."""
+    parts = Path(rel).with_suffix("").parts[2:]  # below apps/<app>/
+    roles = set()
+    for part in parts:
+        if part == "__init__":
+            continue
+        roles |= {part} | {part.rsplit("_", 1)[-1]}
+    return roles
+
+
 def layout_violations(root: Path) -> list[str]:
     problems: list[str] = []
     for rel, path in python_modules(root):
         text = path.read_text()
         lines = text.count("\n") + 1
+        roles = module_roles(rel) if rel.startswith("apps/") else set()
         if lines > MAX_LINES:
             problems.append(f"{rel}: {lines} lines (max {MAX_LINES}; split it by capability)")
         parts = set(Path(rel).with_suffix("").parts)
@@ -40,10 +72,18 @@ def layout_violations(root: Path) -> list[str]:
             problems.append(f"{rel}: named after no capability ({sorted(parts & FORBIDDEN_NAMES)})")
         if FSTRING_CYPHER.search(text):
             problems.append(f"{rel}: Cypher built with an f-string (use $parameters)")
-        if path.name in THIN_LAYERS and CYPHER_LITERAL.search(text):
+        if roles & THIN_ROLES and CYPHER_LITERAL.search(text):
             problems.append(
                 f"{rel}: Cypher in a view/api/task layer (move it to a service/selector)"
             )
+        if roles & READ_ROLES and GRAPH_WRITE.search(text):
+            problems.append(f"{rel}: a selector writes (reads only; writes go in a service)")
+        if roles and not roles & THIN_ROLES and THIN_IMPORT.search(text):
+            problems.append(f"{rel}: a service/selector imports the view/api layer (turn it round)")
+        own_app = rel.split("/")[1] if rel.startswith("apps/") else None
+        for app, names in PRIVATE_IMPORT.findall(text):
+            if app != own_app and re.search(r"(^|[\s,(])_[a-z]\w*", names):
+                problems.append(f"{rel}: imports a private name of apps.{app} (make it public)")
         if rel not in GRAPH_EXECUTION and DRIVER_CALLS.search(text):
             problems.append(
                 f"{rel}: talks to the driver directly (use apps.graph.cypher with a Scope)"

@@ -26,6 +26,31 @@ PLANTED = {
         'QUERY = "MATCH (n:Entity {tenant: $tenant}) RETURN n"\n',
         "view/api/task",
     ),
+    "cypher in a prefixed view module": (
+        "apps/demo/review_views.py",
+        'QUERY = "MATCH (n:Entity {tenant: $tenant}) RETURN n"\n',
+        "view/api/task",
+    ),
+    "cypher in an api package": (
+        "apps/demo/api/episodes.py",
+        'QUERY = "MATCH (n:Episode {tenant: $tenant}) RETURN n"\n',
+        "view/api/task",
+    ),
+    "a selector that writes": (
+        "apps/demo/review_selectors.py",
+        'QUERY = """\nMATCH (n:Entity {tenant: $tenant})\nSET n.seen = true\n"""\n',
+        "a selector writes",
+    ),
+    "a service importing a view": (
+        "apps/demo/services.py",
+        "from apps.demo.views import queue_page\n",
+        "imports the view/api layer",
+    ),
+    "another app's private name": (
+        "apps/demo/api.py",
+        "from apps.other.api import MAX_CHARS, _query_params\n",
+        "private name of apps.other",
+    ),
     "driver call outside graph": (
         "apps/demo/selectors.py",
         "from neomodel import db\nrows = db.cypher_query('RETURN 1')\n",

@@ -4,23 +4,25 @@ erasure for admin keys. One view per operation; every call names the user."""
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.conversations import context, erasure, selectors, services
+from apps.conversations import context, erasure, imports, selectors, services
 from apps.conversations import input_limits as limits
 from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
-from memoryproject.api_errors import StrictSerializer
+from memoryproject.api_errors import ApplicationError, StrictSerializer
 from memoryproject.api_refusals import RecordsRefusals
 
 
 def _valid(serializer_class, data) -> dict:
     serializer = serializer_class(data=data)
-    if not serializer.is_valid():
-        raise serializers.ValidationError(serializer.errors)
+    serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
 
@@ -29,7 +31,11 @@ class RecordsRefusalsOfUser(RecordsRefusals):
     never with the path, which holds the user's name."""
 
     def refusal_record(self, scope: Scope, error: dict) -> None:
-        data = self.request.data if isinstance(self.request.data, dict) else {}
+        try:
+            data = self.request.data
+        except (APIException, ApplicationError):  # the body itself was refused (415, 400, 413)
+            data = {}
+        data = data if isinstance(data, dict) else {}
         detail = error.get("fields") or error.get("message", "")
         services.message_refusal_record(
             scope,
@@ -41,6 +47,14 @@ class RecordsRefusalsOfUser(RecordsRefusals):
         )
 
 
+class ZonedDateTimeField(serializers.DateTimeField):
+    """Leaves a time without a zone as it came, so the input check refuses it (DRF would read it
+    in the server's zone)."""
+
+    def enforce_timezone(self, value):
+        return super().enforce_timezone(value) if timezone.is_aware(value) else value
+
+
 class MessageIn(StrictSerializer):
     role = serializers.CharField(max_length=32)
     text = serializers.CharField(trim_whitespace=False)
@@ -50,16 +64,57 @@ class MessageIn(StrictSerializer):
         max_length=limits.MAX_MENTIONS,
         required=False,
     )
-    at = serializers.DateTimeField(required=False)
+    at = ZonedDateTimeField(required=False)
 
 
-class MessageOut(serializers.Serializer):
+class StoredMessageOut(serializers.Serializer):
     uid = serializers.CharField()
-    user = serializers.CharField()
-    sid = serializers.CharField()
     no = serializers.IntegerField()
     at = serializers.CharField()
     mentions = serializers.DictField()
+
+
+class ReadQuery(StrictSerializer):
+    last = serializers.IntegerField(min_value=1, max_value=limits.MAX_LAST, default=20)
+    before = serializers.IntegerField(min_value=1, required=False)
+
+
+class MessageOut(StoredMessageOut):
+    user = serializers.CharField()
+    sid = serializers.CharField()
+
+
+class MessageBatchIn(StrictSerializer):
+    messages = MessageIn(many=True, allow_empty=False, max_length=services.MAX_BATCH)
+
+
+class MessageBatchOut(serializers.Serializer):
+    user = serializers.CharField()
+    sid = serializers.CharField()
+    messages = StoredMessageOut(many=True)
+
+
+def _valid_batch(serializer_class, data, *, limit: int) -> dict:
+    """A batch's serializer errors name the first refused message by its index, like the
+    service's own checks: field `messages[3].role`, `index` 3."""
+    serializer = serializer_class(data=data)
+    if serializer.is_valid():
+        return serializer.validated_data
+    problems = serializer.errors.get("messages")
+    if isinstance(problems, list):  # older DRF gives a list with an entry per message
+        problems = dict(enumerate(problems))
+    if isinstance(problems, dict) and "non_field_errors" in problems:
+        raise ApplicationError(f"`messages` is a list of 1-{limit} messages.",
+                               field="messages", limit=limit)  # fmt: skip
+    for index, problem in sorted((problems or {}).items()):
+        if problem and isinstance(index, int):
+            name = next(iter(problem))
+            raise ApplicationError(
+                f"Message {index}: {name}: {problem[name][0]}",
+                field=f"messages[{index}].{name}",
+                extra={"index": index, "fields": problem},
+            )
+    raise serializers.ValidationError(serializer.errors)
 
 
 class MessagesApi(RecordsRefusalsOfUser, APIView):
@@ -79,16 +134,74 @@ class MessagesApi(RecordsRefusalsOfUser, APIView):
         stored = services.check_message_append(request.auth, user=user, sid=sid, **data)
         return Response(MessageOut(stored).data, status=201)
 
-    @extend_schema(summary="The last N messages of a session (or those before a number)")
+    @extend_schema(
+        parameters=[ReadQuery],
+        summary="The last N messages of a session (or those before a number)",
+    )
     def get(self, request, user: str, sid: str):
         query = _valid(ReadQuery, request.query_params)
         found = selectors.messages_read(request.auth, user=user, sid=sid, **query)
         return Response({"user": user, "sid": sid, "messages": found})
 
 
-class ReadQuery(StrictSerializer):
-    last = serializers.IntegerField(min_value=1, max_value=limits.MAX_LAST, default=20)
-    before = serializers.IntegerField(min_value=1, required=False)
+class MessageBatchApi(RecordsRefusalsOfUser, APIView):
+    """POST appends up to 500 messages in order, in one transaction (memory:write)."""
+
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(
+        request=MessageBatchIn,
+        responses={201: MessageBatchOut},
+        summary="Append a batch of messages, in order (all or none)",
+        description="Up to 500 messages, numbered after the session's last without gaps, "
+        "in one transaction. A refused message refuses the batch: the error's `field` and "
+        "`index` name it, and nothing is written. The worker embeds the batch in one task.",
+    )
+    def post(self, request, user: str, sid: str):
+        data = _valid_batch(MessageBatchIn, request.data, limit=services.MAX_BATCH)
+        stored = services.check_messages_append(
+            request.auth, user=user, sid=sid, messages=data["messages"]
+        )
+        return Response(MessageBatchOut(stored).data, status=201)
+
+
+class MessageImportIn(StrictSerializer):
+    messages = MessageIn(many=True, allow_empty=False, max_length=imports.MAX_IMPORT_MESSAGES)
+
+
+class JobStartedOut(serializers.Serializer):
+    job = serializers.CharField()
+    url = serializers.CharField()
+    status = serializers.CharField()
+    progress = serializers.DictField()
+
+
+def _job_started(job) -> Response:
+    url = reverse("api-job", kwargs={"uid": job.uid})
+    return Response(
+        {"job": job.uid, "url": url, "status": job.status, "progress": job.progress}, status=202
+    )
+
+
+class MessageImportApi(RecordsRefusalsOfUser, APIView):
+    """POST imports a history larger than one batch, as a job (memory:write)."""
+
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(
+        request=MessageImportIn,
+        responses={202: JobStartedOut},
+        summary="Import a conversation history as a job",
+        description="Up to 20,000 messages (and the request's size limit), checked like a "
+        "batch's before anything is staged; a worker appends them in order, in batches of "
+        "500 embedded as they are written. Progress at the job's `url`.",
+    )
+    def post(self, request, user: str, sid: str):
+        data = _valid_batch(MessageImportIn, request.data, limit=imports.MAX_IMPORT_MESSAGES)
+        job = imports.check_import_start(
+            request.auth, user=user, sid=sid, messages=data["messages"]
+        )
+        return _job_started(job)
 
 
 class ContextQuery(StrictSerializer):
@@ -98,7 +211,10 @@ class ContextQuery(StrictSerializer):
 class SessionContextApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The summary, the last N messages after it, and `waiting`")
+    @extend_schema(
+        parameters=[ContextQuery],
+        summary="The summary, the last N messages after it, and `waiting`",
+    )
     def get(self, request, user: str, sid: str):
         query = _valid(ContextQuery, request.query_params)
         return Response(selectors.session_context(request.auth, user=user, sid=sid, **query))
@@ -126,7 +242,9 @@ class ListQuery(StrictSerializer):
 class SessionsApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The user's sessions, the most recently active first")
+    @extend_schema(
+        parameters=[ListQuery], summary="The user's sessions, the most recently active first"
+    )
     def get(self, request, user: str):
         query = _valid(ListQuery, request.query_params)
         found = selectors.sessions_list(request.auth, user=user, **query)
@@ -141,7 +259,10 @@ class SaidAboutQuery(StrictSerializer):
 class SaidAboutApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The user's messages that mention an entity, newest first")
+    @extend_schema(
+        parameters=[SaidAboutQuery],
+        summary="The user's messages that mention an entity, newest first",
+    )
     def get(self, request, user: str):
         query = _valid(SaidAboutQuery, request.query_params)
         found = selectors.said_about(request.auth, user=user, **query)
@@ -156,7 +277,7 @@ class SearchQuery(StrictSerializer):
 class SearchApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="Search the user's messages by words")
+    @extend_schema(parameters=[SearchQuery], summary="Search the user's messages by words")
     def get(self, request, user: str):
         query = _valid(SearchQuery, request.query_params)
         found = selectors.messages_search(
@@ -217,12 +338,12 @@ class ErasurePreviewApi(RecordsRefusalsOfUser, APIView):
 class ErasureApi(RecordsRefusalsOfUser, APIView):
     required_scope = KeyScope.ADMIN
 
-    @extend_schema(request=ErasureIn, summary="Erase a user's conversations (or one session)")
+    @extend_schema(
+        request=ErasureIn,
+        responses={202: OpenApiTypes.OBJECT},
+        summary="Erase a user's conversations (or one session)",
+    )
     def post(self, request):
         data = _valid(ErasureIn, request.data)
         job = erasure.check_erasure_start(request.auth, user=data["user"], sid=data.get("session"))
-        url = reverse("api-job", kwargs={"uid": job.uid})
-        return Response(
-            {"job": job.uid, "url": url, "status": job.status, "progress": job.progress},
-            status=202,
-        )
+        return _job_started(job)

@@ -18,6 +18,11 @@ SET m.embedding = row.vector
 REMOVE m:MessageToEmbed
 RETURN count(m) AS n
 """
+LISTED = """
+UNWIND $uids AS uid
+MATCH (m:Message {uid: uid}) WHERE m.tenant = $tenant AND m:MessageToEmbed
+RETURN m.uid AS uid, m.text AS text
+"""
 ANY_PENDING = """
 RETURN EXISTS { MATCH (m:MessageToEmbed {tenant: $tenant}) } AS waiting
 """
@@ -31,14 +36,21 @@ def messages_embed_pending(scope: Scope, *, batch: int = 64, max_batches: int = 
         rows = cypher.read(scope, PENDING, batch=batch)
         if not rows:
             return {"embedded": done, "more": False}
-        vectors = get_embedder().embed([r["text"] for r in rows])
-        stored = cypher.write(
-            scope,
-            STORE,
-            rows=[{"uid": r["uid"], "vector": v} for r, v in zip(rows, vectors, strict=True)],
-        )
-        done += stored[0]["n"]
+        done += _embedded(scope, rows)
     return {"embedded": done, "more": True}
+
+
+def messages_embed_listed(scope: Scope, *, uids: list[str]) -> dict:
+    """Embed the listed messages that still wait (a batch append's), in one call of the model's
+    batch encode and one write. Idempotent like messages_embed_pending."""
+    rows = cypher.read(scope, LISTED, uids=uids)
+    return {"embedded": _embedded(scope, rows) if rows else 0}
+
+
+def _embedded(scope: Scope, rows: list[dict]) -> int:
+    vectors = get_embedder().embed([r["text"] for r in rows])
+    pairs = [{"uid": r["uid"], "vector": v} for r, v in zip(rows, vectors, strict=True)]
+    return cypher.write(scope, STORE, rows=pairs)[0]["n"]
 
 
 def messages_waiting(scope: Scope) -> bool:

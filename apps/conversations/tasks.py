@@ -38,6 +38,15 @@ def messages_embed(tenant_uid: str) -> dict:
     return result
 
 
+@shared_task(name="conversations.messages_embed_batch")
+def messages_embed_batch(tenant_uid: str, uids: list[str]) -> dict:
+    """One batch append's messages, embedded together."""
+    from apps.conversations.embedding import messages_embed_listed
+
+    scope = _system_scope(tenant_uid)
+    return GONE if scope is None else messages_embed_listed(scope, uids=uids)
+
+
 @shared_task(name="conversations.messages_embed_sweep")
 def messages_embed_sweep() -> dict:
     """Beat's safety net: a tenant with messages still waiting (their task was never queued, a
@@ -60,6 +69,13 @@ def session_summarize(tenant_uid: str, user: str, sid: str) -> dict:
 
     scope = _system_scope(tenant_uid, "system:summarizer")
     return GONE if scope is None else summarize(scope, user=user, sid=sid)
+
+
+@shared_task(name="conversations.conversation_import")
+def conversation_import(job_uid: str) -> dict:
+    from apps.conversations.imports import import_run
+
+    return import_run(job_uid=job_uid)
 
 
 @shared_task(name="conversations.conversation_erase")

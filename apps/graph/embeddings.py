@@ -80,11 +80,5 @@ def get_embedder() -> Embedder:
     return _embedder
 
 
-def set_embedder(embedder: Embedder | None) -> None:
-    """Choose another embedder for this process (tests, deployments); None restores the default."""
-    global _embedder
-    _embedder = embedder
-
-
 def embed_one(text: str) -> list[float]:
     return get_embedder().embed([text])[0]

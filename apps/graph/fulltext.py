@@ -16,8 +16,3 @@ def fulltext_terms(text: str, *, fuzzy: bool = False, max_terms: int = 16) -> st
         escaped = _SPECIAL.sub(r"\\\1", word)
         terms.append(f"{escaped}~" if fuzzy and len(word) >= 4 else escaped)
     return " OR ".join(terms)
-
-
-def fulltext_phrase(text: str) -> str:
-    """The whole text as one quoted phrase, escaped."""
-    return '"' + _SPECIAL.sub(r"\\\1", text.strip()) + '"'

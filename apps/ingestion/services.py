@@ -21,7 +21,7 @@ from apps.resolution.candidates import Provenance
 from apps.resolution.entity_resolve import entities_resolve
 from apps.resolution.gate import candidates_embed
 from apps.tenants.models import Job, JobStatus
-from apps.tenants.services import job_create, job_finish, job_progress
+from apps.tenants.services import job_create, job_fail, job_finish, job_progress
 from memoryproject.api_errors import ApplicationError
 
 JOB_KIND = "ingest_document"
@@ -95,7 +95,7 @@ def document_ingest_job_run(job: Job, *, extractor: Extractor | None = None) -> 
             progress=lambda counters: job_progress(job, **counters),
         )
     except LookupError as exc:
-        job_finish(job, error=str(exc))
+        job_fail(job, exc, message="The document is gone.")
         return
     job_finish(job, result=result)
 

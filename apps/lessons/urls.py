@@ -3,18 +3,18 @@
 from django.urls import path
 
 from apps.lessons import views
-from apps.lessons.api import episodes, knowledge, playbooks
+from apps.lessons.api import episodes, handoffs, lessons, playbooks
 
 api_urlpatterns = [
     path("episodes", episodes.EpisodesApi.as_view(), name="api-episodes"),
     path("episodes/<str:uid>", episodes.EpisodeDetailApi.as_view(), name="api-episode"),
     path("episodes/<str:uid>/entries", episodes.EntryRecordApi.as_view(), name="api-entries"),
     path("episodes/<str:uid>/close", episodes.EpisodeCloseApi.as_view(), name="api-episode-close"),
-    path("lessons", episodes.LessonsApi.as_view(), name="api-lessons"),
-    path("lessons/<str:key>", episodes.LessonDetailApi.as_view(), name="api-lesson"),
+    path("lessons", lessons.LessonsApi.as_view(), name="api-lessons"),
+    path("lessons/<str:key>", lessons.LessonDetailApi.as_view(), name="api-lesson"),
     path(
         "lessons/<str:key>/evidence",
-        episodes.LessonEvidenceApi.as_view(),
+        lessons.LessonEvidenceApi.as_view(),
         name="api-lesson-evidence",
     ),
     path("playbooks", playbooks.PlaybooksApi.as_view(), name="api-playbooks"),
@@ -26,18 +26,12 @@ api_urlpatterns = [
         playbooks.PlaybookSwitchApi.as_view(),
         name="api-playbook-switch",
     ),
-    path("handoffs", playbooks.HandoffsApi.as_view(), name="api-handoffs"),
+    path("handoffs", handoffs.HandoffsApi.as_view(), name="api-handoffs"),
     path(
-        "handoffs/<str:key>/accept", playbooks.HandoffAcceptApi.as_view(), name="api-handoff-accept"
+        "handoffs/<str:key>/accept", handoffs.HandoffAcceptApi.as_view(), name="api-handoff-accept"
     ),
-    path("agents/me", playbooks.AgentMeApi.as_view(), name="api-agent-me"),
-    path("promotions", knowledge.PromoteApi.as_view(), name="api-promotions"),
-    path(
-        "knowledge/promotions",
-        knowledge.KnowledgePromoteApi.as_view(),
-        name="api-knowledge-promotions",
-    ),
-    path("knowledge/<str:user>", knowledge.KnowledgeApi.as_view(), name="api-knowledge"),
+    path("agents/me", handoffs.AgentMeApi.as_view(), name="api-agent-me"),
+    path("promotions", lessons.PromoteApi.as_view(), name="api-promotions"),
 ]
 
 urlpatterns = [
@@ -49,6 +43,4 @@ urlpatterns = [
     path("memory/playbooks/<str:key>", views.playbook_page, name="playbook"),
     path("memory/playbooks/<str:key>/switch", views.playbook_switch, name="playbook-switch"),
     path("memory/handoffs", views.handoffs_page, name="handoffs"),
-    path("memory/knowledge", views.knowledge_users_page, name="knowledge"),
-    path("memory/knowledge/<str:user>", views.knowledge_page, name="knowledge-user"),
 ]

@@ -1,5 +1,5 @@
 """Pages for reviewers: episode timelines, lessons with evidence, playbooks with versions, runs and
-the switch, handoffs per agent, and the promoted knowledge graph of a user."""
+the switch, and handoffs per agent."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.lessons import episodes, handoffs, lessons, playbooks
-from apps.lessons.knowledge.retrieval import knowledge_graph, knowledge_users
+from apps.lessons import selectors
+from apps.lessons.services import playbooks
 from apps.tenants.models import Role
 from apps.tenants.roles import role_required
 from memoryproject.api_errors import ApplicationError
@@ -22,7 +22,7 @@ from memoryproject.page_render import render_page_or_fragment
 @role_required(Role.VIEWER)
 def episodes_page(request):
     status = request.GET.get("status")
-    rows = episodes.episodes_list(
+    rows = selectors.episodes_list(
         request.scope, status=status if status in {"open", "closed"} else None, limit=200
     )
     return render(request, "lessons/episodes.html", {"episodes": rows, "status": status})
@@ -31,7 +31,7 @@ def episodes_page(request):
 @require_GET
 @role_required(Role.VIEWER)
 def episode_page(request, uid: str):
-    episode = episodes.episode_get(request.scope, episode=uid)
+    episode = selectors.episode_get(request.scope, episode=uid)
     if episode is None:
         raise Http404
     return render(request, "lessons/episode.html", {"episode": episode})
@@ -41,7 +41,9 @@ def episode_page(request, uid: str):
 @role_required(Role.VIEWER)
 def lessons_page(request):
     show_all = request.GET.get("all") == "1"
-    rows = lessons.lessons_list(request.scope, at_least=-1_000_000 if show_all else None, limit=200)
+    rows = selectors.lessons_list(
+        request.scope, at_least=-1_000_000 if show_all else None, limit=200
+    )
     threshold = request.scope.setting("lesson_threshold")
     context = {"lessons": rows, "show_all": show_all, "threshold": threshold}
     return render(request, "lessons/lessons.html", context)
@@ -50,7 +52,7 @@ def lessons_page(request):
 @require_GET
 @role_required(Role.VIEWER)
 def lesson_page(request, key: str):
-    lesson = lessons.lesson_get(request.scope, key=key)
+    lesson = selectors.lesson_get(request.scope, key=key)
     if lesson is None:
         raise Http404
     return render(request, "lessons/lesson.html", {"lesson": lesson})
@@ -59,12 +61,12 @@ def lesson_page(request, key: str):
 @require_GET
 @role_required(Role.VIEWER)
 def playbooks_page(request):
-    rows = playbooks.playbooks_list(request.scope, limit=200)
+    rows = selectors.playbooks_list(request.scope, limit=200)
     return render(request, "lessons/playbooks.html", {"playbooks": rows})
 
 
 def _playbook_context(request, key: str) -> dict:
-    playbook = playbooks.playbook_get(request.scope, key=key)
+    playbook = selectors.playbook_get(request.scope, key=key)
     if playbook is None:
         raise Http404
     can_switch = request.membership.at_least(Role.REVIEWER)
@@ -102,33 +104,9 @@ def playbook_switch(request, key: str):
 @role_required(Role.VIEWER)
 def handoffs_page(request):
     agent = request.GET.get("agent") or None
-    rows = handoffs.handoffs_for(request.scope, agent=agent[:200] if agent else None, limit=300)
+    rows = selectors.handoffs_for(request.scope, agent=agent[:200] if agent else None, limit=300)
     by_receiver: dict[str, list] = defaultdict(list)
     for row in rows:
         by_receiver[row["receiver"]].append(row)
     context = {"by_receiver": dict(sorted(by_receiver.items())), "agent": agent}
     return render(request, "lessons/handoffs.html", context)
-
-
-@require_GET
-@role_required(Role.VIEWER)
-def knowledge_users_page(request):
-    return render(
-        request, "lessons/knowledge_users.html", {"users": knowledge_users(request.scope)}
-    )
-
-
-@require_GET
-@role_required(Role.VIEWER)
-def knowledge_page(request, user: str):
-    facts = knowledge_graph(request.scope, user=user[:200])
-    nodes: dict[str, set] = defaultdict(set)
-    for fact in facts:
-        nodes[fact["from_label"]].add(fact["from"])
-        nodes[fact["to_label"]].add(fact["to"])
-    context = {
-        "user_name": user,
-        "facts": facts,
-        "nodes": {label: sorted(keys) for label, keys in sorted(nodes.items())},
-    }
-    return render(request, "lessons/knowledge.html", context)

@@ -11,10 +11,10 @@ from apps.graph.nodes import ENTITY_TYPES
 from apps.resolution import selectors
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
+from memoryproject.request_inputs import MAX_UID_CHARS, query_params
 
 MAX_QUERY_CHARS = 500
 MAX_LIMIT = 100
-MAX_UID_CHARS = 64
 
 
 class EntitySearchIn(StrictSerializer):
@@ -37,14 +37,6 @@ class EntitySearchOut(serializers.Serializer):
     results = EntityBrief(many=True)
 
 
-def _query_params(request) -> dict:
-    # Each parameter once: a repeated one is refused rather than silently taking the last.
-    params = {}
-    for key, values in request.query_params.lists():
-        params[key] = values[0] if len(values) == 1 else values
-    return params
-
-
 class EntitySearchApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
@@ -54,7 +46,7 @@ class EntitySearchApi(APIView):
         summary="Entities by words (full-text on names and aliases) and meaning (vector)",
     )
     def get(self, request):
-        data = EntitySearchIn(data=_query_params(request))
+        data = EntitySearchIn(data=query_params(request))
         data.is_valid(raise_exception=True)
         results = selectors.entities_search(
             request.auth,

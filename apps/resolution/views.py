@@ -6,10 +6,11 @@ from django.views.decorators.http import require_GET
 
 from apps.graph.nodes import ENTITY_TYPES
 from apps.resolution import selectors
-from apps.resolution.api import MAX_QUERY_CHARS, MAX_UID_CHARS
+from apps.resolution.api import MAX_QUERY_CHARS
 from apps.tenants.models import Role
 from apps.tenants.roles import role_required
 from memoryproject.page_render import render_page_or_fragment
+from memoryproject.request_inputs import MAX_UID_CHARS
 
 PAGE_RESULTS = 50
 

@@ -6,7 +6,7 @@ from django.utils import timezone
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.tenants.models import Job, Tenant
+from apps.tenants.models import Job
 
 # One round trip: each count uses the label's tenant index, never a scan of other tenants.
 STATS_QUERY = """
@@ -35,7 +35,3 @@ def job_get(scope: Scope, *, uid: str) -> Job | None:
 
 def recent_jobs(scope: Scope, *, limit: int = 10) -> list[Job]:
     return list(Job.objects.filter(tenant__uid=scope.tenant).order_by("-created_at")[:limit])
-
-
-def tenant_for_scope(scope: Scope) -> Tenant:
-    return Tenant.objects.get(uid=scope.tenant)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ from apps.tenants.models import (
 from memoryproject.api_errors import ApplicationError
 
 ALL_KEY_SCOPES = [s.value for s in KeyScope]
+logger = logging.getLogger(__name__)
 
 
 def tenant_create(*, slug: str, name: str, settings: dict | None = None) -> Tenant:
@@ -92,6 +94,13 @@ def job_finish(job: Job, *, result: dict | None = None, error: str = "") -> None
     job.error = error[:4000]
     job.finished_at = timezone.now()
     job.save(update_fields=["status", "result", "error", "finished_at", "updated_at"])
+
+
+def job_fail(job: Job, exc: BaseException, *, message: str = "") -> None:
+    """Mark the job failed with a short message a caller may see (the failure's class, never
+    its text, which may quote data or internals); the detail goes to the log."""
+    logger.error("job %s (%s) failed", job.uid, job.kind, exc_info=exc)
+    job_finish(job, error=message or f"{type(exc).__name__} (the detail is in the worker's log)")
 
 
 @dataclass(frozen=True)

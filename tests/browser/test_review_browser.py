@@ -7,7 +7,7 @@ from apps.graph import cypher
 from apps.resolution.candidates import EntityCandidate
 from apps.tenants.models import Role
 from tests.conftest import browser_login, scope_for
-from tests.resolution.review_fixtures import anthropic_pair, ingest, pending_pairs
+from tests.review.review_fixtures import anthropic_pair, ingest, pending_pairs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 MISTRAL = "A French company that builds open-weight language models."

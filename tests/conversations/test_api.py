@@ -149,3 +149,35 @@ def test_refused_summaries_and_context_calls_are_kept_under_their_user(api_clien
     )
     assert [(r["user"], r["sid"]) for r in rows] == [("ann", "main")] * 2
     assert all("/users/ann" not in r["reason"] for r in rows)  # the path is not kept
+
+
+def test_a_batch_through_the_api(api_client, tenant):
+    url = BASE.format(user="ann", sid="main") + "/messages:batch"
+    post_message(api_client, "first")
+    batch = [{"role": "user", "text": f"line {i}", "by": "ann"} for i in range(3)]
+    response = api_client.post(url, {"messages": batch}, format="json")
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert body["user"] == "ann" and [m["no"] for m in body["messages"]] == [2, 3, 4]
+
+    batch[1] = {**batch[1], "surprise": True}
+    refused = api_client.post(url, {"messages": batch}, format="json")
+    assert refused.status_code == 400
+    error = refused.json()["error"]
+    assert (error["field"], error["index"]) == ("messages[1].surprise", 1)
+    too_many = api_client.post(url, {"messages": [batch[0]] * 501}, format="json")
+    assert too_many.status_code == 400 and too_many.json()["error"]["field"] == "messages"
+    long = [batch[0], {**batch[0], "text": "x" * 20_001}]
+    error = api_client.post(url, {"messages": long}, format="json").json()["error"]
+    assert (error["field"], error["limit"], error["index"]) == ("messages[1].text", 20_000, 1)
+    last = api_client.get(BASE.format(user="ann", sid="main") + "/messages").json()
+    assert [m["no"] for m in last["messages"]] == [1, 2, 3, 4]
+    refusals = cypher.read(scope_of(tenant), "MATCH (f:WriteFailure {tenant: $tenant}) "
+                           "RETURN f.subject_user AS user")  # fmt: skip
+    assert [r["user"] for r in refusals] == ["ann"] * 3
+
+
+def test_the_batch_route_is_in_the_openapi_schema(api_client):
+    schema = api_client.get("/api/schema/", HTTP_ACCEPT="application/json").json()
+    route = schema["paths"]["/api/v1/users/{user}/sessions/{sid}/messages:batch"]["post"]
+    assert route["summary"].startswith("Append a batch")

@@ -109,7 +109,7 @@ def test_older_messages_beyond_the_exact_budget_are_found_by_words_and_by_meanin
 def test_concurrent_context_calls_on_the_same_entities_all_record_their_trace(scope):
     import threading
 
-    from tests.resolution.review_fixtures import anthropic_pair
+    from tests.review.review_fixtures import anthropic_pair
 
     anthropic_pair(scope)
     barrier = threading.Barrier(4)

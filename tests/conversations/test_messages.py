@@ -178,3 +178,134 @@ def test_a_broker_that_is_down_fails_no_append_and_the_sweep_queues_it_later(
     monkeypatch.setattr(tasks.messages_embed, "delay", lambda uid: queued.append(uid))
     assert tasks.messages_embed_sweep()["queued"] >= 1
     assert tenant.uid in queued
+
+
+# --- batches ---------------------------------------------------------------------------------
+
+
+def lines(n, start=0, **extra):
+    return [{"role": "user", "text": f"batch line {start + i}", "by": "ann", **extra}
+            for i in range(n)]  # fmt: skip
+
+
+def test_a_batch_is_numbered_in_order_after_the_last_in_one_query(scope):
+    say(scope, "before the batch")
+    with count_round_trips() as trips:
+        stored = services.check_messages_append(scope, user="ann", sid="main",
+                                                messages=lines(4))  # fmt: skip
+    assert trips[0] == 1  # one query, so one transaction
+    assert [m["no"] for m in stored["messages"]] == [2, 3, 4, 5]
+    read = selectors.messages_read(scope, user="ann", sid="main")
+    assert [m["text"] for m in read] == ["before the batch"] + [f"batch line {i}" for i in range(4)]
+    chain = cypher.read(
+        scope,
+        "MATCH (a:Message {tenant: $tenant})-[:NEXT]->(b:Message) RETURN a.no AS a, b.no AS b",
+    )
+    assert sorted((r["a"], r["b"]) for r in chain) == [(1, 2), (2, 3), (3, 4), (4, 5)]
+    assert say(scope, "after the batch")["no"] == 6
+    waiting = cypher.read(scope, "MATCH (m:MessageToEmbed {tenant: $tenant}) RETURN count(m) AS n")
+    assert waiting[0]["n"] == 6
+
+
+def test_a_batch_links_mentions_and_keeps_its_times(scope):
+    first = {"role": "user", "text": "Zeta again", "by": "ann", "mentions": ["Zeta Corp"],
+             "at": "2025-03-01T10:00:00Z"}  # fmt: skip
+    stored = services.check_messages_append(scope, user="ann", sid="main",
+                                            messages=[first, *lines(1)])  # fmt: skip
+    assert stored["messages"][0]["mentions"] == {"linked": [], "unknown": ["Zeta Corp"]}
+    assert stored["messages"][0]["at"].startswith("2025-03-01T10:00")
+    assert stored["messages"][1]["mentions"] == {"linked": [], "unknown": []}
+
+
+@pytest.mark.parametrize(
+    "bad,field",
+    [({"text": "  "}, "messages[2].text"), ({"role": "Not A Role"}, "messages[2].role"),
+     ({"at": "yesterday"}, "messages[2].at")],
+)  # fmt: skip
+def test_a_refused_message_refuses_the_whole_batch_with_its_index(scope, bad, field):
+    say(scope, "already here")
+    batch = lines(5)
+    batch[2] = {**batch[2], **bad}
+    with pytest.raises(ApplicationError) as refused:
+        services.check_messages_append(scope, user="ann", sid="main", messages=batch)
+    assert refused.value.field == field and refused.value.extra["index"] == 2
+    assert [m["no"] for m in selectors.messages_read(scope, user="ann", sid="main")] == [1]
+    failures = cypher.read(
+        scope, "MATCH (f:WriteFailure {tenant: $tenant}) RETURN f.subject_user AS user, "
+        "f.subject_sid AS sid, f.reason AS reason",
+    )  # fmt: skip
+    assert len(failures) == 1 and failures[0]["user"] == "ann" and failures[0]["sid"] == "main"
+    assert "Message 2" in failures[0]["reason"]
+    assert say(scope, "next")["no"] == 2
+
+
+def test_a_batch_is_1_to_500_messages(scope):
+    for messages in ([], lines(501), "not a list"):
+        with pytest.raises(ApplicationError) as refused:
+            services.check_messages_append(scope, user="ann", sid="main", messages=messages)
+        assert (refused.value.field, refused.value.limit) == ("messages", 500)
+    assert selectors.sessions_list(scope, user="ann") == []
+
+
+def test_a_batch_beside_concurrent_single_appends_keeps_numbers_unique_and_gap_free(scope):
+    barrier = threading.Barrier(5)
+    singles, batches, errors = [], [], []
+
+    def single(i):
+        barrier.wait()
+        try:
+            for j in range(5):
+                singles.append(say(scope, f"single {i}.{j}")["no"])
+        except Exception as exc:  # noqa: BLE001 - the assertion below reports it
+            errors.append(exc)
+
+    def batch():
+        barrier.wait()
+        try:
+            for k in range(3):
+                stored = services.check_messages_append(scope, user="ann", sid="main",
+                                                        messages=lines(40, start=k * 40))  # fmt: skip
+                batches.append([m["no"] for m in stored["messages"]])
+        except Exception as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    threads = [threading.Thread(target=single, args=(i,)) for i in range(4)]
+    threads.append(threading.Thread(target=batch))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert errors == []
+    numbers = singles + [n for b in batches for n in b]
+    assert sorted(numbers) == list(range(1, 20 + 120 + 1))
+    for b in batches:  # each batch contiguous, in its order
+        assert b == list(range(b[0], b[0] + 40))
+    read = selectors.messages_read(scope, user="ann", sid="main", last=200)
+    texts = {m["no"]: m["text"] for m in read}
+    for k, b in enumerate(batches):
+        assert [texts[n] for n in b] == [f"batch line {k * 40 + i}" for i in range(40)]
+    links = cypher.read(
+        scope,
+        "MATCH (a:Message {tenant: $tenant})-[:NEXT]->(b:Message) RETURN a.no AS a, b.no AS b",
+    )
+    assert sorted((r["a"], r["b"]) for r in links) == [(n, n + 1) for n in range(1, 140)]
+
+
+def test_a_batch_is_embedded_in_one_call_of_the_model(scope, monkeypatch):
+    from apps.conversations.embedding import messages_embed_listed
+    from apps.graph.embeddings import get_embedder
+
+    model = get_embedder()
+    embed, calls = model.embed, []
+
+    def counted(texts):
+        calls.append(len(texts))
+        return embed(texts)
+
+    stored = services.check_messages_append(scope, user="ann", sid="main", messages=lines(30))
+    say(scope, "a single one, not in the batch")
+    monkeypatch.setattr(model, "embed", counted)
+    done = messages_embed_listed(scope, uids=[m["uid"] for m in stored["messages"]])
+    assert done == {"embedded": 30} and calls == [30]
+    left = cypher.read(scope, "MATCH (m:MessageToEmbed {tenant: $tenant}) RETURN m.no AS no")
+    assert left == [{"no": 31}]

@@ -1,4 +1,4 @@
-from apps.graph.fulltext import fulltext_phrase, fulltext_terms
+from apps.graph.fulltext import fulltext_terms
 
 
 def test_terms_are_words_joined_by_or():
@@ -16,7 +16,3 @@ def test_fuzzy_marks_long_words_only():
 
 def test_empty_text_gives_empty_query():
     assert fulltext_terms("?!") == ""
-
-
-def test_phrase_escapes_quotes():
-    assert fulltext_phrase('say "hi"') == '"say \\"hi\\""'

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from apps.lessons.episodes import check_entry_record, check_episode_close, check_episode_open
+from apps.lessons.services.episodes import (
+    check_entry_record,
+    check_episode_close,
+    check_episode_open,
+)
 
 
 def entity_make(scope, name: str, type: str = "Object") -> str:

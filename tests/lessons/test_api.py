@@ -1,4 +1,4 @@
-"""The agent API of episodes, lessons, playbooks, handoffs, promotion and knowledge."""
+"""The agent API of episodes, lessons, playbooks, handoffs and promotion."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from apps.graph.write_failures import write_failures_list
 from tests.conftest import scope_for
-from tests.lessons.conftest import entity_make, say
+from tests.lessons.conftest import entity_make
 
 STEPS = [{"do": "check the fan"}]
 
@@ -141,7 +141,7 @@ def test_handoffs_between_two_agents(tenant, make_api_client):
     assert receiver.post("/api/v1/handoffs/h1/accept").status_code == 409
 
 
-def test_promotions_and_knowledge(tenant, api_client, settings):
+def test_promotions(tenant, api_client, settings):
     settings.LESSON_PROMOTION_RULES = {"ok": "tests.lessons.test_api.ok_rule"}
     for _ in range(2):
         closed(api_client, {"fixed": True})
@@ -149,19 +149,6 @@ def test_promotions_and_knowledge(tenant, api_client, settings):
     assert receipt.json()["lessons"] == [{"id": "fixed", "status": "learned", "weight": 2}]
     unknown = api_client.post("/api/v1/promotions", {"rule": "nope"}, format="json")
     assert unknown.status_code == 400
-
-    scope = scope_for(tenant)
-    for text in ["I use Go.", "I use Go, again.", "I use Rust."]:
-        say(scope, "ann", text)
-    from apps.lessons.knowledge.promotion import knowledge_promote_chains
-
-    knowledge_promote_chains(scope)
-    facts = api_client.get("/api/v1/knowledge/ann").json()["results"]
-    assert facts[0]["to"] == "go" and facts[0]["weight"] == 2
-    near = api_client.get("/api/v1/knowledge/ann", {"q": "rust"}).json()["results"]
-    assert {f["to"] for f in near} == {"go", "rust"}
-    queued = api_client.post("/api/v1/knowledge/promotions")
-    assert queued.status_code == 202 and queued.json()["url"].endswith(queued.json()["job"])
 
 
 def ok_rule(episode):

@@ -8,13 +8,11 @@ import pytest
 
 from apps.graph import cypher
 from apps.graph.write_failures import write_failures_list
-from apps.lessons.episodes import (
+from apps.lessons.selectors import episode_get, episodes_about, episodes_list
+from apps.lessons.services.episodes import (
     check_entry_record,
     check_episode_close,
     check_episode_open,
-    episode_get,
-    episodes_about,
-    episodes_list,
 )
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
 from tests.conftest import scope_for

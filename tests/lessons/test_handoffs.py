@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from apps.graph.write_failures import write_failures_list
-from apps.lessons.handoffs import check_handoff_accept, check_handoff_give, handoffs_for
-from apps.lessons.lessons import check_lesson_learn
-from apps.lessons.playbooks import check_playbook_write
+from apps.lessons.selectors import handoffs_for
+from apps.lessons.services.handoffs import check_handoff_accept, check_handoff_give
+from apps.lessons.services.lessons import check_lesson_learn
+from apps.lessons.services.playbooks import check_playbook_write
 from memoryproject.api_errors import ApplicationError, ConflictError
 from tests.conftest import scope_for
 from tests.lessons.conftest import closed_episode

@@ -9,8 +9,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from apps.graph.write_failures import write_failures_list
-from apps.lessons.episodes import check_episode_open
-from apps.lessons.lessons import check_lesson_learn, check_lesson_weigh, lesson_get, lessons_list
+from apps.lessons.selectors import lesson_get, lessons_list
+from apps.lessons.services.episodes import check_episode_open
+from apps.lessons.services.lessons import check_lesson_learn, check_lesson_weigh
 from memoryproject.api_errors import ApplicationError, ConflictError
 from tests.conftest import scope_for
 from tests.lessons.conftest import closed_episode

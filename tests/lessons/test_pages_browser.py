@@ -1,18 +1,20 @@
-"""Reviewer pages in Debian's chromium: timeline, lessons, playbooks and the switch, handoffs,
-and the knowledge graph of a user."""
+"""Reviewer pages in Debian's chromium: timeline, lessons, playbooks and the switch, handoffs."""
 
 from __future__ import annotations
 
 import pytest
 
-from apps.lessons.episodes import check_entry_record, check_episode_close, check_episode_open
-from apps.lessons.handoffs import check_handoff_give
-from apps.lessons.knowledge.promotion import knowledge_promote_chains
-from apps.lessons.lessons import check_lesson_learn, check_lesson_weigh
-from apps.lessons.playbooks import check_playbook_run, check_playbook_write
+from apps.lessons.services.episodes import (
+    check_entry_record,
+    check_episode_close,
+    check_episode_open,
+)
+from apps.lessons.services.handoffs import check_handoff_give
+from apps.lessons.services.lessons import check_lesson_learn, check_lesson_weigh
+from apps.lessons.services.playbooks import check_playbook_run, check_playbook_write
 from apps.tenants.models import Role
 from tests.conftest import browser_login, scope_for
-from tests.lessons.conftest import closed_episode, entity_make, say
+from tests.lessons.conftest import closed_episode, entity_make
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -108,20 +110,4 @@ def test_playbook_versions_runs_and_the_reviewer_switch(live_server, page, tenan
     assert "fan recalled" in page.locator("[data-switched-by]").inner_text()
     page.click("#switch-button")
     page.wait_for_selector("#switch [data-enabled]:text('on')")
-    assert page.console_errors == []
-
-
-def test_the_knowledge_graph_of_a_user(live_server, page, tenant, make_person):
-    scope = scope_for(tenant)
-    for text in ["I use Go and Docker.", "I use Go.", "Maybe I'm interested in Rust."]:
-        say(scope, "ann", text)
-    knowledge_promote_chains(scope)
-    browser_login(page, live_server, make_person(tenant, Role.VIEWER))
-    page.click("nav >> text=Knowledge")
-    page.click("#users >> text=ann")
-    assert page.locator('[data-fact="ann USES go"] [data-weight]').inner_text() == "2"
-    assert "docker" in page.locator('[data-label="Tools"]').inner_text()
-    assert (
-        page.locator('[data-fact="ann EXPRESSED_INTEREST rust"]').get_attribute("class") == "muted"
-    )
     assert page.console_errors == []

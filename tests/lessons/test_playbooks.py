@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from apps.lessons.episodes import check_episode_open
-from apps.lessons.playbooks import (
+from apps.lessons.selectors import playbook_get, playbooks_for, playbooks_list
+from apps.lessons.services.episodes import check_episode_open
+from apps.lessons.services.playbooks import (
     check_playbook_run,
     check_playbook_switch,
     check_playbook_write,
-    playbook_get,
-    playbooks_for,
-    playbooks_list,
 )
 from apps.tenants.auth import ROLE_PERMISSIONS
 from apps.tenants.models import AuditEvent, Role

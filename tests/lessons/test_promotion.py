@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 
 from apps.graph.write_failures import write_failures_list
-from apps.lessons.episodes import check_entry_record, check_episode_close, check_episode_open
-from apps.lessons.lessons import lesson_get
-from apps.lessons.playbooks import playbook_get, playbooks_for
-from apps.lessons.promotion import check_promote
+from apps.lessons.selectors import lesson_get, playbook_get, playbooks_for
+from apps.lessons.services.episodes import (
+    check_entry_record,
+    check_episode_close,
+    check_episode_open,
+)
+from apps.lessons.services.promotion import check_promote
 from memoryproject.api_errors import ApplicationError
 
 

@@ -20,8 +20,8 @@ from apps.resolution.comparisons import Compared
 from apps.resolution.entity_writes import do_resolve_and_write
 from apps.resolution.gate import Decision, Match, Proposal, candidates_embed, key_claim
 from apps.resolution.match_model import match_score
-from apps.resolution.review_decisions import check_review_confirm
-from tests.resolution.review_fixtures import CHUNK_WRITE, anthropic_pair, pending_pairs
+from apps.review.services import check_review_confirm
+from tests.review.review_fixtures import CHUNK_WRITE, anthropic_pair, pending_pairs
 
 WORKERS = 6
 HOPPER = {"born": "1906-12-09"}

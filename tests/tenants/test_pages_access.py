@@ -8,7 +8,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from apps.tenants.models import Role
 
-PUBLIC = {"accounts/login/", "accounts/logout/"}
+PUBLIC = {"accounts/login/", "accounts/logout/", "favicon.ico"}
 
 
 def _page_routes(patterns=None, prefix=""):

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 
-from apps.graph.nodes import ENTITY_TYPES
-
 FALLBACK = "RELATES_TO"
 RELATIONS = (
     "WORKS_FOR", "FOUNDED", "LOCATED_IN", "PART_OF", "MEMBER_OF", "OWNS", "CREATED",
@@ -62,7 +60,3 @@ def relation_normalized(predicate: str, nuance: str = "") -> tuple[str, str]:
     intent = predicate.strip()
     kept = f"{intent}: {nuance}" if nuance else intent
     return FALLBACK, kept[:MAX_NUANCE_CHARS]
-
-
-def is_entity_type(value: str) -> bool:
-    return value in ENTITY_TYPES

@@ -5,8 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS
 
-from apps.graph.write_failures import write_failure_record
-from apps.lessons.references import REF_KINDS
+from apps.lessons.services.references import REF_KINDS
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
 
@@ -18,21 +17,6 @@ class RefIn(StrictSerializer):
 
 def refs_field(**kwargs) -> serializers.ListField:
     return serializers.ListField(child=RefIn(), max_length=100, **kwargs)
-
-
-def validated(request, serializer_class, *, kind: str | None, data=None) -> dict:
-    """The request's input, checked; a refused write (`kind` given) is recorded as a
-    WriteFailure too, like the refusals of the services."""
-    serializer = serializer_class(data=request.data if data is None else data)
-    if not serializer.is_valid():
-        if kind:
-            reason = f"invalid: {dict(serializer.errors)}"
-            write_failure_record(request.auth, kind=kind, reason=reason)
-        serializer.is_valid(raise_exception=True)
-    return {
-        k: [dict(r) for r in v] if k in {"cites", "points_to"} else v
-        for k, v in serializer.validated_data.items()
-    }
 
 
 class ReadOrWrite:

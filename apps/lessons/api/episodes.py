@@ -1,4 +1,4 @@
-"""API of episodes and lessons."""
+"""API of episodes: open one, record its entries, close it with the outcome, read them."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.lessons import episodes as episode_services
-from apps.lessons import lessons as lesson_services
-from apps.lessons.api import ReadOrWrite, refs_field, validated
+from apps.lessons import selectors
+from apps.lessons.api import ReadOrWrite, refs_field
+from apps.lessons.services import episodes as episode_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
+from memoryproject.request_inputs import validated
 
 ID = {"max_length": 120}
 
@@ -40,10 +41,10 @@ class EpisodesApi(ReadOrWrite, APIView):
     def get(self, request):
         about = request.query_params.get("about")
         if about:
-            rows = episode_services.episodes_about(request.auth, entity=about[:200])
+            rows = selectors.episodes_about(request.auth, entity=about[:200])
         else:
             status = request.query_params.get("status")
-            rows = episode_services.episodes_list(
+            rows = selectors.episodes_list(
                 request.auth, status=status if status in {"open", "closed"} else None
             )
         return Response({"results": rows})
@@ -54,7 +55,7 @@ class EpisodeDetailApi(APIView):
 
     @extend_schema(summary="One episode with its entries in order and what each cites")
     def get(self, request, uid: str):
-        episode = episode_services.episode_get(request.auth, episode=uid)
+        episode = selectors.episode_get(request.auth, episode=uid)
         if episode is None:
             raise NotFoundError("No such episode.")
         return Response(episode)
@@ -96,68 +97,3 @@ class EpisodeCloseApi(APIView):
     def post(self, request, uid: str):
         data = validated(request, CloseIn, kind="entry")
         return Response(episode_services.check_episode_close(request.auth, episode=uid, **data))
-
-
-class LessonIn(StrictSerializer):
-    key = serializers.CharField(**ID)
-    statement = serializers.CharField(max_length=2000)
-    supported_by = serializers.ListField(
-        child=serializers.CharField(max_length=200), min_length=1, max_length=100
-    )
-    about = serializers.ListField(
-        child=serializers.CharField(max_length=200), required=False, max_length=100
-    )
-
-
-class LessonReceiptOut(ReceiptOut):
-    weight = serializers.IntegerField()
-
-
-class LessonsApi(ReadOrWrite, APIView):
-    @extend_schema(request=LessonIn, responses=LessonReceiptOut, summary="Learn a lesson")
-    def post(self, request):
-        data = validated(request, LessonIn, kind="lesson")
-        receipt = lesson_services.check_lesson_learn(request.auth, **data)
-        return Response(receipt, status=201 if receipt["status"] == "learned" else 200)
-
-    @extend_schema(summary="Lessons at or above the threshold; ?about=, ?at_least=, ?since=")
-    def get(self, request):
-        query = validated(request, LessonsQuery, kind=None, data=request.query_params)
-        return Response({"results": lesson_services.lessons_list(request.auth, **query)})
-
-
-class LessonsQuery(StrictSerializer):
-    about = serializers.CharField(required=False, max_length=200)
-    at_least = serializers.IntegerField(required=False, min_value=-1_000_000)
-    since = serializers.DateTimeField(required=False)
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
-
-
-class LessonDetailApi(APIView):
-    required_scope = KeyScope.MEMORY_READ
-
-    @extend_schema(summary="A lesson with its evidence and weight")
-    def get(self, request, key: str):
-        lesson = lesson_services.lesson_get(request.auth, key=key)
-        if lesson is None:
-            raise NotFoundError("No such lesson.")
-        return Response(lesson)
-
-
-class EvidenceIn(StrictSerializer):
-    episode = serializers.CharField(max_length=200)
-    agrees = serializers.BooleanField(required=False, allow_null=True, default=None)
-    helped = serializers.BooleanField(required=False, allow_null=True, default=None)
-
-
-class LessonEvidenceApi(APIView):
-    required_scope = KeyScope.MEMORY_WRITE
-
-    @extend_schema(
-        request=EvidenceIn,
-        responses=LessonReceiptOut,
-        summary="An episode for or against it, or a use",
-    )
-    def post(self, request, key: str):
-        data = validated(request, EvidenceIn, kind="lesson")
-        return Response(lesson_services.check_lesson_weigh(request.auth, key=key, **data))

@@ -1,19 +1,21 @@
-"""API of playbooks and handoffs."""
+"""API of playbooks: write a version, find those for a situation, record runs, switch."""
 
 from __future__ import annotations
-
-import json
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.lessons import handoffs as handoff_services
-from apps.lessons import playbooks as playbook_services
-from apps.lessons.api import ReadOrWrite, refs_field, validated
+from apps.lessons import selectors
+from apps.lessons.api import ReadOrWrite
+from apps.lessons.services import playbooks as playbook_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, NotFoundError, StrictSerializer
+from memoryproject.json_values import FREE_FORM, json_loads
+from memoryproject.request_inputs import validated
+
+MAX_SITUATION_CHARS = 10_000
 
 
 class PlaybookIn(StrictSerializer):
@@ -41,7 +43,7 @@ class PlaybooksApi(ReadOrWrite, APIView):
 
     @extend_schema(summary="Every playbook, on and off, with its newest version")
     def get(self, request):
-        return Response({"results": playbook_services.playbooks_list(request.auth)})
+        return Response({"results": selectors.playbooks_list(request.auth)})
 
 
 class PlaybooksForApi(APIView):
@@ -50,13 +52,12 @@ class PlaybooksForApi(APIView):
     @extend_schema(summary="Switched-on playbooks whose trigger fits ?situation=<JSON object>")
     def get(self, request):
         raw = request.query_params.get("situation", "")
-        if len(raw) > 10_000:
-            raise ApplicationError("situation is too long.", field="situation", limit=10_000)
-        try:
-            situation = json.loads(raw)
-        except ValueError:
-            raise ApplicationError("situation is a JSON object.", field="situation") from None
-        rows = playbook_services.playbooks_for(request.auth, situation=situation)
+        if len(raw) > MAX_SITUATION_CHARS:
+            raise ApplicationError(
+                "situation is too long.", field="situation", limit=MAX_SITUATION_CHARS
+            )
+        situation = json_loads(raw, field="situation", limits=FREE_FORM)
+        rows = selectors.playbooks_for(request.auth, situation=situation)
         return Response({"results": rows})
 
 
@@ -65,7 +66,7 @@ class PlaybookDetailApi(APIView):
 
     @extend_schema(summary="A playbook with its versions, runs and switch")
     def get(self, request, key: str):
-        playbook = playbook_services.playbook_get(request.auth, key=key)
+        playbook = selectors.playbook_get(request.auth, key=key)
         if playbook is None:
             raise NotFoundError("No such playbook.")
         return Response(playbook)
@@ -97,45 +98,3 @@ class PlaybookSwitchApi(APIView):
     def post(self, request, key: str):
         data = validated(request, SwitchIn, kind="playbook_switch")
         return Response(playbook_services.check_playbook_switch(request.auth, key=key, **data))
-
-
-class HandoffIn(StrictSerializer):
-    key = serializers.CharField(max_length=120)
-    to = serializers.CharField(max_length=200)
-    points_to = refs_field(min_length=1)
-    note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
-
-
-class HandoffsApi(ReadOrWrite, APIView):
-    @extend_schema(request=HandoffIn, summary="Hand work to another agent")
-    def post(self, request):
-        data = validated(request, HandoffIn, kind="handoff")
-        receipt = handoff_services.check_handoff_give(request.auth, **data)
-        return Response(receipt, status=201 if receipt["status"] == "given" else 200)
-
-    @extend_schema(summary="Handoffs to or from ?agent= (default: the calling agent), ?status=")
-    def get(self, request):
-        agent = request.query_params.get("agent", request.auth.actor)[:200]
-        status = request.query_params.get("status")
-        rows = handoff_services.handoffs_for(
-            request.auth,
-            agent=agent,
-            status=status if status in {"given", "accepted"} else None,
-        )
-        return Response({"agent": request.auth.actor, "results": rows})
-
-
-class HandoffAcceptApi(APIView):
-    required_scope = KeyScope.MEMORY_WRITE
-
-    @extend_schema(request=None, summary="Accept a handoff given to the calling agent")
-    def post(self, request, key: str):
-        return Response(handoff_services.check_handoff_accept(request.auth, key=key))
-
-
-class AgentMeApi(APIView):
-    required_scope = KeyScope.MEMORY_READ
-
-    @extend_schema(summary="The agent name of the calling key (what handoffs are given `to`)")
-    def get(self, request):
-        return Response({"agent": request.auth.actor})

@@ -1,0 +1,46 @@
+"""API of promoted knowledge: queue a promotion of conversation chains, read a user's facts."""
+
+from __future__ import annotations
+
+from django.urls import reverse
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.knowledge.selectors import knowledge_graph, knowledge_search
+from apps.knowledge.ticker import knowledge_promotion_queue
+from apps.tenants.models import KeyScope
+from memoryproject.api_errors import StrictSerializer
+from memoryproject.request_inputs import validated
+
+
+class KnowledgePromoteApi(APIView):
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(request=None, summary="Queue a knowledge promotion of the tenant's chains now")
+    def post(self, request):
+        job = knowledge_promotion_queue(request.auth)
+        url = reverse("api-job", kwargs={"uid": job.uid})
+        return Response({"job": job.uid, "url": url}, status=202)
+
+
+class KnowledgeQuery(StrictSerializer):
+    q = serializers.CharField(required=False, max_length=500)
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=300)
+
+
+class KnowledgeApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(summary="A user's promoted facts; with ?q= the neighbourhood of what q names")
+    def get(self, request, user: str):
+        query = validated(request, KnowledgeQuery, kind=None, data=request.query_params)
+        user = user[:200]
+        if "q" in query:
+            rows = knowledge_search(
+                request.auth, user=user, query=query["q"], limit=query.get("limit", 50)
+            )
+        else:
+            rows = knowledge_graph(request.auth, user=user, limit=query.get("limit", 300))
+        return Response({"user": user, "results": rows})

@@ -1,0 +1,57 @@
+"""API of handoffs between agents, and the calling agent's own name (what handoffs go `to`)."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.lessons import selectors
+from apps.lessons.api import ReadOrWrite, refs_field
+from apps.lessons.services import handoffs as handoff_services
+from apps.tenants.models import KeyScope
+from memoryproject.api_errors import StrictSerializer
+from memoryproject.request_inputs import validated
+
+
+class HandoffIn(StrictSerializer):
+    key = serializers.CharField(max_length=120)
+    to = serializers.CharField(max_length=200)
+    points_to = refs_field(min_length=1)
+    note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
+
+
+class HandoffsApi(ReadOrWrite, APIView):
+    @extend_schema(request=HandoffIn, summary="Hand work to another agent")
+    def post(self, request):
+        data = validated(request, HandoffIn, kind="handoff")
+        receipt = handoff_services.check_handoff_give(request.auth, **data)
+        return Response(receipt, status=201 if receipt["status"] == "given" else 200)
+
+    @extend_schema(summary="Handoffs to or from ?agent= (default: the calling agent), ?status=")
+    def get(self, request):
+        agent = request.query_params.get("agent", request.auth.actor)[:200]
+        status = request.query_params.get("status")
+        rows = selectors.handoffs_for(
+            request.auth,
+            agent=agent,
+            status=status if status in {"given", "accepted"} else None,
+        )
+        return Response({"agent": request.auth.actor, "results": rows})
+
+
+class HandoffAcceptApi(APIView):
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(request=None, summary="Accept a handoff given to the calling agent")
+    def post(self, request, key: str):
+        return Response(handoff_services.check_handoff_accept(request.auth, key=key))
+
+
+class AgentMeApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(summary="The agent name of the calling key (what handoffs are given `to`)")
+    def get(self, request):
+        return Response({"agent": request.auth.actor})

@@ -1,0 +1,101 @@
+"""API of lessons (learn one, weigh it with evidence, read them) and of their promotion from
+ended episodes by a rule."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.lessons import selectors
+from apps.lessons.api import ReadOrWrite
+from apps.lessons.services import lessons as lesson_services
+from apps.lessons.services.promotion import check_promote
+from apps.tenants.models import KeyScope
+from memoryproject.api_errors import NotFoundError, StrictSerializer
+from memoryproject.request_inputs import validated
+
+ID = {"max_length": 120}
+
+
+class LessonIn(StrictSerializer):
+    key = serializers.CharField(**ID)
+    statement = serializers.CharField(max_length=2000)
+    supported_by = serializers.ListField(
+        child=serializers.CharField(max_length=200), min_length=1, max_length=100
+    )
+    about = serializers.ListField(
+        child=serializers.CharField(max_length=200), required=False, max_length=100
+    )
+
+
+class LessonReceiptOut(serializers.Serializer):
+    id = serializers.CharField()
+    status = serializers.CharField()
+    weight = serializers.IntegerField()
+
+
+class LessonsApi(ReadOrWrite, APIView):
+    @extend_schema(request=LessonIn, responses=LessonReceiptOut, summary="Learn a lesson")
+    def post(self, request):
+        data = validated(request, LessonIn, kind="lesson")
+        receipt = lesson_services.check_lesson_learn(request.auth, **data)
+        return Response(receipt, status=201 if receipt["status"] == "learned" else 200)
+
+    @extend_schema(summary="Lessons at or above the threshold; ?about=, ?at_least=, ?since=")
+    def get(self, request):
+        query = validated(request, LessonsQuery, kind=None, data=request.query_params)
+        return Response({"results": selectors.lessons_list(request.auth, **query)})
+
+
+class LessonsQuery(StrictSerializer):
+    about = serializers.CharField(required=False, max_length=200)
+    at_least = serializers.IntegerField(required=False, min_value=-1_000_000, max_value=1_000_000)
+    since = serializers.DateTimeField(required=False)
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
+
+
+class LessonDetailApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(summary="A lesson with its evidence and weight")
+    def get(self, request, key: str):
+        lesson = selectors.lesson_get(request.auth, key=key)
+        if lesson is None:
+            raise NotFoundError("No such lesson.")
+        return Response(lesson)
+
+
+class EvidenceIn(StrictSerializer):
+    episode = serializers.CharField(max_length=200)
+    agrees = serializers.BooleanField(required=False, allow_null=True, default=None)
+    helped = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+
+class LessonEvidenceApi(APIView):
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(
+        request=EvidenceIn,
+        responses=LessonReceiptOut,
+        summary="An episode for or against it, or a use",
+    )
+    def post(self, request, key: str):
+        data = validated(request, EvidenceIn, kind="lesson")
+        return Response(lesson_services.check_lesson_weigh(request.auth, key=key, **data))
+
+
+class PromoteIn(StrictSerializer):
+    rule = serializers.CharField(max_length=120)
+    at_least = serializers.IntegerField(required=False, min_value=1, max_value=1000)
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
+
+
+class PromoteApi(APIView):
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(request=PromoteIn, summary="Promote what repeats in ended episodes (a rule)")
+    def post(self, request):
+        data = validated(request, PromoteIn, kind="promotion")
+        return Response(check_promote(request.auth, **data))

@@ -1,0 +1,26 @@
+"""Routes of this app: `api_urlpatterns` mount under /api/v1/, `urlpatterns` are pages."""
+
+from django.urls import path
+
+from apps.review import api, views
+
+api_urlpatterns = [
+    path("reviews", api.ReviewListApi.as_view(), name="api-reviews"),
+    path("reviews/<str:uid>", api.ReviewDetailApi.as_view(), name="api-review"),
+    path("reviews/<str:uid>/confirm", api.ReviewConfirmApi.as_view(), name="api-review-confirm"),
+    path("reviews/<str:uid>/reject", api.ReviewRejectApi.as_view(), name="api-review-reject"),
+    path("merges/<str:uid>/undo", api.MergeUndoApi.as_view(), name="api-merge-undo"),
+]
+urlpatterns = [
+    path("entities/<str:uid>/review-extras/", views.entity_extras, name="entity-review-extras"),
+    path("review/", views.review_queue_page, name="review-queue"),
+    path("review/audit/", views.audit_page, name="review-audit"),
+    path("review/undo-last", views.undo_last, name="review-undo-last"),
+    path("review/bulk", views.bulk_confirm, name="review-bulk"),
+    path("review/skipped/clear", views.skipped_clear, name="review-skipped-clear"),
+    path("review/pairs/<str:uid>/", views.pair_page, name="review-pair"),
+    path("review/pairs/<str:uid>/confirm", views.pair_confirm, name="review-confirm"),
+    path("review/pairs/<str:uid>/reject", views.pair_reject, name="review-reject"),
+    path("review/pairs/<str:uid>/skip", views.pair_skip, name="review-skip"),
+    path("review/merges/<str:uid>/undo", views.merge_undo, name="review-merge-undo"),
+]

@@ -1,0 +1,49 @@
+"""What every app's API and pages do with a request's input, defined once: query parameters
+taken one value each, a serializer's checked data (a refused write recorded), the longest id."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from apps.graph.write_failures import write_failure_record
+from memoryproject.api_errors import ApplicationError
+
+# Uids are 32 hex characters (or a uuid); anything longer is no uid of ours, so it is cut before
+# it reaches a query, a page or a log line.
+MAX_UID_CHARS = 64
+# Names, keys and agent/user ids given in a path or a query parameter.
+MAX_NAME_CHARS = 200
+
+
+def query_params(request) -> dict:
+    """Each parameter once: a repeated one is kept as a list, so a serializer refuses it rather
+    than silently taking the last."""
+    params = {}
+    for key, values in request.query_params.lists():
+        params[key] = values[0] if len(values) == 1 else values
+    return params
+
+
+def validated(request, serializer_class, *, kind: str | None, data=None) -> dict:
+    """The request's input, checked by `serializer_class`; a refused write (`kind` given) is
+    recorded as a WriteFailure too, like the refusals of the services."""
+    try:
+        payload = request.data if data is None else data
+    except ApplicationError as refusal:  # the body parser's (memoryproject.api_parsers)
+        if kind:
+            write_failure_record(
+                request.auth, kind=kind, reason=f"{refusal.code}: {refusal.message}"
+            )
+        raise
+    serializer = serializer_class(data=payload)
+    if not serializer.is_valid():
+        if kind:
+            reason = f"invalid: {dict(serializer.errors)}"
+            write_failure_record(request.auth, kind=kind, reason=reason)
+        serializer.is_valid(raise_exception=True)
+    return {
+        key: [dict(v) if isinstance(v, Mapping) else v for v in value]
+        if isinstance(value, list)
+        else value
+        for key, value in serializer.validated_data.items()
+    }
