@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -37,7 +37,13 @@ class EpisodesApi(ReadOrWrite, APIView):
         receipt = episode_services.check_episode_open(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "opened" else 200)
 
-    @extend_schema(summary="Episodes, newest first; ?about=<entity uid>, ?status=open|closed")
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("about", str, description="an entity uid the episodes are about"),
+            OpenApiParameter("status", str, enum=["open", "closed"]),
+        ],
+        summary="Episodes, newest first; ?about=<entity uid>, ?status=open|closed",
+    )
     def get(self, request):
         about = request.query_params.get("about")
         if about:

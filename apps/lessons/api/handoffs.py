@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -29,7 +29,13 @@ class HandoffsApi(ReadOrWrite, APIView):
         receipt = handoff_services.check_handoff_give(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "given" else 200)
 
-    @extend_schema(summary="Handoffs to or from ?agent= (default: the calling agent), ?status=")
+    @extend_schema(
+        parameters=[
+            OpenApiParameter("agent", str, description="default: the calling agent"),
+            OpenApiParameter("status", str, enum=["given", "accepted"]),
+        ],
+        summary="Handoffs to or from ?agent= (default: the calling agent), ?status=",
+    )
     def get(self, request):
         agent = request.query_params.get("agent", request.auth.actor)[:200]
         status = request.query_params.get("status")
