@@ -171,7 +171,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["apps.tenants.auth.HasApiKey"],
     "DEFAULT_SCHEMA_CLASS": "memoryproject.api_schema.DocumentedAutoSchema",
     "EXCEPTION_HANDLER": "memoryproject.api_errors.exception_handler",
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["memoryproject.api_renderers.SafeJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["memoryproject.api_parsers.CheckedJSONParser"],
     "UNAUTHENTICATED_USER": None,
     # Per key here; anonymous requests per address in apps.tenants.auth.HasApiKey.
