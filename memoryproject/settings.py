@@ -261,8 +261,8 @@ INGESTION_LLM_TIMEOUT = float(os.environ.get("INGESTION_LLM_TIMEOUT", "60"))
 
 # --- Tenant defaults (each tenant may override in its settings) ---------------------------
 TENANT_DEFAULTS = {
-    "merge_threshold": 0.95,
-    "review_threshold": 0.85,
+    "merge_threshold": 0.995,  # match probability (apps/resolution/match_model.py)
+    "review_threshold": 0.5,
     "max_document_bytes": 1_000_000,
     "max_inline_document_bytes": 20_000,  # POST /documents?wait=true processes inline up to this
     "max_message_chars": 20_000,

@@ -27,7 +27,9 @@ def write_chunk(scope, chunk_uid, entities, relations, text=TEXT):
 
     def unit(tx):
         tx.run(
-            "MERGE (c:Chunk {tenant: $tenant, uid: $uid}) ON CREATE SET c.text = $text",
+            "MERGE (d:Document {tenant: $tenant, uid: 'doc-1'}) "
+            "MERGE (c:Chunk {tenant: $tenant, uid: $uid}) ON CREATE SET c.text = $text "
+            "MERGE (c)-[:PART_OF]->(d)",
             uid=chunk_uid,
             text=text,
         )
