@@ -18,7 +18,7 @@ from apps.conversations import input_limits as limits
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.tenants.models import Job, KeyScope
-from apps.tenants.services import audit_record, job_create, job_finish, job_progress
+from apps.tenants.services import audit_record, job_create, job_run
 from memoryproject.api_errors import ApplicationError
 
 JOB_KIND = "conversation_erasure"
@@ -151,24 +151,16 @@ def do_erase(scope: Scope, *, user: str, sid: str | None, on_step=None) -> dict:
     return counts
 
 
-def erasure_run(*, job_uid: str, user: str, sid: str | None) -> dict:
-    """The worker's side: erase, report progress on the job, audit how much (never what)."""
-    job = Job.objects.select_related("tenant").get(uid=job_uid)
-    scope = Scope(
-        tenant=job.tenant.uid,
-        actor=job.actor,
-        actor_kind="system",
-        settings=job.tenant.effective_settings(),
-    )
-    try:
-        counts = do_erase(
-            scope, user=user, sid=sid, on_step=lambda c: job_progress(job, done=c["messages"])
-        )
-    except Exception as exc:
-        job_finish(job, error=type(exc).__name__)
-        raise
-    job_progress(job, done=counts["messages"])
-    job_finish(job, result=counts)
-    audit_record(scope, action="conversation.erased", target=f"job:{job.uid}",
-                 details={"scope": "session" if sid else "user", **counts})  # fmt: skip
-    return counts
+def erasure_run(*, job_uid: str, user: str, sid: str | None) -> dict | None:
+    """The worker's side: erase with the right to delete memory (the admin asked; the worker
+    needs no more), progress on the job, audit how much (never what) with the job's end."""
+    kind = "session" if sid else "user"
+
+    def work(scope: Scope, progress) -> dict:
+        counts = do_erase(scope, user=user, sid=sid, on_step=lambda c: progress(done=c["messages"]))
+        progress(done=counts["messages"])
+        return counts
+
+    return job_run(job_uid, work, actor="system:erasure", permissions={KeyScope.MEMORY_WRITE},
+                   audit="conversation.erased", audit_details=lambda c: {"scope": kind, **c},
+                   private=True)  # fmt: skip

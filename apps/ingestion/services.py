@@ -20,8 +20,8 @@ from apps.ingestion.pipeline import document_ingest
 from apps.resolution.candidates import Provenance
 from apps.resolution.entity_resolve import entities_resolve
 from apps.resolution.gate import candidates_embed
-from apps.tenants.models import Job, JobStatus
-from apps.tenants.services import job_create, job_finish, job_progress
+from apps.tenants.models import Job, KeyScope
+from apps.tenants.services import job_create, job_run
 from memoryproject.api_errors import ApplicationError
 
 JOB_KIND = "ingest_document"
@@ -73,31 +73,20 @@ def check_document_submit(
     return {"document": stored.uid, "status": job.status, "job": job.uid}
 
 
-def document_ingest_job_run(job: Job, *, extractor: Extractor | None = None) -> None:
-    """Runs (or re-runs) a document's ingestion job, progress and result on the job row. A
-    crash leaves the job running; running it again finishes what is missing."""
-    from apps.tenants.auth import ROLE_PERMISSIONS
-    from apps.tenants.models import Role
-
-    scope = Scope(
-        tenant=job.tenant.uid,
-        actor=job.actor or "system:ingestion",
-        actor_kind="agent",
-        permissions=ROLE_PERMISSIONS[Role.ADMIN],
-        settings=job.tenant.effective_settings(),
-    )
-    Job.objects.filter(pk=job.pk).update(attempts=job.attempts + 1, status=JobStatus.RUNNING)
-    try:
-        result = document_ingest(
-            scope,
-            document_uid=job.subject,
-            extractor=extractor,
-            progress=lambda counters: job_progress(job, **counters),
-        )
-    except LookupError as exc:
-        job_finish(job, error=str(exc))
-        return
-    job_finish(job, result=result)
+def document_ingest_job_run(job: Job, *, extractor: Extractor | None = None) -> dict | None:
+    """Runs (or re-runs) a document's ingestion job, progress and result on the job row, as the
+    agent that sent it with the right to write memory (no more). Running it again after a crash
+    finishes what is missing; a document that is gone fails the job."""
+    return job_run(
+        job.uid,
+        lambda scope, progress: document_ingest(
+            scope, document_uid=job.subject, extractor=extractor,
+            progress=lambda counters: progress(**counters),
+        ),
+        actor="system:ingestion",
+        permissions={KeyScope.MEMORY_WRITE},
+        refusals=(LookupError,),
+    )  # fmt: skip
 
 
 def check_facts_submit(

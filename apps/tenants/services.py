@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from apps.graph.scope import Scope
+from apps.tenants.auth import scope_for_system
 from apps.tenants.models import (
     AuditEvent,
     Job,
@@ -92,6 +95,50 @@ def job_finish(job: Job, *, result: dict | None = None, error: str = "") -> None
     job.error = error[:4000]
     job.finished_at = timezone.now()
     job.save(update_fields=["status", "result", "error", "finished_at", "updated_at"])
+
+
+def job_run(
+    job_uid: str,
+    work: Callable[..., dict],
+    *,
+    actor: str,
+    permissions=frozenset(),
+    audit: str = "",
+    audit_details: Callable[[dict], dict] | None = None,
+    refusals: tuple[type[Exception], ...] = (),
+    private: bool = False,
+) -> dict | None:
+    """The one way a worker runs a Job: `work(scope, progress=...)` with the rights it needs
+    (`permissions`; `actor` when the job names none), progress on the row, then the result.
+
+    - An exception of `refusals` ends the job failed with its message, and is not raised.
+    - Any other exception ends it failed (with the exception's type only when `private`: the
+      error of an erasure must not carry what was erased), and is raised for the worker's log.
+    - With `audit`, the audit row and the job marked done are one transaction: a job reads done
+      only once its audit exists.
+    Returns the result, or None for a job that no longer exists (its tenant was deleted) or was
+    refused. Running a job again (a redelivered task) runs its work again: work is idempotent."""
+    job = Job.objects.select_related("tenant").filter(uid=job_uid).first()
+    if job is None:
+        return None
+    scope = scope_for_system(job.tenant, job.actor or actor, permissions)
+    Job.objects.filter(pk=job.pk).update(
+        attempts=F("attempts") + 1, status=JobStatus.RUNNING, updated_at=timezone.now()
+    )
+    try:
+        result = work(scope, progress=lambda **counters: job_progress(job, **counters))
+    except refusals as exc:
+        job_finish(job, error=str(exc))
+        return None
+    except Exception as exc:
+        job_finish(job, error=type(exc).__name__ if private else f"{type(exc).__name__}: {exc}")
+        raise
+    with transaction.atomic():
+        if audit:
+            details = audit_details(result) if audit_details else result
+            audit_record(scope, action=audit, target=f"job:{job.uid}", details=details)
+        job_finish(job, result=result)
+    return result
 
 
 @dataclass(frozen=True)
