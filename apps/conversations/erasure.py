@@ -19,7 +19,7 @@ from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.tenants.models import Job, KeyScope
 from apps.tenants.services import audit_record, job_create, job_run
-from memoryproject.api_errors import ApplicationError
+from memoryproject.api_errors import PermissionDeniedError
 
 JOB_KIND = "conversation_erasure"
 
@@ -51,8 +51,7 @@ def check_erasure_start(scope: Scope, *, user: str, sid: str | None = None) -> J
     """An admin's request to forget a user (or one session of theirs): audited, then run by a
     worker as a job with progress. The job and the audit never hold the user or any text."""
     if not scope.allows(KeyScope.ADMIN):
-        raise ApplicationError("Erasure needs the admin role or scope.", code="forbidden",
-                               status=403)  # fmt: skip
+        raise PermissionDeniedError("Erasure needs the admin role or scope.")
     planned = erasure_preview(scope, user=user, sid=sid)
     kind = "session" if sid else "user"
     job = job_create(scope, kind=JOB_KIND, subject=f"one {kind}", total=planned["messages"])

@@ -12,8 +12,8 @@ from apps.conversations import input_limits as limits
 from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
-from apps.graph.write_failures import write_failure_record
 from memoryproject.api_errors import ApplicationError
+from memoryproject.refusals import refusal_record
 from memoryproject.thread_pools import thread_pool
 
 logger = logging.getLogger(__name__)
@@ -115,8 +115,8 @@ def check_message_input(scope: Scope, *, user, sid, role, text, by, mentions, at
             refusal.field = f"messages[{index}].{refusal.field}"
             refusal.message = f"Message {index}: {refusal.message}"
             refusal.extra = {**refusal.extra, "index": index}
-        message_refusal_record(scope, user=user, sid=sid, problem=refusal.message, text=text)
-        refusal.recorded = True  # the API layer must not count it twice
+        message_refusal_record(scope, user=user, sid=sid, problem=refusal.message, text=text,
+                               exc=refusal)  # fmt: skip
         raise
 
 
@@ -144,8 +144,8 @@ def check_messages_input(scope: Scope, *, user, sid, messages, limit: int) -> li
             raise ApplicationError(f"`messages` is a list of 1-{limit} messages.",
                                    field="messages", limit=limit)  # fmt: skip
     except ApplicationError as refusal:
-        message_refusal_record(scope, user=user, sid=sid, problem=refusal.message, text=None)
-        refusal.recorded = True
+        message_refusal_record(scope, user=user, sid=sid, problem=refusal.message, text=None,
+                               exc=refusal)  # fmt: skip
         raise
     rows = []
     for index, m in enumerate(messages):
@@ -269,15 +269,16 @@ def _summary_when_due(scope: Scope, *, user, sid, first: int, last: int, upto: i
 
 
 def message_refusal_record(
-    scope: Scope, *, user, sid, problem: str, text, kind: str = "message"
+    scope: Scope, *, user, sid, problem: str, text, kind: str = "message", exc=None
 ) -> None:
-    """Keep what a refused message was (up to 2,000 characters in all), under its user."""
+    """Keep what a refused message was (up to 2,000 characters in all), under its user; `exc`
+    is marked recorded, so the API layer does not count it twice."""
     subject = user if isinstance(user, str) and limits.USER_RE.match(user) else None
     session = sid if isinstance(sid, str) and limits.SID_RE.match(sid) else None
     excerpt = text[:1000] if isinstance(text, str) else ""
     reason = json.dumps({"sid": str(sid)[:64], "problem": problem, "text": excerpt})
-    write_failure_record(scope, kind=kind, reason=reason, subject_user=subject,
-                         subject_sid=session)  # fmt: skip
+    refusal_record(scope, kind=kind, reason=reason, subject_user=subject, subject_sid=session,
+                   exc=exc)  # fmt: skip
 
 
 SUMMARY_STORE = """

@@ -22,7 +22,7 @@ from apps.ingestion.documents import (
 )
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, StrictSerializer
-from memoryproject.api_refusals import RecordsRefusals
+from memoryproject.refusals import RecordsRefusals
 
 MAX_NAME_CHARS = 200
 MAX_DESCRIPTION_CHARS = 2000

@@ -12,7 +12,7 @@ from apps.graph.nodes import ENTITY_TYPES
 from apps.review import selectors, services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
-from memoryproject.api_refusals import RecordsRefusals
+from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import MAX_UID_CHARS, query_params
 
 MAX_LIMIT = 200

@@ -12,6 +12,7 @@ from apps.lessons.api import ReadOrWrite, refs_field
 from apps.lessons.services import episodes as episode_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
+from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import validated
 
 ID = {"max_length": 120}
@@ -30,10 +31,12 @@ class ReceiptOut(serializers.Serializer):
     status = serializers.CharField()
 
 
-class EpisodesApi(ReadOrWrite, APIView):
+class EpisodesApi(RecordsRefusals, ReadOrWrite, APIView):
+    refusal_kind = "episode"
+
     @extend_schema(request=EpisodeOpenIn, responses=ReceiptOut, summary="Open an episode")
     def post(self, request):
-        data = validated(request, EpisodeOpenIn, kind="episode")
+        data = validated(request, EpisodeOpenIn)
         receipt = episode_services.check_episode_open(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "opened" else 200)
 
@@ -74,12 +77,13 @@ class EntryOut(serializers.Serializer):
     status = serializers.CharField()
 
 
-class EntryRecordApi(APIView):
+class EntryRecordApi(RecordsRefusals, APIView):
+    refusal_kind = "entry"
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(request=EntryIn, responses=EntryOut, summary="Append an entry")
     def post(self, request, uid: str):
-        data = validated(request, EntryIn, kind="entry")
+        data = validated(request, EntryIn)
         receipt = episode_services.check_entry_record(request.auth, episode=uid, **data)
         return Response(receipt, status=201)
 
@@ -90,10 +94,11 @@ class CloseIn(StrictSerializer):
     cites = refs_field(required=False)
 
 
-class EpisodeCloseApi(APIView):
+class EpisodeCloseApi(RecordsRefusals, APIView):
+    refusal_kind = "entry"
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(request=CloseIn, responses=EntryOut, summary="Close with the outcome entry")
     def post(self, request, uid: str):
-        data = validated(request, CloseIn, kind="entry")
+        data = validated(request, CloseIn)
         return Response(episode_services.check_episode_close(request.auth, episode=uid, **data))

@@ -12,6 +12,7 @@ from apps.lessons.api import ReadOrWrite, refs_field
 from apps.lessons.services import handoffs as handoff_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
+from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import validated
 
 
@@ -22,10 +23,12 @@ class HandoffIn(StrictSerializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
-class HandoffsApi(ReadOrWrite, APIView):
+class HandoffsApi(RecordsRefusals, ReadOrWrite, APIView):
+    refusal_kind = "handoff"
+
     @extend_schema(request=HandoffIn, summary="Hand work to another agent")
     def post(self, request):
-        data = validated(request, HandoffIn, kind="handoff")
+        data = validated(request, HandoffIn)
         receipt = handoff_services.check_handoff_give(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "given" else 200)
 
@@ -41,7 +44,8 @@ class HandoffsApi(ReadOrWrite, APIView):
         return Response({"agent": request.auth.actor, "results": rows})
 
 
-class HandoffAcceptApi(APIView):
+class HandoffAcceptApi(RecordsRefusals, APIView):
+    refusal_kind = "handoff_accept"
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(request=None, summary="Accept a handoff given to the calling agent")

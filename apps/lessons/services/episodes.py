@@ -12,7 +12,6 @@ import uuid
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.lessons.refusals import refusal_recorded
 from apps.lessons.services.references import (
     check_key,
     check_references,
@@ -20,6 +19,7 @@ from apps.lessons.services.references import (
     find_references,
 )
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
+from memoryproject.refusals import refusal_recorded
 
 OUTCOME = "outcome"
 TYPE_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,39}$")

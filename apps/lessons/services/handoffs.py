@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.lessons.refusals import refusal_recorded
 from apps.lessons.services.references import check_key, check_references, find_references
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
+from memoryproject.refusals import refusal_recorded
 
 MAX_NOTE_CHARS = 2000
 

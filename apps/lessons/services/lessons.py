@@ -10,9 +10,9 @@ from __future__ import annotations
 from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
-from apps.lessons.refusals import refusal_recorded
 from apps.lessons.services.references import check_key, check_references, find_references
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
+from memoryproject.refusals import refusal_recorded
 
 MAX_STATEMENT_CHARS = 2000
 MAX_EVIDENCE = 100

@@ -15,10 +15,15 @@ import json
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.lessons.refusals import refusal_recorded
 from apps.lessons.services.lessons import _closed_episodes, _episode_ids
 from apps.lessons.services.references import check_key
-from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
+from memoryproject.api_errors import (
+    ApplicationError,
+    ConflictError,
+    NotFoundError,
+    PermissionDeniedError,
+)
+from memoryproject.refusals import refusal_recorded
 
 MAX_STEPS = 50
 MAX_TRIGGER_KEYS = 20
@@ -222,7 +227,7 @@ def check_playbook_switch(scope: Scope, *, key: str, enabled: bool, reason: str 
     from apps.tenants.services import audit_record
 
     if not scope.allows(KeyScope.REVIEW):
-        raise ApplicationError("Switching a playbook needs the review permission.", status=403)
+        raise PermissionDeniedError("Switching a playbook needs the review permission.")
     if not isinstance(enabled, bool):
         raise ApplicationError("enabled is true or false.", field="enabled")
     if not isinstance(reason, str) or len(reason) > 500:

@@ -20,7 +20,6 @@ from django.utils.module_loading import import_string
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.lessons.refusals import refusal_recorded
 from apps.lessons.selectors import episode_get
 from apps.lessons.services.lessons import CREATE as LESSON_CREATE
 from apps.lessons.services.lessons import MAX_STATEMENT_CHARS, do_lesson_evidence
@@ -33,6 +32,7 @@ from apps.lessons.services.playbooks import (
 )
 from apps.lessons.services.references import KEY_PATTERN
 from memoryproject.api_errors import ApplicationError
+from memoryproject.refusals import refusal_recorded
 
 MAX_EPISODES_PER_CALL = 200
 MAX_CLAIMS_PER_EPISODE = 50
