@@ -33,3 +33,17 @@ def validated(request, serializer_class, *, data=None) -> dict:
         else value
         for key, value in serializer.validated_data.items()
     }
+
+
+def filters_from(serializer_class, source) -> dict:
+    """A page's filters, from the same serializer the API list checks strictly: a value that
+    does not check is left out (its default, or None), so a hand-edited URL shows the page
+    rather than a 400. Unknown parameters are ignored."""
+    fields = serializer_class().fields
+    data = {name: source.get(name) for name in fields if source.get(name) not in (None, "")}
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        data = {name: value for name, value in data.items() if name not in serializer.errors}
+        serializer = serializer_class(data=data)
+        serializer.is_valid(raise_exception=True)
+    return {name: serializer.validated_data.get(name) for name in fields}

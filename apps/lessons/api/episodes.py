@@ -9,11 +9,12 @@ from rest_framework.views import APIView
 
 from apps.lessons import selectors
 from apps.lessons.api import ReadOrWrite, refs_field
+from apps.lessons.filters import EpisodeFilters
 from apps.lessons.services import episodes as episode_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
 from memoryproject.refusals import RecordsRefusals
-from memoryproject.request_inputs import validated
+from memoryproject.request_inputs import query_params, validated
 
 ID = {"max_length": 120}
 
@@ -40,16 +41,14 @@ class EpisodesApi(RecordsRefusals, ReadOrWrite, APIView):
         receipt = episode_services.check_episode_open(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "opened" else 200)
 
-    @extend_schema(summary="Episodes, newest first; ?about=<entity uid>, ?status=open|closed")
+    @extend_schema(parameters=[EpisodeFilters],
+                   summary="Episodes, newest first; ?about=<entity uid>, ?status=open|closed")  # fmt: skip
     def get(self, request):
-        about = request.query_params.get("about")
-        if about:
-            rows = selectors.episodes_about(request.auth, entity=about[:200])
+        query = validated(request, EpisodeFilters, data=query_params(request))
+        if query.get("about"):
+            rows = selectors.episodes_about(request.auth, entity=query["about"])
         else:
-            status = request.query_params.get("status")
-            rows = selectors.episodes_list(
-                request.auth, status=status if status in {"open", "closed"} else None
-            )
+            rows = selectors.episodes_list(request.auth, status=query.get("status"))
         return Response({"results": rows})
 
 

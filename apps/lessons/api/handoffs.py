@@ -9,11 +9,12 @@ from rest_framework.views import APIView
 
 from apps.lessons import selectors
 from apps.lessons.api import ReadOrWrite, refs_field
+from apps.lessons.filters import HandoffFilters
 from apps.lessons.services import handoffs as handoff_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
 from memoryproject.refusals import RecordsRefusals
-from memoryproject.request_inputs import validated
+from memoryproject.request_inputs import query_params, validated
 
 
 class HandoffIn(StrictSerializer):
@@ -32,14 +33,12 @@ class HandoffsApi(RecordsRefusals, ReadOrWrite, APIView):
         receipt = handoff_services.check_handoff_give(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "given" else 200)
 
-    @extend_schema(summary="Handoffs to or from ?agent= (default: the calling agent), ?status=")
+    @extend_schema(parameters=[HandoffFilters],
+                   summary="Handoffs to or from ?agent= (default: the calling agent), ?status=")  # fmt: skip
     def get(self, request):
-        agent = request.query_params.get("agent", request.auth.actor)[:200]
-        status = request.query_params.get("status")
+        query = validated(request, HandoffFilters, data=query_params(request))
         rows = selectors.handoffs_for(
-            request.auth,
-            agent=agent,
-            status=status if status in {"given", "accepted"} else None,
+            request.auth, agent=query.get("agent", request.auth.actor), status=query.get("status")
         )
         return Response({"agent": request.auth.actor, "results": rows})
 
