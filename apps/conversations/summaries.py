@@ -15,6 +15,7 @@ from apps.graph import cypher
 from apps.graph.scope import Scope
 from memoryproject.api_errors import ApplicationError
 from memoryproject.chat_completions import ChatEndpoint, chat_complete
+from memoryproject.sentences import sentences as split_sentences
 
 MAX_SUMMARY_CHARS = 4000
 MAX_MESSAGES_PER_RUN = 400
@@ -26,7 +27,6 @@ class Summarizer(Protocol):
     def summarize(self, *, previous: str | None, messages: list[dict]) -> str: ...
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"\w+", re.UNICODE)
 _STOP = set(
     "a an and are as at be but by for from has have i if in is it its me my of on or our so "
@@ -44,11 +44,9 @@ class ExtractiveSummarizer:
         self.max_chars = max_chars
 
     def summarize(self, *, previous: str | None, messages: list[dict]) -> str:
-        sentences = [s.strip() for s in _SENTENCE.split(previous or "") if s.strip()]
+        sentences = split_sentences(previous or "")
         for m in messages:
-            sentences += [
-                f"{m['role']}: {s.strip()}" for s in _SENTENCE.split(m["text"]) if s.strip()
-            ]
+            sentences += [f"{m['role']}: {s}" for s in split_sentences(m["text"])]
         counts = Counter(w for s in sentences for w in _WORD.findall(s.lower()) if w not in _STOP)
 
         def weight(sentence: str) -> float:
