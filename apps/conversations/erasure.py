@@ -21,7 +21,7 @@ from apps.tenants.models import Job, KeyScope
 from apps.tenants.services import audit_record, job_create, job_run
 from memoryproject.api_errors import PermissionDeniedError
 
-JOB_KIND = "conversation_erasure"
+JOB_KIND = "conversation_erase"
 
 PREVIEW = """
 OPTIONAL MATCH (s:Session {tenant: $tenant, user: $user})

@@ -24,7 +24,7 @@ from apps.tenants.models import Job, KeyScope
 from apps.tenants.services import job_create, job_run
 from memoryproject.api_errors import ApplicationError
 
-JOB_KIND = "ingest_document"
+JOB_KIND = "document_ingest"
 
 
 def check_document_submit(
@@ -67,9 +67,9 @@ def check_document_submit(
         document_ingest_job_run(job)
         job.refresh_from_db()
         return {"document": stored.uid, "status": job.status, "job": job.uid, "result": job.result}
-    from apps.ingestion.tasks import ingest_document
+    from apps.ingestion.tasks import document_ingest
 
-    transaction.on_commit(lambda: ingest_document.delay(job.uid))
+    transaction.on_commit(lambda: document_ingest.delay(job.uid))
     return {"document": stored.uid, "status": job.status, "job": job.uid}
 
 

@@ -14,7 +14,7 @@ from apps.tenants.auth import scope_for_system
 from apps.tenants.models import Job, KeyScope, Tenant
 from apps.tenants.services import job_create, job_run
 
-JOB_KIND = "knowledge-promotion"
+JOB_KIND = "knowledge_promote"
 MAX_RECEIPTS_KEPT = 100
 
 
