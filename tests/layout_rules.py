@@ -30,6 +30,8 @@ THIN_IMPORT = re.compile(
 )
 # `from apps.<app>.<module> import ..., _private, ...`: reaching into another app's private names.
 PRIVATE_IMPORT = re.compile(r"^\s*from\s+apps\.(\w+)[\w.]*\s+import\s+([^#\n]+)", re.MULTILINE)
+# `do_*` runs inside the caller's transaction: its first parameter is that transaction.
+DO_DEF = re.compile(r"^def (do_\w+)\(\s*\w+\s*(:\s*([\w.]+))?", re.MULTILINE)
 # A scoped transaction (cypher.ScopedTx) may be called `tx`: what is flagged is reaching the driver
 # itself, which is the only way to an unscoped session or transaction.
 DRIVER_CALLS = re.compile(
@@ -84,6 +86,9 @@ def layout_violations(root: Path) -> list[str]:
         for app, names in PRIVATE_IMPORT.findall(text):
             if app != own_app and re.search(r"(^|[\s,(])_[a-z]\w*", names):
                 problems.append(f"{rel}: imports a private name of apps.{app} (make it public)")
+        for name, _, annotation in DO_DEF.findall(text):
+            if annotation not in {"ScopedTx", "cypher.ScopedTx"}:
+                problems.append(f"{rel}: {name} does not take the caller's transaction (ScopedTx)")
         if rel not in GRAPH_EXECUTION and DRIVER_CALLS.search(text):
             problems.append(
                 f"{rel}: talks to the driver directly (use apps.graph.cypher with a Scope)"

@@ -40,9 +40,9 @@ RETURN [s IN sessions | s.sid] AS sids,
 
 def erasure_preview(scope: Scope, *, user: str, sid: str | None = None) -> dict:
     """What an erasure would delete: the sessions by id, and counts of the rest."""
-    limits.check_user(user)
+    limits.validate_user(user)
     if sid is not None:
-        limits.check_sid(sid, field="session")
+        limits.validate_sid(sid, field="session")
     row = cypher.read(scope, PREVIEW, user=user, sid=sid)[0]
     return {"user": user, "session": sid, **row, "sessions": len(row["sids"])}
 
@@ -118,7 +118,7 @@ def erasure_hooks() -> list:
     return [import_string(path) for path in settings.MESSAGE_ERASURE_HOOKS]
 
 
-def do_erase(scope: Scope, *, user: str, sid: str | None, on_step=None) -> dict:
+def messages_erase(scope: Scope, *, user: str, sid: str | None, on_step=None) -> dict:
     """Delete what the user said (in one session, or in all), newest first, in steps. Caller
     holds the admin's scope and has audited the request. Safe to run again after a crash."""
     step = settings.ERASURE_STEP_MESSAGES
@@ -156,7 +156,9 @@ def erasure_run(*, job_uid: str, user: str, sid: str | None) -> dict | None:
     kind = "session" if sid else "user"
 
     def work(scope: Scope, progress) -> dict:
-        counts = do_erase(scope, user=user, sid=sid, on_step=lambda c: progress(done=c["messages"]))
+        counts = messages_erase(
+            scope, user=user, sid=sid, on_step=lambda c: progress(done=c["messages"])
+        )
         progress(done=counts["messages"])
         return counts
 

@@ -91,25 +91,25 @@ def check_message_append(
     """Validate, then append one message to the user's session (created on first use).
     Returns {uid, no, at, mentions: {linked, unknown}}. A refusal records a WriteFailure that
     names the user (so erasing the user erases it too) and writes nothing else."""
-    mentions, at = check_message_input(
+    mentions, at = validate_message_input(
         scope, user=user, sid=sid, role=role, text=text, by=by, mentions=mentions, at=at
     )
-    return do_message_append(
+    return message_append(
         scope, user=user, sid=sid, role=role, text=text, by=by, mentions=mentions, at=at
     )
 
 
-def check_message_input(scope: Scope, *, user, sid, role, text, by, mentions, at, index=None):
+def validate_message_input(scope: Scope, *, user, sid, role, text, by, mentions, at, index=None):
     """Every input of a message checked against its format and limit; returns the cleaned
     (mentions, at). A refusal is recorded under the user before it is raised; `index` (its
     place in a batch) goes into the refusal's field, `messages[i].text`, and its message."""
     try:
-        limits.check_user(user)
-        limits.check_sid(sid)
-        limits.check_role(role)
-        limits.check_text(text, limit=scope.setting("max_message_chars"))
-        limits.check_by(by)
-        return limits.check_mentions(mentions), limits.check_at(at)
+        limits.validate_user(user)
+        limits.validate_sid(sid)
+        limits.validate_role(role)
+        limits.validate_text(text, limit=scope.setting("max_message_chars"))
+        limits.validate_by(by)
+        return limits.validate_mentions(mentions), limits.validate_at(at)
     except ApplicationError as refusal:
         if index is not None:
             refusal.field = f"messages[{index}].{refusal.field}"
@@ -127,7 +127,7 @@ def check_messages_append(scope: Scope, *, user: str, sid: str, messages: list[d
     batch (its index in the error's field), is recorded like a single refusal, and nothing is
     written. The worker embeds the batch in one task. Returns {user, sid, messages: [{uid, no,
     at, mentions}]}."""
-    rows = check_messages_input(scope, user=user, sid=sid, messages=messages, limit=MAX_BATCH)
+    rows = validate_messages_input(scope, user=user, sid=sid, messages=messages, limit=MAX_BATCH)
     stored = cypher.write_unit(
         scope, lambda unit: do_messages_append_in(unit, user=user, sid=sid, rows=rows)
     )
@@ -135,11 +135,11 @@ def check_messages_append(scope: Scope, *, user: str, sid: str, messages: list[d
     return stored
 
 
-def check_messages_input(scope: Scope, *, user, sid, messages, limit: int) -> list[dict]:
-    """A batch's messages checked one by one (check_message_input); the cleaned rows."""
+def validate_messages_input(scope: Scope, *, user, sid, messages, limit: int) -> list[dict]:
+    """A batch's messages checked one by one (validate_message_input); the cleaned rows."""
     try:
-        limits.check_user(user)
-        limits.check_sid(sid)
+        limits.validate_user(user)
+        limits.validate_sid(sid)
         if not isinstance(messages, list) or not 1 <= len(messages) <= limit:
             raise ApplicationError(f"`messages` is a list of 1-{limit} messages.",
                                    field="messages", limit=limit)  # fmt: skip
@@ -150,7 +150,7 @@ def check_messages_input(scope: Scope, *, user, sid, messages, limit: int) -> li
     rows = []
     for index, m in enumerate(messages):
         m = m if isinstance(m, dict) else {}
-        mentions, at = check_message_input(
+        mentions, at = validate_message_input(
             scope, user=user, sid=sid, role=m.get("role"), text=m.get("text"), by=m.get("by"),
             mentions=m.get("mentions"), at=m.get("at"), index=index,
         )  # fmt: skip
@@ -159,8 +159,8 @@ def check_messages_input(scope: Scope, *, user, sid, messages, limit: int) -> li
     return rows
 
 
-def do_message_append(scope: Scope, *, user, sid, role, text, by, mentions, at) -> dict:
-    """Append without validating: the caller checked every input (check_message_input)."""
+def message_append(scope: Scope, *, user, sid, role, text, by, mentions, at) -> dict:
+    """Append without validating: the caller checked every input (validate_message_input)."""
     stored = cypher.write_unit(
         scope,
         lambda unit: do_message_append_in(
@@ -301,10 +301,10 @@ def check_summary_store(
     """The session's one summary, of its messages 1..upto (the one before is not kept).
     `upto` beyond the last message is refused; `only_forward` keeps a later summary in place
     (the background summarizer must not undo a newer one)."""
-    limits.check_user(user)
-    limits.check_sid(sid)
-    limits.check_text(text, limit=limits.MAX_SUMMARY_CHARS)
-    limits.check_by(by)
+    limits.validate_user(user)
+    limits.validate_sid(sid)
+    limits.validate_text(text, limit=limits.MAX_SUMMARY_CHARS)
+    limits.validate_by(by)
     if not isinstance(upto, int) or isinstance(upto, bool) or upto < 1:
         raise ApplicationError("`upto` is a message number, 1 or more.", field="upto", limit=1)
     rows = cypher.write(

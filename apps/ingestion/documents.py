@@ -45,7 +45,7 @@ RETURN created_uid, by_url.uid AS url_uid, by_hash.uid AS hash_uid
 """
 
 
-def check_document_fields(scope: Scope, *, content: str, source: str, url: str | None) -> int:
+def validate_document_fields(scope: Scope, *, content: str, source: str, url: str | None) -> int:
     """Refuses what cannot be ingested; returns the content's size in bytes."""
     try:
         size = len(content.encode("utf-8"))
@@ -68,7 +68,7 @@ def check_document_fields(scope: Scope, *, content: str, source: str, url: str |
     return size
 
 
-def do_document_store(
+def document_store(
     scope: Scope,
     *,
     content: str,
@@ -79,7 +79,7 @@ def do_document_store(
     size: int = 0,
 ) -> StoredDocument:
     """Stores the document unless one with the same URL or content hash exists (then returns
-    that one). Caller has checked the fields (`check_document_fields`)."""
+    that one). Caller has checked the fields (`validate_document_fields`)."""
     params = dict(
         source=source,
         title=title,

@@ -13,9 +13,9 @@ from apps.graph.scope import Scope
 from apps.ingestion.chunk_writes import ChunkRecord, chunk_write
 from apps.ingestion.chunking import TextChunk
 from apps.ingestion.dedup import content_hash
-from apps.ingestion.documents import check_document_fields, do_document_store
+from apps.ingestion.documents import document_store, validate_document_fields
 from apps.ingestion.extraction import Extractor
-from apps.ingestion.extraction.agent_facts import check_facts, facts_extraction
+from apps.ingestion.extraction.agent_facts import facts_extraction, validate_facts
 from apps.ingestion.pipeline import document_ingest
 from apps.resolution.candidates import Provenance
 from apps.resolution.entity_resolve import entities_resolve
@@ -40,7 +40,7 @@ def check_document_submit(
     """Stores the document and queues its ingestion (or, with `wait`, ingests it now if it is
     small enough). A document already stored under the same URL or content answers as a
     duplicate and changes nothing."""
-    size = check_document_fields(scope, content=content, source=source, url=url)
+    size = validate_document_fields(scope, content=content, source=source, url=url)
     inline_limit = scope.setting("max_inline_document_bytes")
     if wait and size > inline_limit:
         raise ApplicationError(
@@ -49,7 +49,7 @@ def check_document_submit(
             limit=inline_limit,
             code="too_large_inline",
         )
-    stored = do_document_store(
+    stored = document_store(
         scope, content=content, source=source, title=title, url=url, metadata=metadata, size=size
     )
     if not stored.created:
@@ -95,9 +95,9 @@ def check_facts_submit(
     """Agent-sent entities and relations through the same resolution gate as extracted ones,
     all in one transaction. With a source text, it is kept as a document with one chunk that
     the mentions point into; re-sending the same facts with the same text changes nothing."""
-    check_facts(entities, relations, limit=scope.setting("max_facts_per_request"))
+    validate_facts(entities, relations, limit=scope.setting("max_facts_per_request"))
     if source_text:
-        size = check_document_fields(scope, content=source_text, source="facts", url=None)
+        size = validate_document_fields(scope, content=source_text, source="facts", url=None)
     extraction = facts_extraction(entities, relations, source_text=source_text)
     if not source_text:
         receipts = entities_resolve(
@@ -107,7 +107,7 @@ def check_facts_submit(
             provenance=Provenance(agent=scope.actor),
         )
         return {"document": None, "receipts": [r.as_dict() for r in receipts]}
-    stored = do_document_store(scope, content=source_text, source="facts", size=size)
+    stored = document_store(scope, content=source_text, source="facts", size=size)
     fingerprint = hashlib.sha256(
         json.dumps([entities, relations], sort_keys=True, default=str).encode()
     ).hexdigest()[:32]

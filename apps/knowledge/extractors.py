@@ -6,7 +6,7 @@ An extractor is any object with `extract(chain, messages) -> list[dict]`, where 
     {"from": id, "from_label": label, "relation": REL, "to": id, "to_label": label,
      "nuance": str, "confidence": 0..1, "messages": [uid of each message that supports it]}
 
-`check_triples` holds everything to the ontology: four labels, lowercase snake_case ids, the relation
+`validate_triples` holds everything to the ontology: four labels, lowercase snake_case ids, the relation
 whitelist (anything else becomes RELATES_TO with the intent kept in the nuance), and messages from
 the chain. Two extractors ship: a deterministic rule-based one (the default) and one that asks an
 OpenAI-compatible endpoint with a strict JSON schema.
@@ -52,7 +52,7 @@ def snake_id(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", str(text).lower()).strip("_")[:MAX_ID_CHARS]
 
 
-def check_triples(triples, *, message_uids: set[str]) -> list[dict]:
+def validate_triples(triples, *, message_uids: set[str]) -> list[dict]:
     """Triples held to the ontology; raises ExtractorError on anything that is not one."""
     if not isinstance(triples, list) or len(triples) > MAX_TRIPLES:
         raise ExtractorError(f"An extractor returns a list of at most {MAX_TRIPLES} triples.")

@@ -11,8 +11,8 @@ from apps.knowledge.extractors import (
     ExtractorError,
     OpenAICompatibleExtractor,
     RuleExtractor,
-    check_triples,
     snake_id,
+    validate_triples,
 )
 from apps.knowledge.selectors import knowledge_graph
 from apps.knowledge.services import knowledge_promote_chains
@@ -31,7 +31,7 @@ def test_the_ontology_is_enforced():
         "confidence": 1.4,
         "messages": ["m1"],
     }
-    [t] = check_triples([base], message_uids=uids)
+    [t] = validate_triples([base], message_uids=uids)
     assert (t["from"], t["to"], t["relation"]) == ("ann_smith", "spaced_repetition", "RELATES_TO")
     assert t["nuance"] == "likes: a lot" and t["confidence"] == 1.0
     for broken in [
@@ -42,7 +42,7 @@ def test_the_ontology_is_enforced():
         "x",
     ]:
         with pytest.raises(ExtractorError):
-            check_triples([broken], message_uids=uids)
+            validate_triples([broken], message_uids=uids)
     assert snake_id("Node.js 20!") == "node_js_20"
 
 
@@ -57,7 +57,7 @@ def test_rule_extractor_reads_first_person_statements_of_the_user():
             "text": "I'm building Atlas for the client Prescott Data. I'm curious about graphs.",
         },
     ]
-    got = check_triples(
+    got = validate_triples(
         RuleExtractor().extract({"user": "Ann"}, messages), message_uids={"m1", "m2", "m3"}
     )
     assert {(t["from"], t["relation"], t["to"], t["to_label"]) for t in got} == {

@@ -14,9 +14,10 @@ import hashlib
 import json
 
 from apps.graph import cypher
+from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
 from apps.lessons.services.lessons import _closed_episodes, _episode_ids
-from apps.lessons.services.references import check_key
+from apps.lessons.services.references import validate_key
 from memoryproject.api_errors import (
     ApplicationError,
     ConflictError,
@@ -46,7 +47,7 @@ def trigger_terms(values: dict) -> list[str]:
     return sorted(terms)
 
 
-def check_trigger(trigger, *, field: str = "trigger") -> dict:
+def validate_trigger(trigger, *, field: str = "trigger") -> dict:
     if not isinstance(trigger, dict) or not trigger:
         raise ApplicationError(f"{field} is an object of at least one value.", field=field)
     if len(trigger) > MAX_TRIGGER_KEYS:
@@ -61,7 +62,7 @@ def check_trigger(trigger, *, field: str = "trigger") -> dict:
     return trigger
 
 
-def check_steps(steps) -> list:
+def validate_steps(steps) -> list:
     if not isinstance(steps, list) or not steps:
         raise ApplicationError("A playbook needs at least one step.", field="steps", limit=1)
     if len(steps) > MAX_STEPS:
@@ -108,7 +109,7 @@ RETURN DISTINCT p.version AS version
 
 
 def do_playbook_write(
-    stx, scope: Scope, *, key: str, trigger: dict, steps: list, episodes: list[str]
+    stx: ScopedTx, *, key: str, trigger: dict, steps: list, episodes: list[str]
 ) -> dict:
     """Write the next version unless the newest one already says the same. The caller checked
     the input and that the episodes ended."""
@@ -124,7 +125,7 @@ def do_playbook_write(
         terms=trigger_terms(trigger),
         steps=json.dumps(steps),
         signature=sig,
-        actor=scope.actor,
+        actor=stx.scope.actor,
         episodes=episodes,
     )[0]["version"]
     return {"id": f"{key}#{version}", "version": version, "status": "written"}
@@ -141,9 +142,9 @@ def check_playbook_write(
     needs: int | None = None,
 ) -> dict:
     """Write a playbook drawn from at least `needs` episodes that ended."""
-    check_key(key, field="key")
-    check_trigger(trigger)
-    check_steps(steps)
+    validate_key(key, field="key")
+    validate_trigger(trigger)
+    validate_steps(steps)
     needs = needs if needs is not None else scope.setting("playbook_needs")
     if not isinstance(needs, int) or needs < 1:
         raise ApplicationError("needs is at least 1.", field="needs", limit=1)
@@ -151,9 +152,7 @@ def check_playbook_write(
 
     def work(stx):
         _closed_episodes(stx, episodes, field="supported_by")
-        return do_playbook_write(
-            stx, scope, key=key, trigger=trigger, steps=steps, episodes=episodes
-        )
+        return do_playbook_write(stx, key=key, trigger=trigger, steps=steps, episodes=episodes)
 
     return cypher.write_unit(scope, work)
 

@@ -49,7 +49,7 @@ RETURN ref.kind AS kind, ref.id AS id, n.uid AS uid
 """
 
 
-def check_key(value: Any, *, field: str) -> str:
+def validate_key(value: Any, *, field: str) -> str:
     if not isinstance(value, str) or not KEY_PATTERN.match(value):
         raise ApplicationError(
             f"{field} must be 1-120 letters, digits or _.:- characters.", field=field, limit=120
@@ -57,7 +57,7 @@ def check_key(value: Any, *, field: str) -> str:
     return value
 
 
-def check_references(refs: Any, *, field: str, kinds: tuple[str, ...] = REF_KINDS) -> list[dict]:
+def validate_references(refs: Any, *, field: str, kinds: tuple[str, ...] = REF_KINDS) -> list[dict]:
     """Shape only: a list of {kind, id} of the allowed kinds, deduplicated, in order."""
     if not isinstance(refs, list):
         raise ApplicationError(f"{field} must be a list of references.", field=field)
@@ -97,7 +97,7 @@ def find_references(stx: ScopedTx, refs: list[dict], *, field: str) -> list[dict
     return [{"kind": r["kind"], "id": r["id"], "uid": found[(r["kind"], r["id"])]} for r in refs]
 
 
-def check_values(values: Any, *, field: str = "values") -> str:
+def validate_values(values: Any, *, field: str = "values") -> str:
     """A JSON object of bounded size, stored as text (an entry's values never change)."""
     if values is None:
         values = {}
