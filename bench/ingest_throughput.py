@@ -72,9 +72,9 @@ def main() -> None:
     from apps.graph.schema import schema_install
     from apps.graph.scope import Scope
     from apps.ingestion.chunking import chunk_document
-    from apps.ingestion.documents import document_store, validate_document_fields
     from apps.ingestion.extraction.spacy_ner import SpacyExtractor
     from apps.ingestion.pipeline import document_ingest
+    from apps.ingestion.services import document_store, validate_document_fields
 
     schema_install()
     rng = random.Random(args.seed)

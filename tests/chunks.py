@@ -10,7 +10,7 @@ from apps.graph.embeddings import get_embedder
 from apps.ingestion.chunk_writes import ChunkRecord, chunk_write
 from apps.ingestion.chunking import TextChunk
 from apps.ingestion.dedup import content_hash
-from apps.ingestion.documents import document_store
+from apps.ingestion.services import document_store
 from apps.resolution.gate import candidates_embed
 
 

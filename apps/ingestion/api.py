@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 
 from apps.graph.nodes import ENTITY_TYPES
 from apps.ingestion import services
-from apps.ingestion.documents import (
+from apps.ingestion.services import (
     MAX_METADATA_BYTES,
     MAX_SOURCE_CHARS,
     MAX_TITLE_CHARS,

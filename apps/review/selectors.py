@@ -8,8 +8,7 @@ import json
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.resolution.entity_values import values_load, values_rows
-from apps.review.merge_records import record_load
-from apps.review.merges import names_absorbed
+from apps.review.merges import names_absorbed, record_load
 from memoryproject.sentences import sentence_at
 
 QUEUE_ORDERS = ("impact", "score")

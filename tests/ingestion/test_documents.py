@@ -3,7 +3,7 @@
 from concurrent.futures import ThreadPoolExecutor
 
 from apps.graph import cypher
-from apps.ingestion.documents import document_store, validate_document_fields
+from apps.ingestion.services import document_store, validate_document_fields
 from tests.conftest import scope_for
 
 TEXT = "Acme Corp builds pumps in Berlin. " * 20
