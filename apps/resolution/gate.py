@@ -23,14 +23,9 @@ INDEX_HITS = 50
 # a nickname); they never merge on their own. Measured on FEBRL (see bench/identity_febrl.py).
 DESCRIPTION_PROPOSES = 0.90
 
-# The name key: a uniqueness-constrained node per (tenant, type, normalized name). MERGE on it
-# takes the constraint's lock, so two transactions naming the same new entity are serialized
-# and the second finds the first's entity through the key.
-KEY_CLAIM = """
-MERGE (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
-ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
-WITH k
-OPTIONAL MATCH (k)-[:KEY_OF]->(e:Entity {tenant: $tenant, status: 'active'})
+# What the gate reads of a possible match `e`, the same whether the name key or an index found it:
+# its names and the semantic signal (descriptions when both have one, else name embeddings).
+_MATCH_RETURN = """
 RETURN e.uid AS uid, e.name AS name, [e.norm_name] + coalesce(e.norm_aliases, []) AS norms,
        CASE WHEN e.description_embedding IS NOT NULL AND $description_embedding IS NOT NULL
             THEN 2 * vector.similarity.cosine(e.description_embedding, $description_embedding) - 1
@@ -40,17 +35,26 @@ RETURN e.uid AS uid, e.name AS name, [e.norm_name] + coalesce(e.norm_aliases, []
          AND $description_embedding IS NOT NULL AS by_description
 """
 
-_MATCH_FIELDS = """
+# The name key: a uniqueness-constrained node per (tenant, type, normalized name). MERGE on it
+# takes the constraint's lock, so two transactions naming the same new entity are serialized
+# and the second finds the first's entity through the key.
+KEY_CLAIM = (
+    """
+MERGE (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
+ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
+WITH k
+OPTIONAL MATCH (k)-[:KEY_OF]->(e:Entity {tenant: $tenant, status: 'active'})
+"""
+    + _MATCH_RETURN
+)
+
+_MATCH_FIELDS = (
+    """
 WITH DISTINCT node AS e
 WHERE e.tenant = $tenant AND e.type = $type AND e.status = 'active'
-RETURN e.uid AS uid, e.name AS name, [e.norm_name] + coalesce(e.norm_aliases, []) AS norms,
-       CASE WHEN e.description_embedding IS NOT NULL AND $description_embedding IS NOT NULL
-            THEN 2 * vector.similarity.cosine(e.description_embedding, $description_embedding) - 1
-            WHEN e.embedding IS NULL THEN 0.0
-            ELSE 2 * vector.similarity.cosine(e.embedding, $embedding) - 1 END AS semantic,
-       e.description_embedding IS NOT NULL
-         AND $description_embedding IS NOT NULL AS by_description
 """
+    + _MATCH_RETURN
+)
 
 MATCHES_BY_WORDS_AND_MEANING = (
     """
