@@ -39,6 +39,9 @@ DRIVER_CALLS = re.compile(
     r"begin_transaction\()"
 )
 GRAPH_EXECUTION = {"apps/graph/cypher.py", "apps/graph/connection.py"}
+# Every app (a folder with apps.py) has the same skeleton; a part may be a package of that name.
+SKELETON = ("api", "views", "services", "selectors", "urls")
+SKELETON_EXEMPT = {"graph"}  # the shared graph layer serves no requests of its own
 SYSTEM_QUERY_ALLOWED = {"apps/graph/schema.py", "apps/graph/cypher.py"}
 
 
@@ -61,8 +64,21 @@ def module_roles(rel: str) -> set[str]:
     return roles
 
 
+def skeleton_gaps(root: Path) -> list[str]:
+    problems = []
+    for config in sorted(root.glob("apps/*/apps.py")):
+        app = config.parent
+        if app.name in SKELETON_EXEMPT:
+            continue
+        missing = [p for p in SKELETON
+                   if not (app / f"{p}.py").exists() and not (app / p / "__init__.py").exists()]  # fmt: skip
+        if missing:
+            problems.append(f"apps/{app.name}: the app skeleton lacks {', '.join(missing)}")
+    return problems
+
+
 def layout_violations(root: Path) -> list[str]:
-    problems: list[str] = []
+    problems: list[str] = skeleton_gaps(root)
     for rel, path in python_modules(root):
         text = path.read_text()
         lines = text.count("\n") + 1

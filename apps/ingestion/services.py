@@ -21,8 +21,8 @@ from apps.ingestion.extraction import Extractor
 from apps.ingestion.extraction.agent_facts import facts_extraction, validate_facts
 from apps.ingestion.pipeline import document_ingest
 from apps.resolution.candidates import Provenance
-from apps.resolution.entity_resolve import entities_resolve
 from apps.resolution.gate import candidates_embed
+from apps.resolution.services import entities_resolve
 from apps.tenants.models import Job, KeyScope
 from apps.tenants.services import job_create, job_run
 from memoryproject.api_errors import ApplicationError

@@ -8,7 +8,7 @@ from apps.conversations import context, erasure, selectors, services
 from apps.conversations.embedding import messages_embed_pending
 from apps.graph import cypher
 from apps.resolution.candidates import EntityCandidate, Provenance, RelationCandidate
-from apps.resolution.entity_resolve import entities_resolve
+from apps.resolution.services import entities_resolve
 from tests.conversations.test_messages import say
 
 

@@ -5,7 +5,7 @@ import pytest
 
 from apps.graph.cypher import count_round_trips
 from apps.resolution.candidates import EntityCandidate, MentionSpan, Provenance, RelationCandidate
-from apps.resolution.entity_resolve import entities_resolve
+from apps.resolution.services import entities_resolve
 from apps.tenants.models import KeyScope
 from tests.chunks import chunk_ingest, document_for
 
