@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404, JsonResponse
+from django.views import defaults
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
-from rest_framework.views import exception_handler as drf_exception_handler
 
 
 class ApplicationError(Exception):
@@ -84,9 +85,19 @@ def error_body(
 
 
 def exception_handler(exc, context):
+    # Imported here: rest_framework.views loads the parser setting, whose parser imports this.
+    from rest_framework.views import exception_handler as drf_exception_handler
+
     if isinstance(exc, ApplicationError):
         body = error_body(exc.code, exc.message, field=exc.field, limit=exc.limit, extra=exc.extra)
         return Response(body, status=exc.status)
+    if isinstance(exc, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        body = error_body(
+            "too_large", f"The request body is larger than {limit} bytes.", field="body",
+            limit=limit,
+        )  # fmt: skip
+        return Response(body, status=413)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):
@@ -111,12 +122,88 @@ def exception_handler(exc, context):
     return response
 
 
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+# DRF's codes of a broken bound, each the name of the field attribute that holds the bound.
+BOUND_CODES = {"max_value", "min_value", "max_length", "min_length"}
+
+
 class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know, instead of silently dropping them."""
+    """Refuses fields it does not know, instead of silently dropping them, and integers the
+    graph cannot store (beyond signed 64 bits) even where a field sets no bound of its own."""
 
     def to_internal_value(self, data):
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
                 raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
-        return super().to_internal_value(data)
+        value = super().to_internal_value(data)
+        huge = [
+            k for k, v in value.items() if isinstance(v, int) and not INT64_MIN <= v <= INT64_MAX
+        ]
+        if huge:
+            message = f"Ensure this value is less than or equal to {INT64_MAX}."
+            raise serializers.ValidationError(
+                {name: [serializers.ErrorDetail(message, code="max_value")] for name in huge}
+            )
+        return value
+
+    def is_valid(self, *, raise_exception=False):
+        valid = super().is_valid()
+        if not valid and raise_exception:
+            error = serializers.ValidationError(self.errors)
+            error.limit = self.broken_limit()
+            raise error
+        return valid
+
+    def broken_limit(self):
+        """The bound that the one invalid field broke, if there is one such field."""
+        if len(self.errors) != 1:
+            return None
+        name, problems = next(iter(self.errors.items()))
+        field = self.fields.get(name)
+        code = getattr(problems[0], "code", None) if isinstance(problems, list) else None
+        if field is None or code not in BOUND_CODES:
+            return None
+        bound = getattr(field, code, None)
+        return INT64_MAX if bound is None and code == "max_value" else bound
+
+
+# --- Errors Django answers before (or instead of) a DRF view: the same shape under /api/ ------
+
+API_PREFIX = "/api/"
+
+
+def api_error_response(request, status: int, code: str, message: str, **kwargs):
+    """The JSON error for a request under /api/; None for a page (which answers in HTML)."""
+    if not request.path.startswith(API_PREFIX):
+        return None
+    return JsonResponse(error_body(code, message, **kwargs), status=status)
+
+
+def handler400(request, exception=None):
+    """Django's 400s (SuspiciousOperation), among them a body over DATA_UPLOAD_MAX_MEMORY_SIZE
+    read outside the API's parser: a 413 then."""
+    if isinstance(exception, RequestDataTooBig):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        answer = api_error_response(
+            request, 413, "too_large", f"The request body is larger than {limit} bytes.",
+            field="body", limit=limit,
+        )  # fmt: skip
+    else:
+        answer = api_error_response(request, 400, "bad_request", "The request is malformed.")
+    return answer or defaults.bad_request(request, exception)
+
+
+def handler403(request, exception=None):
+    answer = api_error_response(request, 403, "permission_denied", "Not allowed.")
+    return answer or defaults.permission_denied(request, exception)
+
+
+def handler404(request, exception=None):
+    answer = api_error_response(request, 404, "not_found", "No API route matches this path.")
+    return answer or defaults.page_not_found(request, exception)
+
+
+def handler500(request):
+    answer = api_error_response(request, 500, "server_error", "The server failed; it is logged.")
+    return answer or defaults.server_error(request)

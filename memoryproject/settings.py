@@ -11,7 +11,12 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Everything the project writes locally (SQLite, Neo4j data and logs, broker, keys) lives here.
 DATA_DIR = Path(os.environ.get("ANAMNESIS_DATA_DIR", BASE_DIR / ".local")).resolve()
+# What the service writes holds secrets (keys, the Neo4j password) and personal data (SQLite, the
+# graph, the broker's messages): every file it creates is its user's alone from the start (0600,
+# directories 0700, the Neo4j it starts inherits this), and the data dir is closed to others.
+os.umask(0o077)
 DATA_DIR.mkdir(parents=True, exist_ok=True)
+DATA_DIR.chmod(0o700)
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -61,6 +66,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "memoryproject.request_limits.RequestLineLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -142,21 +148,51 @@ WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
 SESSION_COOKIE_HTTPONLY = True
+# Behind a TLS-terminating proxy (all off by default, for plain-HTTP local runs): trust its
+# X-Forwarded-Proto, redirect HTTP to HTTPS, send cookies over HTTPS only, ask for HSTS.
+if _env_bool("DJANGO_SECURE_PROXY_SSL_HEADER", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+SECURE_SSL_REDIRECT = _env_bool("DJANGO_SECURE_SSL_REDIRECT", False)
+SESSION_COOKIE_SECURE = _env_bool("DJANGO_SECURE_COOKIES", False)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = _env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = _env_bool("DJANGO_HSTS_PRELOAD", False)
 CSRF_COOKIE_HTTPONLY = False  # htmx reads the token from the cookie-free meta tag instead
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 # Every request body has a limit; the API's own per-field limits are checked in serializers.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_REQUEST_BYTES", 2 * 1024 * 1024))
+# Longer URLs (path and query) answer 414; gunicorn is started with a request line limit above it.
+MAX_URL_CHARS = int(os.environ.get("MAX_URL_CHARS", "4096"))
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["apps.tenants.auth.ApiKeyAuthentication"],
     "DEFAULT_PERMISSION_CLASSES": ["apps.tenants.auth.HasApiKey"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "memoryproject.api_schema.DocumentedAutoSchema",
     "EXCEPTION_HANDLER": "memoryproject.api_errors.exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["memoryproject.api_parsers.CheckedJSONParser"],
     "UNAUTHENTICATED_USER": None,
+    # Per key here; anonymous requests per address in apps.tenants.auth.HasApiKey.
+    "DEFAULT_THROTTLE_CLASSES": ["apps.tenants.throttles.KeyRateThrottle"],
+    # Proxies in front of the service whose X-Forwarded-For is trusted for the client's address.
+    "NUM_PROXIES": int(os.environ["NUM_PROXIES"]) if os.environ.get("NUM_PROXIES") else None,
 }
+# "N/second|minute|hour|day". Generous defaults: a busy agent, the test suite and the benchmarks
+# never meet them; guesses of secrets are bounded tightly.
+THROTTLE_RATES = {
+    "key": os.environ.get("THROTTLE_KEY_RATE", "20000/minute"),
+    "anonymous": os.environ.get("THROTTLE_ANONYMOUS_RATE", "600/minute"),
+    "login": os.environ.get("THROTTLE_LOGIN_RATE", "10/hour"),  # failures per address+username
+    "api_key": os.environ.get("THROTTLE_API_KEY_RATE", "100/hour"),  # bad keys per address
+}
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+if os.environ.get("REDIS_URL"):  # throttle counts shared by every web process
+    CACHES["default"] = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": os.environ["REDIS_URL"],
+    }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Anamnesis API",
     "DESCRIPTION": "Graph memory for AI agents. Authenticate with `Authorization: Api-Key <key>`.",

@@ -19,7 +19,14 @@ from apps.lessons import urls as lessons_urls
 from apps.resolution import urls as resolution_urls
 from apps.review import urls as review_urls
 from apps.tenants import urls as tenants_urls
+from apps.tenants import views as tenant_views
 from apps.tenants.auth import ApiKeyAuthentication
+
+# Under /api/ these answer in the API's JSON error shape; pages keep Django's HTML.
+handler400 = "memoryproject.api_errors.handler400"
+handler403 = "memoryproject.api_errors.handler403"
+handler404 = "memoryproject.api_errors.handler404"
+handler500 = "memoryproject.api_errors.handler500"
 
 _docs_access = {
     "authentication_classes": [SessionAuthentication, ApiKeyAuthentication],
@@ -53,7 +60,7 @@ urlpatterns = [
     ),
     # Pages without our <link rel="icon"> (the admin) make browsers ask for /favicon.ico.
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login/", tenant_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("", include(pages)),

@@ -4,8 +4,11 @@ erasure for admin keys. One view per operation; every call names the user."""
 from __future__ import annotations
 
 from django.urls import reverse
+from django.utils import timezone
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -23,7 +26,11 @@ class RecordsRefusalsOfUser(RecordsRefusals):
     never with the path, which holds the user's name."""
 
     def refusal_record(self, scope: Scope, error: dict, exc: BaseException | None = None) -> None:
-        data = self.request.data if isinstance(self.request.data, dict) else {}
+        try:
+            data = self.request.data
+        except (APIException, ApplicationError):  # the body itself was refused (415, 400, 413)
+            data = {}
+        data = data if isinstance(data, dict) else {}
         detail = error.get("fields") or error.get("message", "")
         services.message_refusal_record(
             scope,
@@ -36,6 +43,14 @@ class RecordsRefusalsOfUser(RecordsRefusals):
         )
 
 
+class ZonedDateTimeField(serializers.DateTimeField):
+    """Leaves a time without a zone as it came, so the input check refuses it (DRF would read it
+    in the server's zone)."""
+
+    def enforce_timezone(self, value):
+        return super().enforce_timezone(value) if timezone.is_aware(value) else value
+
+
 class MessageIn(StrictSerializer):
     role = serializers.CharField(max_length=32)
     text = serializers.CharField(trim_whitespace=False)
@@ -45,7 +60,7 @@ class MessageIn(StrictSerializer):
         max_length=limits.MAX_MENTIONS,
         required=False,
     )
-    at = serializers.DateTimeField(required=False)
+    at = ZonedDateTimeField(required=False)
 
 
 class StoredMessageOut(serializers.Serializer):
@@ -53,6 +68,11 @@ class StoredMessageOut(serializers.Serializer):
     no = serializers.IntegerField()
     at = serializers.CharField()
     mentions = serializers.DictField()
+
+
+class ReadQuery(StrictSerializer):
+    last = serializers.IntegerField(min_value=1, max_value=limits.MAX_LAST, default=20)
+    before = serializers.IntegerField(min_value=1, required=False)
 
 
 class MessageOut(StoredMessageOut):
@@ -110,7 +130,10 @@ class MessagesApi(RecordsRefusalsOfUser, APIView):
         stored = services.check_message_append(request.auth, user=user, sid=sid, **data)
         return Response(MessageOut(stored).data, status=201)
 
-    @extend_schema(summary="The last N messages of a session (or those before a number)")
+    @extend_schema(
+        parameters=[ReadQuery],
+        summary="The last N messages of a session (or those before a number)",
+    )
     def get(self, request, user: str, sid: str):
         query = validated(request, ReadQuery, data=request.query_params)
         found = selectors.messages_read(request.auth, user=user, sid=sid, **query)
@@ -138,11 +161,6 @@ class MessageBatchApi(RecordsRefusalsOfUser, APIView):
         return Response(MessageBatchOut(stored).data, status=201)
 
 
-class ReadQuery(StrictSerializer):
-    last = serializers.IntegerField(min_value=1, max_value=limits.MAX_LAST, default=20)
-    before = serializers.IntegerField(min_value=1, required=False)
-
-
 class ContextQuery(StrictSerializer):
     last = serializers.IntegerField(min_value=0, max_value=limits.MAX_LAST, default=20)
 
@@ -150,7 +168,10 @@ class ContextQuery(StrictSerializer):
 class SessionContextApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The summary, the last N messages after it, and `waiting`")
+    @extend_schema(
+        parameters=[ContextQuery],
+        summary="The summary, the last N messages after it, and `waiting`",
+    )
     def get(self, request, user: str, sid: str):
         query = validated(request, ContextQuery, data=request.query_params)
         return Response(selectors.session_context(request.auth, user=user, sid=sid, **query))
@@ -178,7 +199,9 @@ class ListQuery(StrictSerializer):
 class SessionsApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The user's sessions, the most recently active first")
+    @extend_schema(
+        parameters=[ListQuery], summary="The user's sessions, the most recently active first"
+    )
     def get(self, request, user: str):
         query = validated(request, ListQuery, data=request.query_params)
         found = selectors.sessions_list(request.auth, user=user, **query)
@@ -193,7 +216,10 @@ class SaidAboutQuery(StrictSerializer):
 class SaidAboutApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The user's messages that mention an entity, newest first")
+    @extend_schema(
+        parameters=[SaidAboutQuery],
+        summary="The user's messages that mention an entity, newest first",
+    )
     def get(self, request, user: str):
         query = validated(request, SaidAboutQuery, data=request.query_params)
         found = selectors.said_about(request.auth, user=user, **query)
@@ -208,7 +234,7 @@ class SearchQuery(StrictSerializer):
 class SearchApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="Search the user's messages by words")
+    @extend_schema(parameters=[SearchQuery], summary="Search the user's messages by words")
     def get(self, request, user: str):
         query = validated(request, SearchQuery, data=request.query_params)
         found = selectors.messages_search(
@@ -269,7 +295,11 @@ class ErasurePreviewApi(RecordsRefusalsOfUser, APIView):
 class ErasureApi(RecordsRefusalsOfUser, APIView):
     required_scope = KeyScope.ADMIN
 
-    @extend_schema(request=ErasureIn, summary="Erase a user's conversations (or one session)")
+    @extend_schema(
+        request=ErasureIn,
+        responses={202: OpenApiTypes.OBJECT},
+        summary="Erase a user's conversations (or one session)",
+    )
     def post(self, request):
         data = validated(request, ErasureIn)
         job = erasure.check_erasure_start(request.auth, user=data["user"], sid=data.get("session"))

@@ -163,5 +163,5 @@ def erasure_run(*, job_uid: str, user: str, sid: str | None) -> dict | None:
         return counts
 
     return job_run(job_uid, work, actor="system:erasure", permissions={KeyScope.MEMORY_WRITE},
-                   audit="conversation.erased", audit_details=lambda c: {"scope": kind, **c},
-                   private=True)  # fmt: skip
+                   audit="conversation.erased",
+                   audit_details=lambda c: {"scope": kind, **c})  # fmt: skip

@@ -271,12 +271,14 @@ def _summary_when_due(scope: Scope, *, user, sid, first: int, last: int, upto: i
 def message_refusal_record(
     scope: Scope, *, user, sid, problem: str, text, kind: str = "message", exc=None
 ) -> None:
-    """Keep what a refused message was (up to 2,000 characters in all), under its user; `exc`
-    is marked recorded, so the API layer does not count it twice."""
+    """Keep what a refused message was (up to 2,000 characters in all), under its user. Without
+    a well-formed user nothing the caller wrote is kept (no text, no session id): erasure finds
+    a user's records by that user, so text kept without one could never be erased. `exc` is
+    marked recorded, so the API layer does not count it twice."""
     subject = user if isinstance(user, str) and limits.USER_RE.match(user) else None
-    session = sid if isinstance(sid, str) and limits.SID_RE.match(sid) else None
-    excerpt = text[:1000] if isinstance(text, str) else ""
-    reason = json.dumps({"sid": str(sid)[:64], "problem": problem, "text": excerpt})
+    session = sid if subject and isinstance(sid, str) and limits.SID_RE.match(sid) else None
+    excerpt = text[:1000] if subject and isinstance(text, str) else ""
+    reason = json.dumps({"sid": session or "", "problem": problem, "text": excerpt})
     refusal_record(scope, kind=kind, reason=reason, subject_user=subject, subject_sid=session,
                    exc=exc)  # fmt: skip
 

@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from apps.conversations import erasure, selectors, traces
+from apps.conversations import input_limits as limits
 from apps.conversations.forms import ErasureForm
 from apps.tenants import selectors as tenant_selectors
 from apps.tenants.models import Role
@@ -21,10 +22,15 @@ PAGE_MESSAGES = 50
 @role_required(Role.REVIEWER)
 def users_page(request):
     wanted = request.GET.get("user", "").strip()
+    error = None
     if wanted:
-        return redirect("conversation-user", user=wanted)
+        try:
+            return redirect("conversation-user", user=limits.validate_user(wanted))
+        except ApplicationError as refusal:
+            error = refusal.message
     users = selectors.conversation_users(request.scope)
-    return render(request, "conversations/users.html", {"users": users})
+    context = {"users": users, "error": error, "wanted": wanted}
+    return render(request, "conversations/users.html", context, status=400 if error else 200)
 
 
 @require_GET

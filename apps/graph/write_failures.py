@@ -32,8 +32,9 @@ def write_failure_record(
     `subject_user` names the conversation user the refused write was about, so erasing that
     user also erases their refusals; `subject_sid` the session, so erasing one session erases
     the refusals of that session and no others."""
-    kind = kind[:MAX_KIND_CHARS]
-    reason = reason[:MAX_REASON_CHARS]
+    # A refusal may quote what was refused; a lone surrogate in it must not fail the record.
+    kind = _encodable(kind[:MAX_KIND_CHARS])
+    reason = _encodable(reason[:MAX_REASON_CHARS])
     key = "\x1f".join([kind, reason, scope.actor, subject_user or "", subject_sid or ""])
     fingerprint = hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()[:40]
     return cypher.write(
@@ -46,6 +47,10 @@ def write_failure_record(
         subject_user=subject_user,
         subject_sid=subject_sid,
     )[0]
+
+
+def _encodable(text: str) -> str:
+    return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def write_failures_list(scope: Scope, *, limit: int = 50) -> list[dict]:

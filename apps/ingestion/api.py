@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import codecs
-import json
+from dataclasses import replace
 
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
-from rest_framework.parsers import JSONParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -22,6 +20,7 @@ from apps.ingestion.services import (
 )
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, StrictSerializer
+from memoryproject.json_values import FREE_FORM, validate_json_object
 from memoryproject.refusals import RecordsRefusals
 
 MAX_NAME_CHARS = 200
@@ -29,24 +28,7 @@ MAX_DESCRIPTION_CHARS = 2000
 MAX_ALIASES = 20
 MAX_PREDICATE_CHARS = 100
 MAX_NUANCE_CHARS = 500
-
-
-class StrictUtf8JSONParser(JSONParser):
-    """JSON whose bytes must be valid UTF-8; otherwise a 400 that says where it broke."""
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        raw = stream.read() if stream is not None else b""
-        try:
-            text = codecs.decode(raw, "utf-8")
-        except UnicodeDecodeError as exc:
-            raise ApplicationError(
-                f"The body is not valid UTF-8 (byte {exc.start}).", field="body",
-                code="invalid_utf8",
-            ) from None  # fmt: skip
-        try:
-            return json.loads(text) if text.strip() else {}
-        except ValueError as exc:
-            raise ApplicationError(f"The body is not JSON: {exc}", field="body") from None
+METADATA_LIMITS = replace(FREE_FORM, total_bytes=MAX_METADATA_BYTES)
 
 
 class TextField(serializers.CharField):
@@ -66,10 +48,7 @@ class DocumentIn(StrictSerializer):
     metadata = serializers.DictField(required=False)
 
     def validate_metadata(self, value):
-        if len(json.dumps(value)) > MAX_METADATA_BYTES:
-            error = serializers.ValidationError(f"At most {MAX_METADATA_BYTES} bytes as JSON.")
-            raise error
-        return value
+        return validate_json_object(value, field="metadata", limits=METADATA_LIMITS)
 
 
 class DocumentOut(serializers.Serializer):
@@ -83,7 +62,6 @@ class DocumentOut(serializers.Serializer):
 
 class DocumentCreateApi(RecordsRefusals, APIView):
     required_scope = KeyScope.MEMORY_WRITE
-    parser_classes = [StrictUtf8JSONParser]
 
     @extend_schema(
         request=DocumentIn,
@@ -151,7 +129,6 @@ class FactsOut(serializers.Serializer):
 
 class FactsCreateApi(RecordsRefusals, APIView):
     required_scope = KeyScope.MEMORY_WRITE
-    parser_classes = [StrictUtf8JSONParser]
 
     @extend_schema(
         request=FactsIn, responses={201: FactsOut}, summary="Send structured entities and relations"

@@ -178,7 +178,7 @@ def document_ingest_job_run(job: Job, *, extractor: Extractor | None = None) -> 
         ),
         actor="system:ingestion",
         permissions={KeyScope.MEMORY_WRITE},
-        refusals=(LookupError,),
+        refusals={LookupError: "The document is gone."},
     )  # fmt: skip
 
 

@@ -31,6 +31,9 @@ class HealthApi(APIView):
     def get(self, request):
         embedder = get_embedder()
         neo4j = graph_health()
+        if not request.auth.allows(KeyScope.ADMIN):
+            # What runs where (edition, versions) helps an attacker; only admin keys see it.
+            neo4j = {"connected": neo4j["connected"]}
         broker = _broker_health()
         body = {
             "status": "ok" if neo4j["connected"] and broker["connected"] else "degraded",

@@ -6,12 +6,19 @@ from datetime import timedelta
 
 from django.utils import timezone
 from rest_framework.authentication import BaseAuthentication
-from rest_framework.exceptions import AuthenticationFailed
+from rest_framework.exceptions import AuthenticationFailed, Throttled
 from rest_framework.permissions import BasePermission
 from rest_framework_api_key.permissions import KeyParser
 
 from apps.graph.scope import Scope
 from apps.tenants.models import ROLE_RANK, KeyScope, Membership, Role, Tenant, TenantAPIKey
+from apps.tenants.throttles import (
+    AddressRateThrottle,
+    attempt_failed,
+    attempts_exhausted,
+    client_address,
+    rate_of,
+)
 
 ANY_KEY = "any-key"  # a view that any valid key may call (health)
 # What each person's role may do through the same services that keys call.
@@ -81,11 +88,20 @@ class ApiKeyAuthentication(BaseAuthentication):
         key = self.parser.get(request) or request.META.get("HTTP_X_API_KEY")
         if not key:
             return None
+        address = client_address(request)
+        if attempts_exhausted("api_key", address):
+            raise Throttled(
+                wait=rate_of("api_key")[1], detail="Too many invalid API keys from this address."
+            )
         try:
             api_key = TenantAPIKey.objects.get_from_key(key)
         except TenantAPIKey.DoesNotExist:
+            attempt_failed("api_key", address)
             raise AuthenticationFailed("Invalid API key.") from None
-        if not api_key.is_valid(key) or api_key.revoked or api_key.has_expired:
+        if not api_key.is_valid(key):
+            attempt_failed("api_key", address)
+            raise AuthenticationFailed("Invalid API key.")
+        if api_key.revoked or api_key.has_expired:
             raise AuthenticationFailed("This API key is revoked or expired.")
         now = timezone.now()
         if api_key.last_used_at is None or now - api_key.last_used_at > LAST_USED_RESOLUTION:
@@ -104,6 +120,11 @@ class HasApiKey(BasePermission):
     def has_permission(self, request, view) -> bool:
         scope = request.auth
         if not isinstance(scope, Scope):
+            # DRF checks throttles after permissions, which an anonymous request never passes:
+            # its address is counted here, so probing without a key is bounded too.
+            address = AddressRateThrottle()
+            if not address.allow_request(request, view):
+                raise Throttled(wait=address.wait())
             return False
         required = getattr(view, "required_scope", None)
         if required is None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from apps.tenants.models import (
 from memoryproject.api_errors import ApplicationError
 
 ALL_KEY_SCOPES = [s.value for s in KeyScope]
+logger = logging.getLogger(__name__)
 
 
 def tenant_create(*, slug: str, name: str, settings: dict | None = None) -> Tenant:
@@ -105,15 +107,16 @@ def job_run(
     permissions=frozenset(),
     audit: str = "",
     audit_details: Callable[[dict], dict] | None = None,
-    refusals: tuple[type[Exception], ...] = (),
-    private: bool = False,
+    refusals: dict[type[Exception], str] | None = None,
 ) -> dict | None:
     """The one way a worker runs a Job: `work(scope, progress=...)` with the rights it needs
     (`permissions`; `actor` when the job names none), progress on the row, then the result.
 
-    - An exception of `refusals` ends the job failed with its message, and is not raised.
-    - Any other exception ends it failed (with the exception's type only when `private`: the
-      error of an erasure must not carry what was erased), and is raised for the worker's log.
+    - An exception of a type in `refusals` ends the job failed with that type's message, and is
+      not raised.
+    - Any other exception ends it failed with the exception's class only (`job_fail`: its text
+      may quote data, an erased user's words among them; the detail goes to the log), and is
+      raised for the worker.
     - With `audit`, the audit row and the job marked done are one transaction: a job reads done
       only once its audit exists.
     Returns the result, or None for a job that no longer exists (its tenant was deleted) or was
@@ -127,18 +130,25 @@ def job_run(
     )
     try:
         result = work(scope, progress=lambda **counters: job_progress(job, **counters))
-    except refusals as exc:
-        job_finish(job, error=str(exc))
-        return None
     except Exception as exc:
-        job_finish(job, error=type(exc).__name__ if private else f"{type(exc).__name__}: {exc}")
-        raise
+        refused = next((m for t, m in (refusals or {}).items() if isinstance(exc, t)), None)
+        job_fail(job, exc, message=refused or "")
+        if refused is None:
+            raise
+        return None
     with transaction.atomic():
         if audit:
             details = audit_details(result) if audit_details else result
             audit_record(scope, action=audit, target=f"job:{job.uid}", details=details)
         job_finish(job, result=result)
     return result
+
+
+def job_fail(job: Job, exc: BaseException, *, message: str = "") -> None:
+    """Mark the job failed with a short message a caller may see (the failure's class, never
+    its text, which may quote data or internals); the detail goes to the log."""
+    logger.error("job %s (%s) failed", job.uid, job.kind, exc_info=exc)
+    job_finish(job, error=message or f"{type(exc).__name__} (the detail is in the worker's log)")
 
 
 @dataclass(frozen=True)

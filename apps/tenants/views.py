@@ -1,5 +1,7 @@
-"""Pages of the foundation: dashboard with live stats, tenant switcher."""
+"""Pages of the foundation: log in (with a bound on guesses), dashboard with live stats, tenant
+switcher."""
 
+from django.contrib.auth import views as auth_views
 from django.shortcuts import redirect
 from django.views.decorators.http import require_GET, require_POST
 
@@ -7,7 +9,26 @@ from apps.tenants import selectors
 from apps.tenants.middleware import SESSION_KEY
 from apps.tenants.models import Membership, Role
 from apps.tenants.roles import role_required
+from apps.tenants.throttles import attempt_failed, attempts_exhausted, client_address
 from memoryproject.page_render import render_page_or_fragment
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login, refused (429) for a while after too many failures of one username from
+    one address (THROTTLE_RATES["login"])."""
+
+    def post(self, request, *args, **kwargs):
+        username = request.POST.get("username", "")[:150].casefold()
+        ident = f"{client_address(request)}|{username}"
+        if attempts_exhausted("login", ident):
+            form = self.get_form()
+            form.errors.clear()
+            context = self.get_context_data(form=form, throttled=True)
+            return self.render_to_response(context, status=429)
+        response = super().post(request, *args, **kwargs)
+        if response.status_code == 200:  # the form came back: the password did not match
+            attempt_failed("login", ident)
+        return response
 
 
 @require_GET

@@ -112,10 +112,13 @@ def test_another_tenants_job_is_404_not_403(make_tenant, make_api_client):
     assert response.json()["error"]["code"] == "not_found"
 
 
-def test_health_reports_neo4j_broker_and_model(api_client):
+def test_health_reports_neo4j_broker_and_model(tenant, api_client, make_api_client):
     body = api_client.get("/api/v1/health").json()
     assert body["neo4j"]["connected"] is True
     assert body["neo4j"]["version"].startswith("5.26")
+    # Versions and edition only to admin keys.
+    reader = make_api_client(tenant, scopes=["memory:read"]).get("/api/v1/health").json()
+    assert reader["neo4j"] == {"connected": True} and reader["status"] == "ok"
     assert body["broker"]["connected"] is True
     assert body["embedding"]["dimensions"] == 384
     assert body["status"] == "ok"
@@ -126,3 +129,14 @@ def test_openapi_schema_needs_a_login_or_key(db, api_client):
     response = api_client.get("/api/schema/")
     assert response.status_code == 200
     assert b"/api/v1/stats" in response.content
+
+
+def test_a_failed_jobs_error_holds_no_exception_text(tenant, caplog):
+    from apps.tenants.services import job_fail
+
+    job = Job.objects.create(tenant=tenant, kind="ingest")
+    job_fail(job, ValueError("secret text of user ann"))
+    job.refresh_from_db()
+    assert job.status == "failed" and "secret" not in job.error
+    assert job.error.startswith("ValueError")
+    assert "secret text of user ann" in caplog.text  # the detail is in the log

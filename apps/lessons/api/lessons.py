@@ -54,7 +54,7 @@ class LessonsApi(RecordsRefusals, ReadOrWrite, APIView):
 
 class LessonsQuery(StrictSerializer):
     about = serializers.CharField(required=False, max_length=200)
-    at_least = serializers.IntegerField(required=False, min_value=-1_000_000)
+    at_least = serializers.IntegerField(required=False, min_value=-1_000_000, max_value=1_000_000)
     since = serializers.DateTimeField(required=False)
     limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
 

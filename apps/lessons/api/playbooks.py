@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -14,8 +12,11 @@ from apps.lessons.api import ReadOrWrite
 from apps.lessons.services import playbooks as playbook_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, NotFoundError, StrictSerializer
+from memoryproject.json_values import FREE_FORM, json_loads
 from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import validated
+
+MAX_SITUATION_CHARS = 10_000
 
 
 class PlaybookIn(StrictSerializer):
@@ -54,12 +55,11 @@ class PlaybooksForApi(APIView):
     @extend_schema(summary="Switched-on playbooks whose trigger fits ?situation=<JSON object>")
     def get(self, request):
         raw = request.query_params.get("situation", "")
-        if len(raw) > 10_000:
-            raise ApplicationError("situation is too long.", field="situation", limit=10_000)
-        try:
-            situation = json.loads(raw)
-        except ValueError:
-            raise ApplicationError("situation is a JSON object.", field="situation") from None
+        if len(raw) > MAX_SITUATION_CHARS:
+            raise ApplicationError(
+                "situation is too long.", field="situation", limit=MAX_SITUATION_CHARS
+            )
+        situation = json_loads(raw, field="situation", limits=FREE_FORM)
         rows = selectors.playbooks_for(request.auth, situation=situation)
         return Response({"results": rows})
 

@@ -171,8 +171,7 @@ def check_episode_close(
     scope: Scope, *, episode: str, outcome: dict, text: str = "", cites: list | None = None
 ) -> dict:
     """Close with the outcome entry (the last entry the episode will ever have)."""
-    if not isinstance(outcome, dict):
-        raise ApplicationError("outcome must be an object.", field="outcome")
+    validate_values(outcome, field="outcome")
     return check_entry_record(
         scope, episode=episode, type=OUTCOME, text=text, values=outcome, cites=cites
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 
 from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
@@ -24,6 +25,7 @@ from memoryproject.api_errors import (
     NotFoundError,
     PermissionDeniedError,
 )
+from memoryproject.json_values import FREE_FORM, validate_json, validate_json_object
 from memoryproject.refusals import refusal_recorded
 
 MAX_STEPS = 50
@@ -31,6 +33,7 @@ MAX_TRIGGER_KEYS = 20
 MAX_STEP_CHARS = 2000
 FAILURES_TO_SWITCH_OFF = 3
 AUTO_OFF = "system:three-failures-in-a-row"
+STEPS_LIMITS = replace(FREE_FORM, total_bytes=MAX_STEPS * MAX_STEP_CHARS)
 
 
 def trigger_terms(values: dict) -> list[str]:
@@ -50,6 +53,7 @@ def trigger_terms(values: dict) -> list[str]:
 def validate_trigger(trigger, *, field: str = "trigger") -> dict:
     if not isinstance(trigger, dict) or not trigger:
         raise ApplicationError(f"{field} is an object of at least one value.", field=field)
+    validate_json_object(trigger, field=field)
     if len(trigger) > MAX_TRIGGER_KEYS:
         raise ApplicationError(f"{field} is too large.", field=field, limit=MAX_TRIGGER_KEYS)
     for name, value in trigger.items():
@@ -67,6 +71,7 @@ def validate_steps(steps) -> list:
         raise ApplicationError("A playbook needs at least one step.", field="steps", limit=1)
     if len(steps) > MAX_STEPS:
         raise ApplicationError("Too many steps.", field="steps", limit=MAX_STEPS)
+    validate_json(steps, field="steps", limits=STEPS_LIMITS)
     for step in steps:
         if not isinstance(step, dict | str) or not step:
             raise ApplicationError("Each step is a non-empty object or text.", field="steps")
@@ -141,13 +146,15 @@ def check_playbook_write(
     supported_by: list[str],
     needs: int | None = None,
 ) -> dict:
-    """Write a playbook drawn from at least `needs` episodes that ended."""
+    """Write a playbook drawn from at least `needs` episodes that ended, and never from fewer
+    than the tenant's `playbook_needs`."""
     validate_key(key, field="key")
     validate_trigger(trigger)
     validate_steps(steps)
-    needs = needs if needs is not None else scope.setting("playbook_needs")
-    if not isinstance(needs, int) or needs < 1:
+    if needs is not None and (not isinstance(needs, int) or needs < 1):
         raise ApplicationError("needs is at least 1.", field="needs", limit=1)
+    # A caller may ask for more support than the tenant demands, never for less.
+    needs = max(needs or 0, int(scope.setting("playbook_needs")))
     episodes = _episode_ids(supported_by, field="supported_by", at_least=needs)
 
     def work(stx):

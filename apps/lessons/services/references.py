@@ -13,12 +13,13 @@ from typing import Any
 
 from apps.graph.cypher import ScopedTx
 from memoryproject.api_errors import ApplicationError
+from memoryproject.json_values import FREE_FORM, validate_json_object
 
 REF_KINDS = ("entry", "episode", "entity", "lesson", "playbook")
 MAX_REFS = 100
 MAX_ID_CHARS = 200
+PLAYBOOK_VERSION = re.compile(r"^[0-9]{1,9}$")  # ASCII digits: isdigit() takes "²" too
 KEY_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:\-]{0,119}$")
-MAX_VALUES_CHARS = 20_000
 
 # One query for every kind; each branch uses its label's uid/key index.
 FIND = """
@@ -75,7 +76,7 @@ def validate_references(refs: Any, *, field: str, kinds: tuple[str, ...] = REF_K
         item = {"kind": kind, "id": ident, "key": ident, "version": 0}
         if kind == "playbook":
             key, _, version = ident.rpartition("#")
-            if not key or not version.isdigit():
+            if not key or not PLAYBOOK_VERSION.match(version):
                 raise ApplicationError(f"{field}: a playbook is named key#version.", field=field)
             item.update(key=key, version=int(version))
         seen.setdefault((kind, ident), item)
@@ -98,14 +99,8 @@ def find_references(stx: ScopedTx, refs: list[dict], *, field: str) -> list[dict
 
 
 def validate_values(values: Any, *, field: str = "values") -> str:
-    """A JSON object of bounded size, stored as text (an entry's values never change)."""
+    """A free-form JSON object of bounded size, stored as text (an entry's values never change)."""
     if values is None:
         values = {}
-    if not isinstance(values, dict):
-        raise ApplicationError(f"{field} must be an object.", field=field)
-    text = json.dumps(values, sort_keys=True, ensure_ascii=False)
-    if len(text) > MAX_VALUES_CHARS:
-        raise ApplicationError(
-            f"{field} is too large.", field=field, limit=MAX_VALUES_CHARS, code="too_large"
-        )
-    return text
+    validate_json_object(values, field=field, limits=FREE_FORM)
+    return json.dumps(values, sort_keys=True, ensure_ascii=False)

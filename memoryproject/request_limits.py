@@ -1,0 +1,30 @@
+"""A bound on the request line, answered in the API's error shape.
+
+gunicorn refuses request lines over its `limit_request_line` with its own plain answer; bin/run-local
+raises that to gunicorn's maximum (8190) so that every URL longer than MAX_URL_CHARS (and up to
+that maximum) gets this JSON 414 instead."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpResponse
+
+from memoryproject.api_errors import api_error_response
+
+
+class RequestLineLimitMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        limit = settings.MAX_URL_CHARS
+        length = len(request.path) + len(request.META.get("QUERY_STRING", ""))
+        if length > limit:
+            message = f"The URL is longer than {limit} characters."
+            answer = api_error_response(
+                request, 414, "uri_too_long", message, field="url", limit=limit
+            )
+            if answer is None:
+                answer = HttpResponse(message, status=414, content_type="text/plain")
+            return answer
+        return self.get_response(request)
