@@ -291,9 +291,10 @@ def test_a_batch_beside_concurrent_single_appends_keeps_numbers_unique_and_gap_f
     assert sorted((r["a"], r["b"]) for r in links) == [(n, n + 1) for n in range(1, 140)]
 
 
-def test_a_batch_is_embedded_in_one_call_of_the_model(scope):
+def test_a_batch_is_embedded_in_one_call_of_the_model(scope, monkeypatch):
     from apps.conversations.embedding import messages_embed_listed
-    from apps.graph.embeddings import get_embedder, set_embedder
+    from apps.graph import embeddings
+    from apps.graph.embeddings import get_embedder
 
     model = get_embedder()
     calls = []
@@ -307,11 +308,8 @@ def test_a_batch_is_embedded_in_one_call_of_the_model(scope):
 
     stored = services.check_messages_append(scope, user="ann", sid="main", messages=lines(30))
     say(scope, "a single one, not in the batch")
-    set_embedder(Counting())
-    try:
-        done = messages_embed_listed(scope, uids=[m["uid"] for m in stored["messages"]])
-    finally:
-        set_embedder(None)
+    monkeypatch.setattr(embeddings, "_embedder", Counting())  # the process's model, counted
+    done = messages_embed_listed(scope, uids=[m["uid"] for m in stored["messages"]])
     assert done == {"embedded": 30} and calls == [30]
     left = cypher.read(scope, "MATCH (m:MessageToEmbed {tenant: $tenant}) RETURN m.no AS no")
     assert left == [{"no": 31}]
