@@ -1,7 +1,7 @@
 """A request's path is short enough to read: the app modules whose code runs between the URL and
 the answer, for the two walks the house style names (a document sent, a reviewer's confirm).
 Shared plumbing every request crosses (memoryproject/, the graph execution layer, the tenant's
-auth and models) is listed apart and not counted."""
+auth, throttles, models and template filters) is listed apart and not counted."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from tests.review.review_fixtures import anthropic_pair, pending_pairs
 ROOT = Path(__file__).resolve().parent.parent
 MAX_FILES = 5
 PLUMBING = ("memoryproject/", "apps/graph/", "apps/tenants/auth.py", "apps/tenants/models.py",
-            "apps/tenants/middleware.py", "apps/tenants/roles.py")  # fmt: skip
+            "apps/tenants/middleware.py", "apps/tenants/roles.py", "apps/tenants/throttles.py",
+            "apps/tenants/templatetags/")  # fmt: skip
 
 
 def walked(request) -> tuple[list[str], list[str]]:
@@ -25,7 +26,8 @@ def walked(request) -> tuple[list[str], list[str]]:
     seen: dict[str, None] = {}
 
     def profile(frame, event, _arg):
-        if event == "call":
+        # A module's own code runs once, when it is first imported: not a step of the request.
+        if event == "call" and frame.f_code.co_name != "<module>":
             path = frame.f_code.co_filename
             if path.startswith(str(ROOT)) and "/tests/" not in path and "/.venv/" not in path:
                 seen.setdefault(Path(path).relative_to(ROOT).as_posix(), None)
