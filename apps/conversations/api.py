@@ -12,7 +12,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.conversations import context, erasure, selectors, services
+from apps.conversations import context, erasure, imports, selectors, services
 from apps.conversations import input_limits as limits
 from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
@@ -90,7 +90,7 @@ class MessageBatchOut(serializers.Serializer):
     messages = StoredMessageOut(many=True)
 
 
-def _valid_batch(serializer_class, data) -> dict:
+def _valid_batch(serializer_class, data, *, limit: int) -> dict:
     """A batch's serializer errors name the first refused message by its index, like the
     service's own checks: field `messages[3].role`, `index` 3."""
     serializer = serializer_class(data=data)
@@ -100,8 +100,8 @@ def _valid_batch(serializer_class, data) -> dict:
     if isinstance(problems, list):  # older DRF gives a list with an entry per message
         problems = dict(enumerate(problems))
     if isinstance(problems, dict) and "non_field_errors" in problems:
-        raise ApplicationError(f"`messages` is a list of 1-{services.MAX_BATCH} messages.",
-                               field="messages", limit=services.MAX_BATCH)  # fmt: skip
+        raise ApplicationError(f"`messages` is a list of 1-{limit} messages.",
+                               field="messages", limit=limit)  # fmt: skip
     for index, problem in sorted((problems or {}).items()):
         if problem and isinstance(index, int):
             name = next(iter(problem))
@@ -154,11 +154,50 @@ class MessageBatchApi(RecordsRefusalsOfUser, APIView):
         "`index` name it, and nothing is written. The worker embeds the batch in one task.",
     )
     def post(self, request, user: str, sid: str):
-        data = _valid_batch(MessageBatchIn, request.data)
+        data = _valid_batch(MessageBatchIn, request.data, limit=services.MAX_BATCH)
         stored = services.check_messages_append(
             request.auth, user=user, sid=sid, messages=data["messages"]
         )
         return Response(MessageBatchOut(stored).data, status=201)
+
+
+class MessageImportIn(StrictSerializer):
+    messages = MessageIn(many=True, allow_empty=False, max_length=imports.MAX_IMPORT_MESSAGES)
+
+
+class JobStartedOut(serializers.Serializer):
+    job = serializers.CharField()
+    url = serializers.CharField()
+    status = serializers.CharField()
+    progress = serializers.DictField()
+
+
+def _job_started(job) -> Response:
+    url = reverse("api-job", kwargs={"uid": job.uid})
+    return Response(
+        {"job": job.uid, "url": url, "status": job.status, "progress": job.progress}, status=202
+    )
+
+
+class MessageImportApi(RecordsRefusalsOfUser, APIView):
+    """POST imports a history larger than one batch, as a job (memory:write)."""
+
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(
+        request=MessageImportIn,
+        responses={202: JobStartedOut},
+        summary="Import a conversation history as a job",
+        description="Up to 20,000 messages (and the request's size limit), checked like a "
+        "batch's before anything is staged; a worker appends them in order, in batches of "
+        "500 embedded as they are written. Progress at the job's `url`.",
+    )
+    def post(self, request, user: str, sid: str):
+        data = _valid_batch(MessageImportIn, request.data, limit=imports.MAX_IMPORT_MESSAGES)
+        job = imports.check_import_start(
+            request.auth, user=user, sid=sid, messages=data["messages"]
+        )
+        return _job_started(job)
 
 
 class ContextQuery(StrictSerializer):
@@ -303,8 +342,4 @@ class ErasureApi(RecordsRefusalsOfUser, APIView):
     def post(self, request):
         data = validated(request, ErasureIn)
         job = erasure.check_erasure_start(request.auth, user=data["user"], sid=data.get("session"))
-        url = reverse("api-job", kwargs={"uid": job.uid})
-        return Response(
-            {"job": job.uid, "url": url, "status": job.status, "progress": job.progress},
-            status=202,
-        )
+        return _job_started(job)

@@ -4,7 +4,8 @@ A session goes in steps of ERASURE_STEP_MESSAGES messages, the newest first, eac
 transaction that also counts the session down, so after every step it reads as a shorter,
 consistent session. Before a step's messages are deleted, every hook in
 settings.MESSAGE_ERASURE_HOOKS is called with their uids, so what was derived from them elsewhere
-(promoted facts, weights) goes with them. Then the session's summary, the traces its messages
+(promoted facts, weights) goes with them. An import's messages not written yet go first. Then
+the session's summary, the traces its messages
 asked for, and the refused-write records of the user (of that session when one session goes). The audit keeps that it happened, by whom,
 when and how much: never the user or any text.
 """
@@ -114,6 +115,15 @@ RETURN traces, count(f) AS failures
 """
 
 
+# What an import has not written yet goes first, so the import stops adding to the sessions.
+STAGED_DELETE = """
+OPTIONAL MATCH (c:MessageImportChunk {tenant: $tenant, user: $user})
+  WHERE $sid IS NULL OR c.sid = $sid
+DETACH DELETE c
+RETURN count(c) AS n
+"""
+
+
 def erasure_hooks() -> list:
     return [import_string(path) for path in settings.MESSAGE_ERASURE_HOOKS]
 
@@ -124,6 +134,7 @@ def messages_erase(scope: Scope, *, user: str, sid: str | None, on_step=None) ->
     step = settings.ERASURE_STEP_MESSAGES
     hooks = erasure_hooks()
     counts = {"sessions": 0, "messages": 0, "summaries": 0, "traces": 0, "failures": 0}
+    counts["staged"] = cypher.write(scope, STAGED_DELETE, user=user, sid=sid)[0]["n"]
     for _round in range(100):  # sessions opened while it runs go too; bounded all the same
         sids = [r["sid"] for r in cypher.read(scope, SESSIONS_OF, user=user, sid=sid)]
         if not sids:

@@ -68,6 +68,13 @@ def session_summarize(tenant_uid: str, user: str, sid: str) -> dict:
     return GONE if scope is None else summarize(scope, user=user, sid=sid)
 
 
+@shared_task(name="conversations.conversation_import")
+def conversation_import(job_uid: str) -> dict:
+    from apps.conversations.imports import import_run
+
+    return import_run(job_uid=job_uid)
+
+
 @shared_task(name="conversations.conversation_erase")
 def conversation_erase(job_uid: str, user: str, sid: str | None) -> dict:
     # The user travels in the task's arguments only, never in the job row or the audit.

@@ -10,6 +10,7 @@ SESSION = USER + "sessions/<str:sid>/"
 api_urlpatterns = [
     path(SESSION + "messages", api.MessagesApi.as_view(), name="api-messages"),
     path(SESSION + "messages:batch", api.MessageBatchApi.as_view(), name="api-messages-batch"),
+    path(SESSION + "messages:import", api.MessageImportApi.as_view(), name="api-messages-import"),
     path(SESSION + "context", api.SessionContextApi.as_view(), name="api-session-context"),
     path(SESSION + "summary", api.SummaryApi.as_view(), name="api-summary"),
     path(USER + "sessions", api.SessionsApi.as_view(), name="api-sessions"),

@@ -293,22 +293,18 @@ def test_a_batch_beside_concurrent_single_appends_keeps_numbers_unique_and_gap_f
 
 def test_a_batch_is_embedded_in_one_call_of_the_model(scope, monkeypatch):
     from apps.conversations.embedding import messages_embed_listed
-    from apps.graph import embeddings
     from apps.graph.embeddings import get_embedder
 
     model = get_embedder()
-    calls = []
+    embed, calls = model.embed, []
 
-    class Counting:
-        name, dimensions = model.name, model.dimensions
-
-        def embed(self, texts):
-            calls.append(len(texts))
-            return model.embed(texts)
+    def counted(texts):
+        calls.append(len(texts))
+        return embed(texts)
 
     stored = services.check_messages_append(scope, user="ann", sid="main", messages=lines(30))
     say(scope, "a single one, not in the batch")
-    monkeypatch.setattr(embeddings, "_embedder", Counting())  # the process's model, counted
+    monkeypatch.setattr(model, "embed", counted)
     done = messages_embed_listed(scope, uids=[m["uid"] for m in stored["messages"]])
     assert done == {"embedded": 30} and calls == [30]
     left = cypher.read(scope, "MATCH (m:MessageToEmbed {tenant: $tenant}) RETURN m.no AS no")

@@ -1,11 +1,12 @@
-"""A real Celery worker embeds messages in batches (a batch append's in a task of its own), sums up long sessions (with the extractive
-summarizer, and with an OpenAI-compatible endpoint faked by a local HTTP server), and erases."""
+"""A real Celery worker embeds messages in batches (a batch append's in a task of its own),
+imports a history as a job, sums up long sessions (with the extractive summarizer, and with an
+OpenAI-compatible endpoint faked by a local HTTP server), and erases."""
 
 import json
 
 import pytest
 
-from apps.conversations import erasure, selectors, services
+from apps.conversations import erasure, imports, selectors, services
 from apps.graph import cypher
 from apps.tenants.models import AuditEvent, Job
 from tests.conftest import scope_for, wait_for
@@ -41,6 +42,14 @@ def test_worker_embeds_sums_up_and_erases(one_worker_process, make_tenant):
     ])  # fmt: skip
     wait_for(lambda: embedded(scope) == {"done": 41, "waiting": 0}, timeout=300,
              message="the worker did not embed the messages")  # fmt: skip
+    # An import larger than a batch: a job with progress, its messages embedded as written.
+    started = imports.check_import_start(scope, user="carol", sid="old", messages=[
+        {"role": "user", "text": f"Pump {i} was serviced.", "by": "carol"} for i in range(600)
+    ])  # fmt: skip
+    wait_for(lambda: Job.objects.get(uid=started.uid).status == "done", timeout=300,
+             message="the import did not finish")  # fmt: skip
+    assert Job.objects.get(uid=started.uid).progress == {"done": 600, "total": 600}
+    assert embedded(scope) == {"done": 641, "waiting": 0}
     found = wait_for(
         lambda: (
             (c := selectors.session_context(scope, user="ann", sid="main", last=3))["summary"] and c

@@ -8,6 +8,7 @@
 (:Summary {user, sid, upto, text, by})-[:SUMMARIZES]->(:Session)   at most one per session
 (:ReasoningTrace {user, sid, steps})-[:FOR_MESSAGE]->(:Message)     the message that asked
 (:ReasoningTrace)-[:TOUCHED {kind, rank}]->(:Message|:Entity|:Summary|:ReasoningTrace)
+(:MessageImportChunk {job, user, sid, seq, count, rows})    messages of an import still to write
 
 A message is found by its key (tenant, user, sid, no), so reading the last N costs the same in a
 session of 20 messages or of 20,000.
@@ -59,6 +60,15 @@ class ReasoningTrace(TenantNode):
     steps = JSONProperty()
 
 
+class MessageImportChunk(TenantNode):
+    job = StringProperty(required=True)
+    user = StringProperty(required=True)
+    sid = StringProperty(required=True)
+    seq = IntegerProperty(required=True)
+    count = IntegerProperty(required=True)
+    rows = StringProperty(required=True)  # JSON: the checked messages, in order
+
+
 # Options an existing index must have; one made before with others is made again.
 SCHEMA_OPTIONS = {"message_text": {"fulltext.eventually_consistent": True}}
 
@@ -73,6 +83,9 @@ SCHEMA = [
     "CREATE INDEX session_tenant_user IF NOT EXISTS FOR (s:Session) ON (s.tenant, s.user)",
     "CREATE INDEX trace_tenant_user IF NOT EXISTS FOR (t:ReasoningTrace) ON (t.tenant, t.user)",
     "CREATE INDEX message_to_embed IF NOT EXISTS FOR (m:MessageToEmbed) ON (m.tenant)",
+    "CREATE INDEX message_import_job IF NOT EXISTS FOR (c:MessageImportChunk) ON (c.tenant, c.job)",
+    "CREATE INDEX message_import_user IF NOT EXISTS "
+    "FOR (c:MessageImportChunk) ON (c.tenant, c.user)",
     "CREATE INDEX write_failure_subject IF NOT EXISTS "
     "FOR (f:WriteFailure) ON (f.tenant, f.subject_user)",
     # owner_key (a hash of tenant and user) lets the index itself keep to one user's messages.

@@ -1,0 +1,227 @@
+"""Recall of old answers in long histories: prints figures, asserts nothing.
+
+    .venv/bin/python bench/conversations_recall.py                 # 8 users x 5,000 messages
+    .venv/bin/python bench/conversations_recall.py --long-users 20 --short-users 400
+
+Users with `--long-messages` (5,000) messages each, and users with `--short-messages` (50).
+Every user has facts planted among everyday filler (each fact once, in words of its own); a
+question asks for each fact in other words (a paraphrase: few or no words in common). In the
+long histories every planted fact is older than the newest 200 messages, so only the full-text
+and vector paths can find it, never the exact comparison over the newest. Each question goes
+through check_context(k=10); recall@10 is the share of questions whose planted message is
+among the message hits, and p50/p95 are of its server time without the question's embedding.
+
+Filler messages are bulk-loaded with real model vectors of a pool of sentences, jittered (as in
+bench/conversations.py); planted facts get the model's vector of their own text. Uses the
+configured Neo4j and a tenant of its own, deleted at the end (unless --keep).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryproject.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from apps.conversations import context  # noqa: E402
+from apps.conversations.input_limits import owner_key  # noqa: E402
+from apps.graph import cypher  # noqa: E402
+from apps.graph.connection import graph_connect  # noqa: E402
+from apps.graph.embeddings import get_embedder  # noqa: E402
+from apps.graph.schema import schema_install  # noqa: E402
+from apps.graph.scope import Scope  # noqa: E402
+from bench.conversations import (  # noqa: E402
+    LOAD_MESSAGES,
+    LOAD_NEXT,
+    WIPE,
+    VectorPool,
+    pct,
+    sentence,
+)
+
+# (fact as the user said it, question in other words); {x} is filled per user.
+FACTS = [
+    ("My sister adopted a tabby kitten and called it {name}.",
+     "What is my sibling's cat's name?"),
+    ("We booked flights to {city} to celebrate our wedding anniversary.",
+     "Where are my spouse and I travelling for the yearly celebration of our marriage?"),
+    ("The doctor confirmed I am allergic to {food}.",
+     "Which food makes my body react badly?"),
+    ("I left the car on level {n} of the garage by the stadium.",
+     "Where did I park my vehicle?"),
+    ("I signed the offer from {company} and begin there on Monday.",
+     "Which employer hired me recently?"),
+    ("The wifi password at home is {name}{n}.",
+     "What do I type to get on the house internet?"),
+    ("I lent my bicycle to {name} from next door.",
+     "Which neighbour borrowed my bike?"),
+    ("My daughter's piano recital is at {n} pm in the school hall.",
+     "What time does my kid play music on stage?"),
+    ("The landlord raised the rent to {n}00 dollars a month.",
+     "How much do I owe for the apartment every month now?"),
+    ("My passport expires in {month}, so I must renew it.",
+     "When does my travel document run out?"),
+    ("Grandma's birthday party will be held in {city}.",
+     "In which town is the celebration for my grandmother?"),
+    ("I started learning {language} with an online tutor.",
+     "Which foreign tongue am I studying?"),
+]  # fmt: skip
+SLOTS = {
+    "name": ["Biscuit", "Pepper", "Juniper", "Marlow", "Tansy", "Olive", "Rocco", "Sable"],
+    "city": ["Lisbon", "Kyoto", "Valparaiso", "Tallinn", "Marrakesh", "Hobart", "Bergen"],
+    "food": ["peanuts", "shellfish", "sesame", "kiwi fruit", "buckwheat", "celery"],
+    "n": [str(i) for i in range(2, 10)],
+    "company": ["Northwind", "Helix Labs", "Bramble & Co", "Quarry Analytics", "Lumen Freight"],
+    "month": ["March", "August", "November", "January", "June"],
+    "language": ["Portuguese", "Korean", "Finnish", "Swahili", "Turkish", "Dutch"],
+}
+DAILY = [
+    "Had pasta for dinner again.", "The meeting ran long today.", "It rained all afternoon.",
+    "Can you summarise the report for me?", "Thanks, that helps a lot.",
+    "Traffic on the ring road was awful this morning.", "I need to buy milk and eggs.",
+    "The neighbour's dog barked all night.", "Remind me to call the bank tomorrow.",
+    "My knee hurts after the run.", "We watched a documentary about whales.",
+    "The printer at work is jammed again.", "Let's plan the sprint review for Thursday.",
+    "I finished the novel you recommended.", "The train was delayed by twenty minutes.",
+    "Our team lunch moved to the Thai place.", "Please draft a reply to the supplier.",
+    "The garden needs watering before the heat.", "I cleaned out the garage on Saturday.",
+    "The kids have a school trip next week.",
+]  # fmt: skip
+
+
+class FillerPool(VectorPool):
+    """Everyday chat and work sentences, with their model vectors, jittered per message."""
+
+    def __init__(self, rng: random.Random, size: int = 400) -> None:
+        work = sorted({sentence(rng) for _ in range(size * 3)})[: size - len(DAILY)]
+        self.texts = DAILY + work
+        import numpy as np
+
+        self.vectors = np.array(get_embedder().embed(self.texts), dtype=np.float32)
+        self.np_rng = np.random.default_rng(rng.randrange(2**32))
+
+
+def plant(rng: random.Random, count: int) -> list[tuple[str, str]]:
+    """`count` distinct facts of one user, as (said, asked)."""
+    chosen = rng.sample(FACTS, count)
+    out = []
+    for said, asked in chosen:
+        fill = {k: rng.choice(v) for k, v in SLOTS.items()}
+        out.append((said.format(**fill), asked))
+    return out
+
+
+def load_user(scope, pool, rng, user: str, total: int, sessions: int, facts, *, old_from: int):
+    """`total` messages over `sessions` sessions (the last session the newest); the facts go
+    at random places among messages 1..old_from (counted over the whole history, oldest
+    first). Returns [(question, planted text)]."""
+    places = rng.sample(range(1, old_from + 1), len(facts))
+    planted = dict(zip(places, facts, strict=True))
+    vectors = get_embedder().embed([said for said, _ in facts])
+    by_text = {said: v for (said, _), v in zip(facts, vectors, strict=True)}
+    per = total // sessions
+    key = owner_key(scope.tenant, user)
+    rows, index = [], 0
+    for s in range(sessions):
+        for no in range(1, per + 1):
+            index += 1
+            if index in planted:
+                text = planted[index][0]
+                vector = by_text[text]
+            else:
+                text, vector = pool.pick(rng)
+            rows.append({"user": user, "sid": f"s{s}", "no": no, "role": "user", "text": text,
+                         "owner": key, "vector": vector})  # fmt: skip
+    for start in range(0, len(rows), 1000):
+        part = rows[start : start + 1000]
+        cypher.write(scope, LOAD_MESSAGES, rows=part)
+        cypher.write(scope, LOAD_NEXT, rows=[r for r in part if r["no"] > 1])
+    return [(asked, said) for said, asked in facts]
+
+
+def ask(scope, user: str, sid: str, questions, *, k: int) -> tuple[list[float], int]:
+    times, found = [], 0
+    for question, said in questions:
+        result = context.check_context(scope, user=user, sid=sid, message=question, k=k,
+                                       token_budget=2000)  # fmt: skip
+        times.append(result["timings"]["server_ms"])
+        found += any(m["text"] == said for m in result["message_hits"])
+    return times, found
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--long-users", type=int, default=8)
+    ap.add_argument("--long-messages", type=int, default=5_000)
+    ap.add_argument("--short-users", type=int, default=100)
+    ap.add_argument("--short-messages", type=int, default=50)
+    ap.add_argument("--facts", type=int, default=6, help="planted facts (questions) per user")
+    ap.add_argument("--k", type=int, default=10)
+    ap.add_argument("--warmup", type=int, default=30, help="context calls not counted")
+    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--keep", action="store_true")
+    args = ap.parse_args()
+
+    rng = random.Random(args.seed)
+    graph_connect()
+    schema_install()
+    scope = Scope(tenant=f"bench-{uuid.uuid4().hex[:8]}", actor="bench", actor_kind="system")
+    pool = FillerPool(rng)
+    started = time.perf_counter()
+    asks: dict[str, list] = {"long": [], "short": []}
+    for u in range(args.long_users):
+        user = f"long-{u}"
+        facts = plant(rng, args.facts)
+        questions = load_user(scope, pool, rng, user, args.long_messages, 5, facts,
+                              old_from=args.long_messages - 200)  # fmt: skip
+        asks["long"].append((user, questions))
+    for u in range(args.short_users):
+        user = f"short-{u}"
+        facts = plant(rng, args.facts)
+        questions = load_user(scope, pool, rng, user, args.short_messages, 1, facts,
+                              old_from=args.short_messages)  # fmt: skip
+        asks["short"].append((user, questions))
+    total = args.long_users * args.long_messages + args.short_users * args.short_messages
+    print(f"tenant {scope.tenant}: {args.long_users} users x {args.long_messages} messages, "
+          f"{args.short_users} users x {args.short_messages}; {total} messages loaded in "
+          f"{time.perf_counter() - started:.0f} s")  # fmt: skip
+    schema_install()  # waits until the indexes have caught up with the load
+
+    try:
+        # Warm-up calls on other users' sessions (plans cached, as on a server in use).
+        for i in range(args.warmup):
+            user, questions = asks["short" if i % 2 else "long"][i % 3]
+            context.check_context(scope, user=user, sid="warm", message=questions[0][0], k=args.k)
+        # Interleaved, so both kinds see the same machine.
+        figures = {"long": ([], 0, 0), "short": ([], 0, 0)}
+        order = [("long", x) for x in asks["long"]] + [("short", x) for x in asks["short"]]
+        rng.shuffle(order)
+        for kind, (user, questions) in order:
+            times, found = ask(scope, user, "ask", questions, k=args.k)
+            t, f, n = figures[kind]
+            figures[kind] = (t + times, f + found, n + len(questions))
+        for kind, (times, found, n) in figures.items():
+            messages = args.long_messages if kind == "long" else args.short_messages
+            print(f"{kind} histories ({messages} messages): recall@{args.k} {found}/{n} = "
+                  f"{found / n:.3f}; context server time p50 {pct(times, 50):.1f} ms, "
+                  f"p95 {pct(times, 95):.1f} ms")  # fmt: skip
+        long_p95, short_p95 = pct(figures["long"][0], 95), pct(figures["short"][0], 95)
+        print(f"p95 long / short: {long_p95 / short_p95:.2f} (goal <= 1.5; recall goal >= 0.9)")
+    finally:
+        if not args.keep:
+            while cypher.write(scope, WIPE)[0]["n"]:
+                pass
+
+
+if __name__ == "__main__":
+    main()
