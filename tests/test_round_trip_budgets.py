@@ -12,9 +12,10 @@ from django.test import Client
 
 from apps.graph.cypher import count_round_trips
 from apps.lessons.services.episodes import check_episode_open
+from apps.resolution.candidates import EntityCandidate
 from apps.tenants.models import Job, Role
 from tests.conftest import scope_for
-from tests.review.review_fixtures import anthropic_pair, pending_pairs
+from tests.review.review_fixtures import anthropic_pair, ingest, pending_pairs
 
 BUDGETS = {
     name: budget
@@ -41,7 +42,12 @@ def world(tenant, api_client, make_person):
     """A tenant with a pending pair, a conversation, an episode and a reviewer's session."""
     scope = scope_for(tenant)
     first, second = anthropic_pair(scope)
-    [pair] = pending_pairs(scope)
+    mistral = "A French company that builds open-weight language models."
+    ingest(scope, "Mistral trains models.", [EntityCandidate("Mistral", "Organization",
+                                                             description=mistral)])  # fmt: skip
+    ingest(scope, "Mistral AI released a model.",
+           [EntityCandidate("Mistral AI", "Organization", description=mistral)])  # fmt: skip
+    pair, other = (p["uid"] for p in pending_pairs(scope))
     ann = "/api/v1/users/ann/sessions/main/messages"
     api_client.post(ann, {"role": "user", "text": "Anthropic builds Claude.", "by": "ann"},
                     format="json")  # fmt: skip
@@ -55,6 +61,7 @@ def world(tenant, api_client, make_person):
 
 def _request(world, name: str):
     api, page, pair, entity = world["api"], world["page"], world["pair"], world["entity"]
+    other = world["other"]
     message = {"role": "user", "text": "Does Anthropic build Claude?", "by": "ann"}
     calls = {
         "GET /api/v1/entities?q=": lambda: api.get("/api/v1/entities", {"q": "Anthropic"}),
@@ -66,7 +73,7 @@ def _request(world, name: str):
         "GET /review/": lambda: page.get("/review/"),
         "GET /review/pairs/<uid>/": lambda: page.get(f"/review/pairs/{pair}/"),
         "POST /review/pairs/<uid>/confirm": lambda: page.post(
-            f"/review/pairs/{pair}/confirm", HTTP_HX_REQUEST="true"
+            f"/review/pairs/{other}/confirm", HTTP_HX_REQUEST="true"
         ),
         "POST /api/v1/users/<user>/sessions/<sid>/messages": lambda: api.post(
             "/api/v1/users/ann/sessions/main/messages", message, format="json"
@@ -90,16 +97,24 @@ def _request(world, name: str):
     return calls[name]()
 
 
-REQUESTS = sorted(name for name in BUDGETS if name.startswith(("GET ", "POST ")))
+# Reads first, then the writes (each confirm takes a pair of its own).
+REQUESTS = sorted(name for name in BUDGETS if name.startswith("GET ")) + sorted(
+    name for name in BUDGETS if name.startswith("POST ")
+)
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("name", REQUESTS)
-def test_a_hot_endpoint_stays_within_its_round_trip_budget(world, name):
-    with count_round_trips() as trips:
-        response = _request(world, name)
-    assert response.status_code < 300, (name, response.content[:300])
-    assert 0 < trips[0] <= BUDGETS[name], f"{name}: {trips[0]} round trips"
+def test_every_hot_endpoint_stays_within_its_round_trip_budget(world):
+    measured, over = {}, []
+    for name in REQUESTS:
+        with count_round_trips() as trips:
+            response = _request(world, name)
+        assert response.status_code < 300, (name, response.content[:300])
+        measured[name] = trips[0]
+        if not 0 < trips[0] <= BUDGETS[name]:
+            over.append(f"{name}: {trips[0]} round trips (budget {BUDGETS[name]})")
+    print("round trips:", json.dumps(measured, indent=1))
+    assert over == [], over
 
 
 @pytest.mark.django_db(transaction=True)
@@ -115,6 +130,7 @@ def test_ingestion_stays_within_its_round_trip_budget_per_chunk(tenant):
     chunks = job.progress["chunks_written"]
     assert job.status == "done" and chunks >= 3, job.progress
     per_chunk = trips[0] / chunks
+    print(f"ingestion: {trips[0]} round trips for {chunks} chunks")
     assert per_chunk <= BUDGETS["ingestion, per chunk"], f"{trips[0]} for {chunks} chunks"
 
 
