@@ -55,7 +55,7 @@ def world(tenant, api_client, make_person):
     reviewer = make_person(tenant, Role.REVIEWER)
     page = Client()
     page.login(username=reviewer.username, password=reviewer.raw_password)
-    return {"api": api_client, "page": page, "pair": pair["uid"],
+    return {"api": api_client, "page": page, "pair": pair, "other": other,
             "entity": first[0].entity_uid}  # fmt: skip
 
 
@@ -82,7 +82,9 @@ def _request(world, name: str):
             "/api/v1/users/ann/sessions/main/messages"
         ),
         "POST /api/v1/context": lambda: api.post(
-            "/api/v1/context", {"user": "ann", "session": "main", **message}, format="json"
+            "/api/v1/context",
+            {"user": "ann", "session": "main", "message": "Does Anthropic build Claude?"},
+            format="json",
         ),
         "POST /api/v1/documents": lambda: api.post(
             "/api/v1/documents", {"content": STORY, "source": "notes"}, format="json"

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.urls import get_resolver
 
 from apps.tenants.models import Role
 from tests.conftest import scope_for
@@ -24,6 +25,7 @@ PLUMBING = ("memoryproject/", "apps/graph/", "apps/tenants/auth.py", "apps/tenan
 def walked(request) -> tuple[list[str], list[str]]:
     """(app modules, plumbing) whose functions ran during `request()`, in first-call order."""
     seen: dict[str, None] = {}
+    _ = get_resolver().url_patterns  # the URLconf (every app's api and views) imported beforehand
 
     def profile(frame, event, _arg):
         # A module's own code runs once, when it is first imported: not a step of the request.
