@@ -85,6 +85,12 @@ class Api:
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"{}")
 
+    def answers(self, path: str) -> bool:
+        try:
+            return self.call("GET", path)[0] < 500
+        except urllib.error.URLError:  # not listening yet
+            return False
+
 
 def until(predicate, *, timeout: float, every: float = 0.2):
     deadline = time.monotonic() + timeout
@@ -136,7 +142,7 @@ def main() -> None:
         return cypher.read(scope, WAITING)[0]
 
     try:
-        until(lambda: api.call("GET", "/health")[0] == 200, timeout=300, every=0.5)
+        until(lambda: api.answers("/health"), timeout=300, every=0.5)
         # Warm-up: the worker loads its model, the web server its code paths (not counted).
         api.call("POST", "/users/warm/sessions/w/messages:batch",
                  {"messages": [{"role": "user", "text": t, "by": "warm"}

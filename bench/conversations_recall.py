@@ -149,13 +149,16 @@ def load_user(scope, pool, rng, user: str, total: int, sessions: int, facts, *, 
     return [(asked, said) for said, asked in facts]
 
 
-def ask(scope, user: str, sid: str, questions, *, k: int) -> tuple[list[float], int]:
+def ask(scope, user: str, sid: str, questions, *, k: int, misses: list) -> tuple[list, int]:
     times, found = [], 0
     for question, said in questions:
         result = context.check_context(scope, user=user, sid=sid, message=question, k=k,
                                        token_budget=2000)  # fmt: skip
         times.append(result["timings"]["server_ms"])
-        found += any(m["text"] == said for m in result["message_hits"])
+        hit = any(m["text"] == said for m in result["message_hits"])
+        found += hit
+        if not hit:
+            misses.append((user, question, said))
     return times, found
 
 
@@ -200,14 +203,16 @@ def main() -> None:
     try:
         # Warm-up calls on other users' sessions (plans cached, as on a server in use).
         for i in range(args.warmup):
-            user, questions = asks["short" if i % 2 else "long"][i % 3]
+            users = asks["short" if i % 2 else "long"]
+            user, questions = users[i % len(users)]
             context.check_context(scope, user=user, sid="warm", message=questions[0][0], k=args.k)
         # Interleaved, so both kinds see the same machine.
         figures = {"long": ([], 0, 0), "short": ([], 0, 0)}
         order = [("long", x) for x in asks["long"]] + [("short", x) for x in asks["short"]]
         rng.shuffle(order)
+        misses: list = []
         for kind, (user, questions) in order:
-            times, found = ask(scope, user, "ask", questions, k=args.k)
+            times, found = ask(scope, user, "ask", questions, k=args.k, misses=misses)
             t, f, n = figures[kind]
             figures[kind] = (t + times, f + found, n + len(questions))
         for kind, (times, found, n) in figures.items():
@@ -217,6 +222,8 @@ def main() -> None:
                   f"p95 {pct(times, 95):.1f} ms")  # fmt: skip
         long_p95, short_p95 = pct(figures["long"][0], 95), pct(figures["short"][0], 95)
         print(f"p95 long / short: {long_p95 / short_p95:.2f} (goal <= 1.5; recall goal >= 0.9)")
+        for user, question, said in misses:
+            print(f"  missed for {user}: {question!r} -> {said!r}")
     finally:
         if not args.keep:
             while cypher.write(scope, WIPE)[0]["n"]:

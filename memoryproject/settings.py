@@ -171,7 +171,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["apps.tenants.auth.HasApiKey"],
     "DEFAULT_SCHEMA_CLASS": "memoryproject.api_schema.DocumentedAutoSchema",
     "EXCEPTION_HANDLER": "memoryproject.api_errors.exception_handler",
-    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_RENDERER_CLASSES": ["memoryproject.api_renderers.SafeJSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["memoryproject.api_parsers.CheckedJSONParser"],
     "UNAUTHENTICATED_USER": None,
     # Per key here; anonymous requests per address in apps.tenants.auth.HasApiKey.
@@ -253,8 +253,8 @@ INGESTION_LLM_TIMEOUT = float(os.environ.get("INGESTION_LLM_TIMEOUT", "60"))
 
 # --- Tenant defaults (each tenant may override in its settings) ---------------------------
 TENANT_DEFAULTS = {
-    "merge_threshold": 0.95,
-    "review_threshold": 0.85,
+    "merge_threshold": 0.995,  # match probability (apps/resolution/match_model.py)
+    "review_threshold": 0.5,
     "max_document_bytes": 1_000_000,
     "max_inline_document_bytes": 20_000,  # POST /documents?wait=true processes inline up to this
     "max_message_chars": 20_000,

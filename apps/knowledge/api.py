@@ -34,7 +34,10 @@ class KnowledgeQuery(StrictSerializer):
 class KnowledgeApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="A user's promoted facts; with ?q= the neighbourhood of what q names")
+    @extend_schema(
+        parameters=[KnowledgeQuery],
+        summary="A user's promoted facts; with ?q= the neighbourhood of what q names",
+    )
     def get(self, request, user: str):
         query = validated(request, KnowledgeQuery, data=request.query_params)
         user = user[:200]

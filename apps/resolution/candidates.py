@@ -74,6 +74,8 @@ class Receipt:
     score: float | None = None
     signals: dict[str, float] = field(default_factory=dict)
     reason: str = ""
+    # A pending candidate's proposals for review (up to 3, most probable first).
+    proposed: list[dict] = field(default_factory=list)
 
     def as_dict(self) -> dict:
         return asdict(self)

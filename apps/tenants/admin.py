@@ -1,7 +1,12 @@
 from django.contrib import admin
 from rest_framework_api_key.admin import APIKeyModelAdmin
+from rest_framework_api_key.models import APIKey
 
 from apps.tenants.models import AuditEvent, Job, Membership, Tenant, TenantAPIKey
+
+# The library registers its own APIKey model, which nothing here uses: one "API keys" list only.
+if admin.site.is_registered(APIKey):
+    admin.site.unregister(APIKey)
 
 
 class MembershipInline(admin.TabularInline):
@@ -19,7 +24,9 @@ class TenantAdmin(admin.ModelAdmin):
 
 @admin.register(TenantAPIKey)
 class TenantAPIKeyAdmin(APIKeyModelAdmin):
-    list_display = (*APIKeyModelAdmin.list_display, "tenant", "scopes", "last_used_at")
+    list_display = (
+        *APIKeyModelAdmin.list_display, "tenant", "scopes", "last_used_at", "created_by",
+    )  # fmt: skip
     list_filter = ("tenant", "revoked")
 
 

@@ -2,11 +2,12 @@
 API calls: documents (extracted and agent-sent facts) whose entities leave real pending reviews,
 a conversation with its summary, an episode that ended and the lesson learned from it.
 
-It only ever fills an empty tenant, so a second `make run`, or a tenant someone already uses, is
-left as it is."""
+It only ever fills an empty tenant, and only once (an audit entry records it), so a second
+`make run`, a tenant someone already uses, or one whose demo data was erased, is left as it is."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import replace
 
 from apps.conversations.services import check_message_append
@@ -21,9 +22,12 @@ from apps.lessons.services.episodes import (
 )
 from apps.lessons.services.lessons import check_lesson_learn
 from apps.tenants.auth import scope_for_system
-from apps.tenants.models import KeyScope, Tenant
+from apps.tenants.models import AuditEvent, KeyScope, Tenant
+from apps.tenants.selectors import tenant_stats
+from apps.tenants.services import audit_record
 
 ACTOR = "agent:demo"
+FILLED = "demo.data_filled"
 ENGINE = "A mechanical general-purpose computer designed by Charles Babbage, never completed."
 BABBAGE = "English mathematician and engineer who designed the Difference and Analytical Engines."
 LOVELACE = "English mathematician who wrote the first published program for the Analytical Engine."
@@ -115,8 +119,9 @@ def demo_data_fill(*, tenant: Tenant) -> dict:
     """Fill an empty tenant with the demo data set; a tenant with any memory is left untouched.
     Returns what was written ({"filled": False} when the tenant had data)."""
     scope = demo_scope(tenant)
-    if tenant_has_data(scope):
+    if AuditEvent.objects.filter(tenant=tenant, action=FILLED).exists() or tenant_has_data(scope):
         return {"filled": False}
+    started = time.monotonic()
     documents = [
         check_document_submit(scope, content=text, source="demo", title=title, wait=True)
         for title, text in DOCUMENTS
@@ -125,7 +130,19 @@ def demo_data_fill(*, tenant: Tenant) -> dict:
         check_facts_submit(scope, entities=entities, relations=relations, source_text=text)
     _conversation(scope)
     lesson = _episode_and_lesson(scope)
-    return {"filled": True, "documents": len(documents) + len(FACTS), "lesson": lesson}
+    stats = tenant_stats(scope)
+    audit_record(
+        scope,
+        action=FILLED,
+        details={k: stats[k] for k in ("documents", "entities", "messages", "pending_reviews")},
+    )
+    return {
+        "filled": True,
+        "documents": len(documents) + len(FACTS),
+        "pending_reviews": stats["pending_reviews"],
+        "lesson": lesson,
+        "seconds": time.monotonic() - started,
+    }
 
 
 def _conversation(scope: Scope) -> None:

@@ -71,6 +71,7 @@ class TenantAPIKey(AbstractAPIKey):
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="api_keys")
     scopes = models.JSONField(default=list)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    created_by = models.CharField(max_length=200, blank=True)  # the actor who issued it
 
     class Meta(AbstractAPIKey.Meta):
         verbose_name = "API key"

@@ -21,3 +21,22 @@ def role_required(role: str):
         return wrapper
 
     return decorator
+
+
+def console_tenant_required(view):
+    """The tenant console: site staff for every tenant, a tenant's admins for theirs; anyone else
+    (reviewers, viewers, other tenants' admins) is refused with 403, whether the tenant exists
+    or not. The view gets `request.console` (tenant, scope of the acting person)."""
+    from apps.tenants.console_access import console_context
+
+    @wraps(view)
+    def wrapper(request, slug: str, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        console = console_context(request.user, slug=slug)
+        if console is None:
+            return render(request, "tenants/forbidden.html", {"role": "admin"}, status=403)
+        request.console = console
+        return view(request, *args, **kwargs)
+
+    return wrapper

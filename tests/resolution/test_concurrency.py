@@ -1,10 +1,9 @@
-"""Concurrent writers naming the same new entity end with one canonical entity: each thread is
-its own transaction on the real Neo4j, started together."""
+"""Concurrent writers naming the same new entity, with the same evidence, end with one canonical
+entity: each thread is its own transaction on the real Neo4j, started together."""
 
 import threading
 import time
 from dataclasses import replace
-from types import SimpleNamespace
 
 import pytest
 
@@ -19,29 +18,37 @@ from apps.resolution.candidates import (
     Provenance,
     RelationCandidate,
 )
-from apps.resolution.gate import Decision, candidates_embed, key_claim
+from apps.resolution.comparisons import Compared
+from apps.resolution.gate import Decision, Match, Proposal, candidates_embed, key_claim
+from apps.resolution.match_model import match_score
 from apps.review.services import check_review_confirm
 from tests.chunks import chunk_record, document_for
 from tests.review.review_fixtures import anthropic_pair, pending_pairs
 
 WORKERS = 6
+HOPPER = {"born": "1906-12-09"}
+NAVY = {"domain": "navy.mil"}
 
 
 def test_racing_writers_create_one_entity_and_count_every_observation(scope):
     people = candidates_embed([
-        EntityCandidate("Grace Hopper", "Person", description="Computer scientist, COBOL."),
-        EntityCandidate("Navy", "Organization", description="The United States Navy."),
+        EntityCandidate("Grace Hopper", "Person", description="Computer scientist, COBOL.",
+                        values=HOPPER),
+        EntityCandidate("Navy", "Organization", description="The United States Navy.",
+                        values=NAVY),
     ])  # fmt: skip
     barrier = threading.Barrier(WORKERS)
     results, errors = [], []
     chunk = chunk_record(document_for(scope, "Grace Hopper served in the Navy."), "t")
 
     def worker(n: int) -> None:
-        # Each worker spells the names its own way: they normalize alike.
+        # Each worker spells the names its own way: they normalize alike. The values are the
+        # evidence beyond the name (a name alone never merges).
         mine = [
             EntityCandidate("GRACE HOPPER" if n % 2 else "Grace Hopper", "Person",
-                            description=people[0].description, embedding=people[0].embedding),
-            EntityCandidate("navy", "Organization", embedding=people[1].embedding),
+                            description=people[0].description, embedding=people[0].embedding,
+                            values=HOPPER),
+            EntityCandidate("navy", "Organization", embedding=people[1].embedding, values=NAVY),
         ]  # fmt: skip
         relation = [RelationCandidate(0, "SERVED_IN", 1, confidence=0.9)]
         record = replace(chunk, uid=f"chunk-{n}")
@@ -96,9 +103,14 @@ RETURN e.uid AS uid
 
 @pytest.mark.django_db(transaction=True)
 def test_a_mention_written_while_a_reviewer_merges_lands_on_the_survivor(scope):
-    """Ingestion resolved 'Anthropic AI' and holds its transaction open when a reviewer confirms
-    that 'Anthropic AI' is 'Anthropic': the merge waits, then moves the new mention too."""
+    """Ingestion resolved 'Anthropic AI' (a later chunk of the document that named it) and
+    holds its transaction open when a reviewer confirms that 'Anthropic AI' is 'Anthropic': the
+    merge waits, then moves the new mention too."""
     first, second = anthropic_pair(scope)
+    [doc] = cypher.read(
+        scope,
+        "MATCH (d:Document {tenant: $tenant, title: 'about Anthropic AI'}) RETURN d.uid AS uid",
+    )
     survivor, merged = first[0].entity_uid, second[0].entity_uid
     [review] = pending_pairs(scope)
     [candidate] = candidates_embed([
@@ -139,8 +151,10 @@ def test_a_gate_match_merged_away_meanwhile_is_followed_to_its_survivor(scope):
     [review] = pending_pairs(scope)
     check_review_confirm(scope, review_uid=review["uid"])
     [late] = candidates_embed([EntityCandidate("Anthropic Labs", "Organization")])
-    signals = SimpleNamespace(score=0.9, as_dict=lambda: {"exact": 0.0})
-    pending = Decision("pending", SimpleNamespace(uid=merged), signals, reason="stale read")
+    # A pending decision as the gate made it from its stale read of the merged entity.
+    stale = match_score([Compared("name", "close")])
+    proposal = Proposal(Match(uid=merged, name="Anthropic AI"), stale)
+    pending = Decision("pending", (proposal,), proposal, reason="stale read")
 
     def unit(stx):
         for norm in ("anthropic labs", "anthropic labs x"):

@@ -78,7 +78,8 @@ def test_detail_shows_names_relations_mentions_and_pending(scope, api_client):
     assert mention["document_title"] == "Curie notes"
     [pair] = body["pending"]
     assert pair["other"]["uid"] == pending.entity_uid and pair["reason"] == pending.reason
-    assert set(pair["signals"]) == {"exact", "fuzzy", "semantic"}
+    # The weight in bits of each comparison that had evidence (issue 12's match model).
+    assert set(pair["signals"]) == {"name", "description"}
     # The other end shows the relation inbound.
     other = api_client.get(f"/api/v1/entities/{receipts[1].entity_uid}").json()
     assert other["relations"][0]["direction"] == "in"

@@ -22,7 +22,7 @@ def ingest(scope, text: str, entities, relations=(), *, title: str = "a document
         start = text.find(c.name)
         spans.append(
             EntityCandidate(
-                c.name, c.type, aliases=c.aliases, description=c.description,
+                c.name, c.type, aliases=c.aliases, description=c.description, values=c.values,
                 mentions=() if start < 0 else (MentionSpan(c.name, start, start + len(c.name)),),
             )
         )  # fmt: skip
@@ -37,13 +37,18 @@ def pending_pairs(scope):
     )
 
 
+CLAUDE = {"url": "https://claude.ai"}  # the evidence beyond its name that merges Claude
+
+
 def anthropic_pair(scope):
-    """Anthropic (with Claude, Dario) and a later 'Anthropic AI' proposed against it."""
+    """Anthropic (with Claude, Dario) and a later 'Anthropic AI' proposed against it; Claude is
+    named in both with its web address, so it is one entity."""
     first = ingest(
         scope,
         "Anthropic builds Claude. Dario Amodei leads Anthropic.",
         [EntityCandidate("Anthropic", "Organization", description=ANTHROPIC),
-         EntityCandidate("Claude", "Object", description="A family of language models."),
+         EntityCandidate("Claude", "Object", description="A family of language models.",
+                         values=CLAUDE),
          EntityCandidate("Dario Amodei", "Person", description="Chief executive of Anthropic.")],
         [RelationCandidate(0, "BUILDS", 1, confidence=0.8),
          RelationCandidate(2, "LEADS", 0, confidence=0.9)],
@@ -53,7 +58,7 @@ def anthropic_pair(scope):
         scope,
         "Anthropic AI builds Claude. Google invested in Anthropic AI.",
         [EntityCandidate("Anthropic AI", "Organization", description=ANTHROPIC),
-         EntityCandidate("Claude", "Object"),
+         EntityCandidate("Claude", "Object", values=CLAUDE),
          EntityCandidate("Google", "Organization", description="A search and ads company.")],
         [RelationCandidate(0, "BUILDS", 1, confidence=0.4),
          RelationCandidate(2, "INVESTED_IN", 0, confidence=0.7)],

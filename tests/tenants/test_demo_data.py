@@ -10,7 +10,7 @@ SUMMARY = "MATCH (s:Summary {tenant: $tenant}) RETURN s.upto AS upto, s.text AS 
 
 def test_an_empty_tenant_gets_the_demo_data_once(tenant):
     result = demo_data_fill(tenant=tenant)
-    assert result["filled"] is True
+    assert result["filled"] is True and result["pending_reviews"] >= 1
     scope = demo_scope(tenant)
     stats = tenant_stats(scope)
     assert stats["documents"] == 4
@@ -38,3 +38,12 @@ def test_a_tenant_with_memory_is_left_alone(tenant):
     assert demo_data_fill(tenant=tenant) == {"filled": False}
     stats = tenant_stats(scope)
     assert (stats["documents"], stats["entities"], stats["messages"]) == (0, 0, 1)
+
+
+def test_it_fills_only_once_even_after_the_data_is_gone(tenant):
+    from tests.conftest import graph_wipe_tenant
+
+    assert demo_data_fill(tenant=tenant)["filled"] is True
+    graph_wipe_tenant(tenant.uid)
+    assert demo_data_fill(tenant=tenant) == {"filled": False}
+    assert tenant_stats(demo_scope(tenant))["documents"] == 0

@@ -37,6 +37,13 @@ class LessonReceiptOut(serializers.Serializer):
     weight = serializers.IntegerField()
 
 
+class LessonsQuery(StrictSerializer):
+    about = serializers.CharField(required=False, max_length=200)
+    at_least = serializers.IntegerField(required=False, min_value=-1_000_000, max_value=1_000_000)
+    since = serializers.DateTimeField(required=False)
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
+
+
 class LessonsApi(RecordsRefusals, ReadOrWrite, APIView):
     refusal_kind = "lesson"
 
@@ -46,17 +53,13 @@ class LessonsApi(RecordsRefusals, ReadOrWrite, APIView):
         receipt = lesson_services.check_lesson_learn(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "learned" else 200)
 
-    @extend_schema(summary="Lessons at or above the threshold; ?about=, ?at_least=, ?since=")
+    @extend_schema(
+        parameters=[LessonsQuery],
+        summary="Lessons at or above the threshold; ?about=, ?at_least=, ?since=",
+    )
     def get(self, request):
         query = validated(request, LessonsQuery, data=request.query_params)
         return Response({"results": selectors.lessons_list(request.auth, **query)})
-
-
-class LessonsQuery(StrictSerializer):
-    about = serializers.CharField(required=False, max_length=200)
-    at_least = serializers.IntegerField(required=False, min_value=-1_000_000, max_value=1_000_000)
-    since = serializers.DateTimeField(required=False)
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
 
 
 class LessonDetailApi(APIView):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -52,7 +52,15 @@ class PlaybooksApi(RecordsRefusals, ReadOrWrite, APIView):
 class PlaybooksForApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="Switched-on playbooks whose trigger fits ?situation=<JSON object>")
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "situation", str, required=True,
+                description=f"a JSON object, at most {MAX_SITUATION_CHARS} characters",
+            )
+        ],
+        summary="Switched-on playbooks whose trigger fits ?situation=<JSON object>",
+    )  # fmt: skip
     def get(self, request):
         raw = request.query_params.get("situation", "")
         if len(raw) > MAX_SITUATION_CHARS:

@@ -1,6 +1,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+from apps.tenants.demo_data import demo_data_fill
 from apps.tenants.services import api_key_issue, demo_setup
 
 
@@ -10,6 +11,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--new-key", action="store_true", help="issue another demo API key")
         parser.add_argument("--url", default="http://127.0.0.1:8000")
+        parser.add_argument(
+            "--with-data",
+            action="store_true",
+            help="fill the demo tenant with a small data set, once, if it has no memory yet",
+        )
 
     def handle(self, *args, **options):
         demo = demo_setup()
@@ -35,3 +41,14 @@ class Command(BaseCommand):
                 "  API key: issued earlier (`manage.py demo_setup --new-key` for another)"
             )
         self.stdout.write(f"  API docs: {url}/api/docs/   data dir: {settings.DATA_DIR}")
+        if options["with_data"]:
+            self.stdout.write("  Demo data: checking (the first run writes a small data set)...")
+            filled = demo_data_fill(tenant=demo.tenant)
+            if filled["filled"]:
+                self.stdout.write(
+                    f"  Demo data: {filled['documents']} documents, "
+                    f"{filled['pending_reviews']} pending reviews, a conversation with its "
+                    f"summary, lesson '{filled['lesson']}' ({filled['seconds']:.0f} s)."
+                )
+            else:
+                self.stdout.write("  Demo data: not written (the tenant has memory, or had it).")
