@@ -125,8 +125,13 @@ def test_a_mention_written_while_a_reviewer_merges_lands_on_the_survivor(scope):
         except Exception as exc:  # noqa: BLE001 - reported by the assertion below
             outcome["error"] = exc
 
+    # A later chunk of the document that named 'Anthropic AI'.
+    [doc] = cypher.read(
+        scope,
+        "MATCH (d:Document {tenant: $tenant, title: 'about Anthropic AI'}) RETURN d.uid AS uid",
+    )
     late = "Anthropic AI hires."
-    record = replace(chunk_record(document_for(scope, late, title="late"), late), uid="late-chunk")
+    record = replace(chunk_record(doc["uid"], late), uid="late-chunk")
     with graph_driver().session() as session:
         tx = session.begin_transaction()
         stx = ScopedTx(scope, tx)
