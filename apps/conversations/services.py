@@ -37,7 +37,7 @@ CALL (s, base) {
   CREATE (m:Message {uid: randomUUID(), tenant: $tenant, user: $user, sid: $sid, no: base + i + 1,
                      role: r.role, text: r.text, by: r.by, owner_key: $owner_key,
                      at: CASE WHEN r.at IS NULL THEN datetime() ELSE datetime(r.at) END,
-                     created_at: datetime(), mention_names: [], embedding: r.vector})
+                     created_at: datetime(), mention_names: []})
   CREATE (m)-[:IN_SESSION]->(s)
   FOREACH (_ IN CASE WHEN r.vector IS NULL THEN [1] ELSE [] END | SET m:MessageToEmbed)
   RETURN collect(m) AS made
@@ -49,6 +49,12 @@ CALL (made) {
   UNWIND range(1, size(made) - 1) AS i
   WITH made[i - 1] AS a, made[i] AS b
   CREATE (a)-[:NEXT]->(b)
+}
+CALL (made) {
+  // A vector brought along is stored as a float32 array (half of a Cypher list of floats).
+  UNWIND range(0, size(made) - 1) AS i
+  WITH made[i] AS m, $rows[i].vector AS vector WHERE vector IS NOT NULL
+  CALL db.create.setNodeVectorProperty(m, 'embedding', vector)
 }
 CALL (made) {
   UNWIND range(0, size(made) - 1) AS i

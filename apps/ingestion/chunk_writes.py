@@ -36,11 +36,13 @@ MATCH (d:Document {tenant: $tenant, uid: $document})
 MERGE (c:Chunk {uid: $uid})
 ON CREATE SET c.tenant = $tenant, c.text = $text, c.content_hash = $hash, c.position = $position,
               c.start = $start, c.end = $end, c.section_path = $section_path,
-              c.embedding = $embedding, c.document_uid = $document, c.agent = $agent,
+              c.document_uid = $document, c.agent = $agent,
               c.created_at = datetime(), c.write_token = $token
 WITH d, c, c.write_token = $token AS fresh
 CALL (d, c, fresh) {
   WITH d, c WHERE fresh
+  // Vectors are stored as float32 arrays (half of Cypher's float64 lists).
+  CALL db.create.setNodeVectorProperty(c, 'embedding', $embedding)
   MERGE (c)-[:PART_OF]->(d)
   WITH c WHERE $position >= 0  // facts' chunks (position -1) stand outside the reading order
   // Insert into the NEXT chain between the nearest written neighbours, whatever order the
