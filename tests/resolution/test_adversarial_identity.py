@@ -1,10 +1,9 @@
 """Adversarial identity cases through the real gate, model and Neo4j: things that only look alike
 are never merged, variants of one name with evidence are; each decision says why."""
 
-from apps.resolution.entity_resolve import entities_resolve
-
 from apps.graph import cypher
 from apps.resolution.candidates import EntityCandidate, Provenance
+from apps.resolution.services import entities_resolve
 
 AGENT = Provenance(agent="agent:test")
 
