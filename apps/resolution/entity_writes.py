@@ -26,6 +26,7 @@ from apps.resolution.gate import (
     gate_decide,
     key_claim,
     matches_find,
+    proposals_score,
 )
 from apps.resolution.relation_writes import do_relations_write
 from apps.resolution.signals import name_normalize
@@ -34,24 +35,38 @@ ENTITY_CREATE = """
 MATCH (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
 CREATE (e:Entity {uid: $uid, tenant: $tenant, name: $name, norm_name: $norm, type: $type,
                   aliases: $aliases, norm_aliases: $norm_aliases, description: $description,
-                  embedding: $embedding, description_embedding: $description_embedding,
                   values_json: $values_json, status: 'active', created_by: $agent,
                   created_at: datetime(), updated_at: datetime()})
+WITH k, e
+// Vectors are stored as float32 arrays (half of Cypher's float64 lists).
+CALL (e) {
+  WITH e WHERE size($embedding) > 0
+  CALL db.create.setNodeVectorProperty(e, 'embedding', $embedding)
+}
+CALL (e) {
+  WITH e WHERE $description_embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(e, 'description_embedding', $description_embedding)
+}
 WITH k, e
 OPTIONAL MATCH (k)-[stale:KEY_OF]->()
 DELETE stale
 MERGE (k)-[:KEY_OF]->(e)
 WITH e
-OPTIONAL MATCH (found:Entity {tenant: $tenant, uid: $match_uid})
-SET found._lock = true
-REMOVE found._lock
-WITH e, found
-OPTIONAL MATCH (found)-[:MERGED_INTO*1..8]->(survivor:Entity {tenant: $tenant, status: 'active'})
-WITH e, coalesce(survivor, found) AS m LIMIT 1
-FOREACH (_ IN CASE WHEN m IS NULL THEN [] ELSE [1] END |
-  CREATE (e)-[:SAME_AS {uid: $same_as_uid, tenant: $tenant, status: 'pending', score: $score,
-                        signals: $signals, reason: $reason, agent: $agent,
-                        created_at: datetime()}]->(m))
+CALL (e) {
+  UNWIND $proposals AS p
+  MATCH (found:Entity {tenant: $tenant, uid: p.uid})
+  SET found._lock = true
+  REMOVE found._lock
+  WITH p, found
+  OPTIONAL MATCH (found)-[:MERGED_INTO*1..8]->(survivor:Entity {tenant: $tenant, status: 'active'})
+  WITH p, head(collect(coalesce(survivor, found))) AS m
+  WHERE m <> e
+  MERGE (e)-[s:SAME_AS]->(m)
+  ON CREATE SET s.uid = p.same_as_uid, s.tenant = $tenant, s.status = 'pending',
+                s.score = p.score, s.signals = p.signals, s.reason = $reason, s.agent = $agent,
+                s.created_at = datetime()
+  RETURN count(s) AS proposed
+}
 RETURN e.uid AS uid
 """
 
@@ -76,14 +91,23 @@ WITH DISTINCT e
 WITH e, [p IN $names WHERE p.norm <> e.norm_name
                        AND NOT p.norm IN coalesce(e.norm_aliases, [])] AS fresh,
      coalesce(e.description, '') = '' AND $description <> '' AS fills_description
+WITH e, fresh, fills_description, fills_description OR e.embedding IS NULL AS fills_embedding
 SET e.aliases = coalesce(e.aliases, []) + [p IN fresh | p.surface],
     e.norm_aliases = coalesce(e.norm_aliases, []) + [p IN fresh | p.norm],
     e.description = CASE WHEN fills_description THEN $description ELSE e.description END,
-    e.embedding = CASE WHEN fills_description OR e.embedding IS NULL THEN $embedding
-                       ELSE e.embedding END,
-    e.description_embedding = CASE WHEN fills_description THEN $description_embedding
-                                   ELSE e.description_embedding END,
+    e.description_embedding = CASE WHEN fills_description AND $description_embedding IS NULL
+                                   THEN null ELSE e.description_embedding END,
     e.last_agent = $agent
+WITH e, fresh, fills_description, fills_embedding
+// Vectors are stored as float32 arrays (half of Cypher's float64 lists).
+CALL (e, fills_embedding) {
+  WITH e WHERE fills_embedding AND size($embedding) > 0
+  CALL db.create.setNodeVectorProperty(e, 'embedding', $embedding)
+}
+CALL (e, fills_description) {
+  WITH e WHERE fills_description AND $description_embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(e, 'description_embedding', $description_embedding)
+}
 RETURN e.uid AS uid, size(fresh) > 0 OR fills_description AS changed,
        e.values_json AS values_json, e.value_conflicts_json AS conflicts_json
 """
@@ -163,8 +187,7 @@ def do_resolve_and_write(
             receipts[i] = Receipt(
                 kind="entity", name=entities[i].name, action="unchanged",
                 entity_uid=receipt.entity_uid, matched_uid=receipt.entity_uid,
-                matched_name=receipt.matched_name or receipt.name, score=1.0,
-                signals={"exact": 1.0, "fuzzy": 1.0, "semantic": 1.0},
+                matched_name=receipt.matched_name or receipt.name, score=1.0, signals={},
                 reason=f"same normalized name and type as candidate #{first} of this call",
             )  # fmt: skip
         for i in group.members:
@@ -205,17 +228,17 @@ def _resolve_one(
     stx: ScopedTx, group: _Group, provenance: Provenance, *, merge_at: float, review_at: float
 ) -> Receipt:
     candidate = group.candidate
-    anchor = key_claim(stx, candidate, group.norm)
-    matches = [] if anchor else matches_find(stx, candidate)
-    decision = gate_decide(
-        candidate, matches, merge_at=merge_at, review_at=review_at, anchor=anchor
-    )
+    claim = key_claim(stx, candidate, group.norm, source=provenance)
+    proposals = proposals_score(stx, candidate, claim, matches_find(stx, candidate))
+    decision = gate_decide(proposals, merge_at=merge_at, review_at=review_at,
+                           seen_here=claim.seen_here)  # fmt: skip
     if decision.action == "merge":
         changed, uid = _absorb(stx, candidate, group.norm, decision.match.uid, provenance)
         action = "merged" if changed else "unchanged"
     else:
         uid = _create(stx, candidate, group.norm, decision, provenance)
         action = "pending" if decision.action == "pending" else "created"
+    best = decision.proposals[0] if decision.proposals else decision.best
     return Receipt(
         kind="entity",
         name=candidate.name,
@@ -223,10 +246,18 @@ def _resolve_one(
         entity_uid=uid,
         matched_uid=decision.match.uid if decision.match else None,
         matched_name=decision.match.name if decision.match else None,
-        score=round(decision.signals.score, 4) if decision.signals else None,
-        signals=decision.signals.as_dict() if decision.signals else {},
+        score=round(best.probability, 6) if best else None,
+        signals=weights_of(best) if best else {},
         reason=decision.reason,
-    )
+        proposed=[{"uid": p.match.uid, "name": p.match.name, "score": round(p.probability, 6)}
+                  for p in decision.proposals] if decision.action == "pending" else [],
+    )  # fmt: skip
+
+
+def weights_of(proposal) -> dict[str, float]:
+    """Per comparison with evidence, its weight in bits (log2 m/u): what it added or took."""
+    return {part.compared.comparison: round(part.weight, 2) for part in proposal.scored.parts
+            if part.compared.level != "missing"}  # fmt: skip
 
 
 def _surface_names(candidate: EntityCandidate, exclude: str = "") -> list[dict]:
@@ -243,7 +274,7 @@ def _create(
     stx: ScopedTx, candidate: EntityCandidate, norm: str, decision: Decision, prov: Provenance
 ) -> str:
     aliases = _surface_names(candidate, exclude=norm)
-    pending = decision.action == "pending"
+    pending = decision.proposals if decision.action == "pending" else ()
     rows = stx.run(
         ENTITY_CREATE,
         uid=uuid.uuid4().hex,
@@ -257,10 +288,15 @@ def _create(
         description_embedding=_described(candidate),
         values_json=values_dump(candidate.values),
         agent=prov.agent,
-        match_uid=decision.match.uid if pending else None,
-        same_as_uid=uuid.uuid4().hex,
-        score=round(decision.signals.score, 4) if pending else None,
-        signals=json.dumps(decision.signals.as_dict()) if pending else None,
+        proposals=[
+            {
+                "uid": p.match.uid,
+                "same_as_uid": uuid.uuid4().hex,
+                "score": round(p.probability, 6),
+                "signals": json.dumps(weights_of(p)),
+            }
+            for p in pending
+        ],
         reason=decision.reason,
     )
     return rows[0]["uid"]

@@ -1,8 +1,17 @@
 """The resolution gate: find an entity candidate's possible matches through the indexes, score
-them, and decide merge, pending review, or create.
+each with the match model, and decide merge, pending review, or create.
 
-Blocking is by index only (the name key, full-text on names and aliases, vector on embeddings),
-never a scan of a type, so the cost of one decision does not grow with the tenant's graph.
+Blocking is by index only (the name key and entities of the same name, full-text on names and
+aliases with the candidate's acronym, vector on embeddings), never a scan of a type, so the
+cost of one decision does not grow with the tenant's graph. The rule:
+
+- merge into the most probable match when its match probability >= the tenant's
+  `merge_threshold` and the model allows it (no conflicting identifier or date, and evidence
+  besides the name: a name alone, however identical, never merges);
+- otherwise create the entity and propose up to PROPOSALS matches at >= `review_threshold`
+  for review, so a wrong proposal never hides the true one;
+- a match a reviewer ruled NOT_SAME with an entity that bears the candidate's name is never
+  proposed (or merged) again.
 """
 
 from __future__ import annotations
@@ -12,96 +21,168 @@ from dataclasses import dataclass
 
 from apps.graph.cypher import ScopedTx
 from apps.graph.embeddings import get_embedder
-from apps.graph.fulltext import fulltext_terms
-from apps.resolution.candidates import EntityCandidate
-from apps.resolution.signals import Signals, name_normalize, reason_text, signals_compute
+from apps.graph.fulltext import entity_words_query, fulltext_terms
+from apps.resolution.candidates import EntityCandidate, Provenance
+from apps.resolution.comparisons.organisation_names import acronym
+from apps.resolution.comparisons.records import Record, records_compare
+from apps.resolution.entity_values import values_load
+from apps.resolution.match_model import Scored, match_score, name_tf_adjustment, part_words
+from apps.resolution.name_frequency import type_name_counts
 
-# How many hits each index may contribute. Neo4j 5.26 cannot filter a vector or full-text query
-# by tenant and type inside the index, so hits are filtered after; 50 leaves room for that.
+# How many hits each index may contribute (within the candidate's tenant, type and active entities).
 INDEX_HITS = 50
-# Descriptions this close propose a pair for review even when the names differ (a person renamed,
-# a nickname); they never merge on their own. Measured on FEBRL (see bench/identity_febrl.py).
-DESCRIPTION_PROPOSES = 0.90
+# Matches scored per candidate (the most similar by the indexes' fields first), and proposed.
+TOP_K = 20
+PROPOSALS = 3
+SAME_NAME_HITS = 20
+
+_SIDE_FIELDS = """
+  uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json,
+  semantic: CASE WHEN e.description_embedding IS NOT NULL AND $description_embedding IS NOT NULL
+                 THEN 2 * vector.similarity.cosine(e.description_embedding, $description_embedding) - 1
+                 ELSE null END
+"""
 
 # The name key: a uniqueness-constrained node per (tenant, type, normalized name). MERGE on it
 # takes the constraint's lock, so two transactions naming the same new entity are serialized
-# and the second finds the first's entity through the key.
-KEY_CLAIM = """
+# and the second sees the first's entity. With it: every active entity of that exact name (a
+# name no longer means one entity), how many there are (term frequency), and the entities a
+# reviewer ruled NOT_SAME with any entity of that name (never proposed again); and the entity
+# of that name the same chunk or document already mentions (a replay, or the document naming
+# it again: within one source, one name is one entity).
+KEY_CLAIM = (
+    """
 MERGE (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
 ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
 WITH k
-OPTIONAL MATCH (k)-[:KEY_OF]->(e:Entity {tenant: $tenant, status: 'active'})
-RETURN e.uid AS uid, e.name AS name, [e.norm_name] + coalesce(e.norm_aliases, []) AS norms,
-       CASE WHEN e.description_embedding IS NOT NULL AND $description_embedding IS NOT NULL
-            THEN 2 * vector.similarity.cosine(e.description_embedding, $description_embedding) - 1
-            WHEN e.embedding IS NULL THEN 0.0
-            ELSE 2 * vector.similarity.cosine(e.embedding, $embedding) - 1 END AS semantic,
-       e.description_embedding IS NOT NULL
-         AND $description_embedding IS NOT NULL AS by_description
+OPTIONAL MATCH (k)-[:KEY_OF]->(anchor:Entity {tenant: $tenant, status: 'active'})
+OPTIONAL CALL (anchor) {
+  MATCH (e:Entity {tenant: $tenant, norm_name: $norm})
+  WHERE e.type = $type AND e.status = 'active'
+  RETURN e
+  UNION
+  MATCH (e:Entity {tenant: $tenant}) WHERE e = anchor
+  RETURN e
+}
+WITH anchor, e ORDER BY e.created_at LIMIT $same_name_hits
+WITH anchor, [x IN collect(CASE WHEN e IS NULL THEN null ELSE {"""
+    + _SIDE_FIELDS
+    + """} END) WHERE x IS NOT NULL] AS same_name
+OPTIONAL CALL () {
+  MATCH (:Chunk {tenant: $tenant, uid: $chunk_uid})-[:MENTIONS]->(seen:Entity {tenant: $tenant})
+  WHERE seen.type = $type AND seen.status = 'active'
+    AND (seen.norm_name = $norm OR $norm IN coalesce(seen.norm_aliases, []))
+  RETURN seen
+  UNION
+  MATCH (:Document {tenant: $tenant, uid: $document_uid})<-[:PART_OF]-(:Chunk {tenant: $tenant})
+        -[:MENTIONS]->(seen:Entity {tenant: $tenant})
+  WHERE seen.type = $type AND seen.status = 'active'
+    AND (seen.norm_name = $norm OR $norm IN coalesce(seen.norm_aliases, []))
+  RETURN seen
+}
+WITH anchor, same_name, head(collect(seen.uid)) AS seen_here
+RETURN anchor.uid AS anchor, same_name, seen_here,
+       COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: $norm})
+               WHERE e.type = $type AND e.status = 'active' } AS same_name_count,
+       COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: $norm})-[:NOT_SAME]-(o:Entity)
+                 WHERE x.type = $type AND o.tenant = $tenant RETURN DISTINCT o.uid
+                 UNION
+                 MATCH (anchor)-[:NOT_SAME]-(o:Entity {tenant: $tenant}) RETURN o.uid } AS not_same
 """
+)
 
-_MATCH_FIELDS = """
+_MATCH_FIELDS = (
+    """
 WITH DISTINCT node AS e
 WHERE e.tenant = $tenant AND e.type = $type AND e.status = 'active'
-RETURN e.uid AS uid, e.name AS name, [e.norm_name] + coalesce(e.norm_aliases, []) AS norms,
-       CASE WHEN e.description_embedding IS NOT NULL AND $description_embedding IS NOT NULL
-            THEN 2 * vector.similarity.cosine(e.description_embedding, $description_embedding) - 1
-            WHEN e.embedding IS NULL THEN 0.0
-            ELSE 2 * vector.similarity.cosine(e.embedding, $embedding) - 1 END AS semantic,
-       e.description_embedding IS NOT NULL
-         AND $description_embedding IS NOT NULL AS by_description
+RETURN {"""
+    + _SIDE_FIELDS
+    + """} AS side
+"""
+)
+
+# The indexes keep to the candidate's tenant, type and active entities themselves (filtered
+# vector search; required Lucene clauses, see graph.fulltext), so a larger tenant never takes
+# these places. Each SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails
+# otherwise).
+_BY_MEANING = """
+  MATCH (by_name:Entity)
+    SEARCH by_name IN (VECTOR INDEX entity_embedding FOR $embedding
+      WHERE by_name.tenant = $tenant AND by_name.type = $type AND by_name.status = 'active'
+      LIMIT $hits)
+  RETURN by_name AS node
+  UNION
+  MATCH (by_text:Entity)
+    SEARCH by_text IN (VECTOR INDEX entity_description_embedding FOR $probe
+      WHERE by_text.tenant = $tenant AND by_text.type = $type AND by_text.status = 'active'
+      LIMIT $hits)
+  RETURN by_text AS node
 """
 
 MATCHES_BY_WORDS_AND_MEANING = (
-    """
+    """CYPHER 25
 CALL () {
   CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node
   RETURN node
-  UNION
-  CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node
-  RETURN node
-  UNION
-  CALL db.index.vector.queryNodes('entity_description_embedding', $hits, $probe) YIELD node
-  RETURN node
-}
-"""
+  UNION"""
+    + _BY_MEANING
+    + "}"
     + _MATCH_FIELDS
 )
 
-MATCHES_BY_MEANING = (
-    """
-CALL () {
-  CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node
-  RETURN node
-  UNION
-  CALL db.index.vector.queryNodes('entity_description_embedding', $hits, $probe) YIELD node
-  RETURN node
-}
-"""
-    + _MATCH_FIELDS
-)
+MATCHES_BY_MEANING = "CYPHER 25\nCALL () {" + _BY_MEANING + "}" + _MATCH_FIELDS
 
 
 @dataclass(frozen=True)
 class Match:
     uid: str
     name: str
-    norms: tuple[str, ...]
-    semantic: float
-    by_description: bool = False
+    aliases: tuple[str, ...] = ()
+    values: dict = dataclasses.field(default_factory=dict, hash=False, compare=False)
+    semantic: float | None = None  # cosine of the two descriptions; None when one has none
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.aliases)
+
+
+@dataclass(frozen=True)
+class KeyClaim:
+    """What the name key knows: the entity it names, every active entity of that exact name,
+    their count, and the entities ruled NOT_SAME with the named one."""
+
+    anchor: str | None = None
+    seen_here: str | None = None  # named so by the same chunk or document already
+    same_name: tuple[Match, ...] = ()
+    same_name_count: int = 0
+    not_same: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Proposal:
+    match: Match
+    scored: Scored
+
+    @property
+    def probability(self) -> float:
+        return self.scored.probability
 
 
 @dataclass(frozen=True)
 class Decision:
     action: str  # merge | pending | create
-    match: Match | None
-    signals: Signals | None
+    proposals: tuple[Proposal, ...]  # the merge target, or the pairs for review, best first
+    best: Proposal | None  # the most probable match, even when nothing is proposed
     reason: str
+
+    @property
+    def match(self) -> Match | None:
+        return self.proposals[0].match if self.proposals else None
 
 
 def candidates_embed(entities: list[EntityCandidate]) -> list[EntityCandidate]:
     """The same candidates with embeddings of name plus description (blocking, search) and of
-    the description alone (the semantic signal), in one batch with the process's model.
+    the description alone (the description comparison), in one batch with the process's model.
     Pure: call it before (outside) the write transaction."""
     todo = [i for i, c in enumerate(entities) if c.embedding is None]
     described = [i for i in todo if entities[i].description.strip()]
@@ -119,29 +200,37 @@ def candidates_embed(entities: list[EntityCandidate]) -> list[EntityCandidate]:
     return out
 
 
-def candidate_norms(candidate: EntityCandidate) -> tuple[str, ...]:
-    return tuple(n for n in dict.fromkeys(name_normalize(x) for x in candidate.names) if n)
-
-
-def key_claim(stx: ScopedTx, candidate: EntityCandidate, norm: str) -> Match | None:
-    """Lock the candidate's name key; the active entity it already names, if any."""
-    row = stx.run(KEY_CLAIM, type=candidate.type, norm=norm, **_vectors(candidate))[0]
-    return _match(row) if row["uid"] else None
+def key_claim(
+    stx: ScopedTx, candidate: EntityCandidate, norm: str, *, source: Provenance | None = None
+) -> KeyClaim:
+    """Lock the candidate's name key; what it knows (KeyClaim)."""
+    row = stx.run(
+        KEY_CLAIM, type=candidate.type, norm=norm, same_name_hits=SAME_NAME_HITS,
+        chunk_uid=source.chunk_uid if source else None,
+        document_uid=source.document_uid if source else None, **_vectors(candidate),
+    )[0]  # fmt: skip
+    return KeyClaim(
+        anchor=row["anchor"],
+        seen_here=row["seen_here"],
+        same_name=tuple(_match(side) for side in row["same_name"]),
+        same_name_count=int(row["same_name_count"]),
+        not_same=frozenset(row["not_same"]),
+    )
 
 
 def matches_find(stx: ScopedTx, candidate: EntityCandidate) -> list[Match]:
-    """Active entities of the candidate's type and tenant that the name or meaning indexes
-    return for it."""
-    words = fulltext_terms(" ".join(candidate.names), fuzzy=True)
+    """Active entities of the candidate's type and tenant that the name (with the candidate's
+    acronym) or meaning indexes return for it."""
+    names = " ".join(candidate.names)
+    words = fulltext_terms(names, fuzzy=True)
+    short = acronym(candidate.name) if candidate.type == "Organization" else ""
+    if words and short:
+        words += " OR " + fulltext_terms(short)
+    words = entity_words_query(stx.scope.tenant, words, type=candidate.type)
     query = MATCHES_BY_WORDS_AND_MEANING if words else MATCHES_BY_MEANING
-    rows = stx.run(
-        query,
-        words=words,
-        hits=INDEX_HITS,
-        type=candidate.type,
-        **_vectors(candidate),
-    )
-    return [_match(row) for row in rows]
+    rows = stx.run(query, words=words, hits=INDEX_HITS, type=candidate.type,
+                   **_vectors(candidate))  # fmt: skip
+    return [_match(row["side"]) for row in rows]
 
 
 def _vectors(candidate: EntityCandidate) -> dict:
@@ -152,72 +241,71 @@ def _vectors(candidate: EntityCandidate) -> dict:
             "probe": described or embedding}  # fmt: skip
 
 
-def _match(row: dict) -> Match:
+def _match(side: dict) -> Match:
+    semantic = side["semantic"]
     return Match(
-        uid=row["uid"],
-        name=row["name"],
-        norms=tuple(n for n in row["norms"] if n),
-        semantic=float(row["semantic"]),
-        by_description=bool(row["by_description"]),
+        uid=side["uid"],
+        name=side["name"],
+        aliases=tuple(side["aliases"] or ()),
+        values=values_load(side["values_json"]),
+        semantic=None if semantic is None else max(0.0, min(1.0, float(semantic))),
     )
+
+
+def proposals_score(
+    stx: ScopedTx, candidate: EntityCandidate, claim: KeyClaim, matches: list[Match]
+) -> list[Proposal]:
+    """Every distinct match scored by the model, most probable first; the name's frequency in
+    the tenant adjusts an identical name (read only when a name is identical)."""
+    mine = Record(candidate.names, candidate.values)
+    unique = {m.uid: m for m in (*claim.same_name, *matches) if m.uid not in claim.not_same}
+    scored = []
+    tf_bits = None
+    for match in list(unique.values())[: TOP_K + SAME_NAME_HITS]:
+        compared = records_compare(candidate.type, mine, Record(match.names, match.values),
+                                   semantic=match.semantic)  # fmt: skip
+        if compared[0].level == "exact" and tf_bits is None:
+            counts = type_name_counts(stx, candidate.type)
+            tf_bits = name_tf_adjustment(
+                same_name_count=max(1, claim.same_name_count),
+                entity_count=counts.entities,
+                distinct_names=counts.names,
+            )
+        scored.append(Proposal(match, match_score(compared, name_tf_bits=tf_bits or 0.0)))
+    scored.sort(key=lambda p: (-p.probability, p.match.uid))
+    return scored
 
 
 def gate_decide(
-    candidate: EntityCandidate,
-    matches: list[Match],
-    *,
-    merge_at: float,
-    review_at: float,
-    anchor: Match | None = None,
+    proposals: list[Proposal], *, merge_at: float, review_at: float, seen_here: str | None = None
 ) -> Decision:
-    """Merge into the best match at >= merge_at, propose it for review at >= review_at, else
-    create. Near-identical descriptions alone may propose a pair (never merge it). `anchor` is the entity the candidate's name key already names: it is the
-    candidate's identity, so it wins and nothing else is proposed. (So a pair a reviewer ruled
-    NOT_SAME cannot come back: the rejected entity keeps its name key, and a candidate with
-    that name resolves to it, never to a new entity proposed against the other one again.)"""
-    norms = candidate_norms(candidate)
-    if anchor is not None:
-        signals = signals_compute(norms, anchor.norms, semantic=anchor.semantic)
-        reason = (
-            "same name key as '"
-            + anchor.name
-            + "': "
-            + reason_text(
-                signals,
-                decision="merge",
-                merge_at=merge_at,
-                review_at=review_at,
-                matched=anchor.name,
-            )
+    """The rule of the module docstring over proposals scored best first; `seen_here` is the
+    entity the same chunk or document already names so (KeyClaim.seen_here)."""
+    rule = f"(merge at P >= {merge_at:g} with evidence beyond the name, review at >= {review_at:g})"
+    here = next((p for p in proposals if p.match.uid == seen_here), None)
+    if here is not None and not here.scored.forbidden:
+        return Decision("merge", (here,), here, f"'{here.match.name}' is already named so in this "
+                        f"chunk or document: one name within a source is one entity "
+                        f"{_explained(here)} -> merge")  # fmt: skip
+    if not proposals or proposals[0].probability < review_at:
+        best = proposals[0] if proposals else None
+        why = f"best match '{best.match.name}' {_explained(best)}" if best else "no candidate found"
+        return Decision("create", (), best, f"{why} {rule} -> create")
+    best = proposals[0]
+    if best.probability >= merge_at and best.scored.may_merge:
+        return Decision(
+            "merge", (best,), best, f"'{best.match.name}' {_explained(best)} {rule} -> merge"
         )
-        return Decision("merge", anchor, signals, reason)
-    scored = []
-    for match in {m.uid: m for m in matches}.values():
-        signals = signals_compute(norms, match.norms, semantic=match.semantic)
-        effective = signals.score
-        if (effective < review_at and match.by_description
-                and signals.semantic >= DESCRIPTION_PROPOSES):  # fmt: skip
-            effective = review_at
-        scored.append((effective, signals.score, match.uid, match, signals))
-    scored.sort(key=lambda item: (-item[0], -item[1], item[2]))
-    if not scored or scored[0][0] < review_at:
-        best = scored[0] if scored else None
-        reason = reason_text(
-            best[4] if best else Signals(0.0, 0.0, 0.0),
-            decision="create",
-            merge_at=merge_at,
-            review_at=review_at,
-            matched=best[3].name if best else None,
-        )
-        return Decision("create", None, best[4] if best else None, reason)
-    effective, score, _, match, signals = scored[0]
-    action = "merge" if effective >= merge_at else "pending"
-    reason = reason_text(
-        signals, decision=action, merge_at=merge_at, review_at=review_at, matched=match.name
-    )
-    if score < review_at:
-        reason += (
-            f" (the descriptions agree: semantic {signals.semantic:.2f} >= "
-            f"{DESCRIPTION_PROPOSES:.2f} proposes the pair, it never merges it)"
-        )
-    return Decision(action, match, signals, reason)
+    pending = tuple(p for p in proposals if p.probability >= review_at)[:PROPOSALS]
+    held = ""
+    if best.probability >= merge_at:
+        held = (f"; {', '.join(best.scored.forbidden)} in conflict forbids an automatic merge"
+                if best.scored.forbidden else "; a name alone never merges")  # fmt: skip
+    listed = "; ".join(f"'{p.match.name}' {_explained(p)}" for p in pending)
+    return Decision("pending", pending, best, f"{listed}{held} {rule} -> pending")
+
+
+def _explained(proposal: Proposal) -> str:
+    parts = ", ".join(part_words(p) for p in proposal.scored.parts
+                      if p.compared.level != "missing")  # fmt: skip
+    return f"P(same) = {proposal.probability:.4f} [{parts}]"

@@ -1,15 +1,16 @@
-"""Concurrent writers naming the same new entity end with one canonical entity: each thread is
-its own transaction on the real Neo4j, started together."""
+"""Concurrent writers naming the same new entity, with the same evidence, end with one canonical
+entity: each thread is its own transaction on the real Neo4j, started together."""
 
 import threading
 import time
-from types import SimpleNamespace
+from dataclasses import replace
 
 import pytest
 
 from apps.graph import cypher
 from apps.graph.connection import graph_driver
 from apps.graph.cypher import ScopedTx
+from apps.ingestion.chunk_writes import do_chunk_write
 from apps.resolution import entity_writes
 from apps.resolution.candidates import (
     EntityCandidate,
@@ -17,38 +18,43 @@ from apps.resolution.candidates import (
     Provenance,
     RelationCandidate,
 )
-from apps.resolution.entity_writes import do_resolve_and_write
-from apps.resolution.gate import Decision, candidates_embed, key_claim
+from apps.resolution.comparisons import Compared
+from apps.resolution.gate import Decision, Match, Proposal, candidates_embed, key_claim
+from apps.resolution.match_model import match_score
 from apps.review.services import check_review_confirm
-from tests.review.review_fixtures import CHUNK_WRITE, anthropic_pair, pending_pairs
+from tests.chunks import chunk_record, document_for
+from tests.review.review_fixtures import anthropic_pair, pending_pairs
 
 WORKERS = 6
+HOPPER = {"born": "1906-12-09"}
+NAVY = {"domain": "navy.mil"}
 
 
 def test_racing_writers_create_one_entity_and_count_every_observation(scope):
     people = candidates_embed([
-        EntityCandidate("Grace Hopper", "Person", description="Computer scientist, COBOL."),
-        EntityCandidate("Navy", "Organization", description="The United States Navy."),
+        EntityCandidate("Grace Hopper", "Person", description="Computer scientist, COBOL.",
+                        values=HOPPER),
+        EntityCandidate("Navy", "Organization", description="The United States Navy.",
+                        values=NAVY),
     ])  # fmt: skip
     barrier = threading.Barrier(WORKERS)
     results, errors = [], []
+    chunk = chunk_record(document_for(scope, "Grace Hopper served in the Navy."), "t")
 
     def worker(n: int) -> None:
-        # Each worker spells the names its own way: they normalize alike.
+        # Each worker spells the names its own way: they normalize alike. The values are the
+        # evidence beyond the name (a name alone never merges).
         mine = [
             EntityCandidate("GRACE HOPPER" if n % 2 else "Grace Hopper", "Person",
-                            description=people[0].description, embedding=people[0].embedding),
-            EntityCandidate("navy", "Organization", embedding=people[1].embedding),
+                            description=people[0].description, embedding=people[0].embedding,
+                            values=HOPPER),
+            EntityCandidate("navy", "Organization", embedding=people[1].embedding, values=NAVY),
         ]  # fmt: skip
         relation = [RelationCandidate(0, "SERVED_IN", 1, confidence=0.9)]
-        provenance = Provenance(agent=f"worker-{n}", chunk_uid=f"chunk-{n}")
+        record = replace(chunk, uid=f"chunk-{n}")
 
-        def unit(tx):
-            tx.run("MERGE (c:Chunk {tenant: $tenant, uid: $uid}) SET c.text = 't'",
-                   uid=f"chunk-{n}")  # fmt: skip
-            return do_resolve_and_write(
-                tx, entities=mine, relations=relation, provenance=provenance
-            )
+        def unit(stx):
+            return do_chunk_write(stx, record=record, entities=mine, relations=relation)
 
         barrier.wait()
         try:
@@ -97,9 +103,14 @@ RETURN e.uid AS uid
 
 @pytest.mark.django_db(transaction=True)
 def test_a_mention_written_while_a_reviewer_merges_lands_on_the_survivor(scope):
-    """Ingestion resolved 'Anthropic AI' and holds its transaction open when a reviewer confirms
-    that 'Anthropic AI' is 'Anthropic': the merge waits, then moves the new mention too."""
+    """Ingestion resolved 'Anthropic AI' (a later chunk of the document that named it) and
+    holds its transaction open when a reviewer confirms that 'Anthropic AI' is 'Anthropic': the
+    merge waits, then moves the new mention too."""
     first, second = anthropic_pair(scope)
+    [doc] = cypher.read(
+        scope,
+        "MATCH (d:Document {tenant: $tenant, title: 'about Anthropic AI'}) RETURN d.uid AS uid",
+    )
     survivor, merged = first[0].entity_uid, second[0].entity_uid
     [review] = pending_pairs(scope)
     [candidate] = candidates_embed([
@@ -114,16 +125,17 @@ def test_a_mention_written_while_a_reviewer_merges_lands_on_the_survivor(scope):
         except Exception as exc:  # noqa: BLE001 - reported by the assertion below
             outcome["error"] = exc
 
+    # A later chunk of the document that named 'Anthropic AI'.
+    [doc] = cypher.read(
+        scope,
+        "MATCH (d:Document {tenant: $tenant, title: 'about Anthropic AI'}) RETURN d.uid AS uid",
+    )
+    late = "Anthropic AI hires."
+    record = replace(chunk_record(doc["uid"], late), uid="late-chunk")
     with graph_driver().session() as session:
         tx = session.begin_transaction()
         stx = ScopedTx(scope, tx)
-        stx.run(CHUNK_WRITE, doc="late-doc", chunk="late-chunk", text="Anthropic AI hires.",
-                title="late")  # fmt: skip
-        [receipt] = do_resolve_and_write(
-            stx, entities=[candidate], relations=[],
-            provenance=Provenance(agent="agent:late", document_uid="late-doc",
-                                  chunk_uid="late-chunk"),
-        )  # fmt: skip
+        [receipt] = do_chunk_write(stx, record=record, entities=[candidate], relations=[])
         assert receipt.entity_uid == merged
         thread = threading.Thread(target=reviewer)
         thread.start()
@@ -144,8 +156,10 @@ def test_a_gate_match_merged_away_meanwhile_is_followed_to_its_survivor(scope):
     [review] = pending_pairs(scope)
     check_review_confirm(scope, review_uid=review["uid"])
     [late] = candidates_embed([EntityCandidate("Anthropic Labs", "Organization")])
-    signals = SimpleNamespace(score=0.9, as_dict=lambda: {"exact": 0.0})
-    pending = Decision("pending", SimpleNamespace(uid=merged), signals, reason="stale read")
+    # A pending decision as the gate made it from its stale read of the merged entity.
+    stale = match_score([Compared("name", "close")])
+    proposal = Proposal(Match(uid=merged, name="Anthropic AI"), stale)
+    pending = Decision("pending", (proposal,), proposal, reason="stale read")
 
     def unit(stx):
         for norm in ("anthropic labs", "anthropic labs x"):

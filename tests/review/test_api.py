@@ -68,14 +68,16 @@ def test_confirm_conflict_undo_then_reject_and_reingest(tenant, make_api_client)
     )
     assert rejected.status_code == 200
     assert client.get("/api/v1/reviews").json()["pending"] == 0
-    # The same text again proposes nothing: the rejected name resolves to its own entity.
+    # The same text again never proposes the rejected pair again. (Changed with the match
+    # model, issue 12: a name alone no longer merges, so the new mention is proposed against
+    # the entity of its name, never against the one a reviewer kept apart.)
     again = ingest(
         scope,
         "Anthropic AI builds Claude. Google invested in Anthropic AI.",
         [EntityCandidate("Anthropic AI", "Organization", description=ANTHROPIC)],
     )
-    assert again[0].entity_uid == second[0].entity_uid and again[0].action != "pending"
-    assert pending_pairs(scope) == []
+    assert first[0].entity_uid not in {p["uid"] for p in again[0].proposed}
+    assert [(p["a"], p["b"]) for p in pending_pairs(scope)] == [("Anthropic AI", "Anthropic AI")]
     actions = list(
         AuditEvent.objects.filter(tenant=tenant).order_by("at").values_list("action", flat=True)
     )

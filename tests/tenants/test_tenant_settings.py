@@ -15,7 +15,7 @@ def test_changes_are_checked_written_and_audited(tenant):
         scope, tenant=tenant,
         values={"merge_threshold": "0.97", "playbook_needs": "5", "summary_keep_last": "20"},
     )  # fmt: skip
-    assert changed == {"merge_threshold": (0.95, 0.97), "playbook_needs": (3, 5)}
+    assert changed == {"merge_threshold": (0.995, 0.97), "playbook_needs": (3, 5)}
     tenant.refresh_from_db()
     assert tenant.settings == {"merge_threshold": 0.97, "playbook_needs": 5}
     assert tenant.effective_settings()["merge_threshold"] == 0.97
@@ -25,7 +25,7 @@ def test_changes_are_checked_written_and_audited(tenant):
     assert tenant.settings == {"merge_threshold": 0.97}
     events = AuditEvent.objects.filter(tenant=tenant, action="settings.changed").order_by("at")
     assert [(e.actor, e.target, e.details) for e in events] == [
-        ("user:ada", "merge_threshold", {"from": 0.95, "to": 0.97}),
+        ("user:ada", "merge_threshold", {"from": 0.995, "to": 0.97}),
         ("user:ada", "playbook_needs", {"from": 3, "to": 5}),
         ("user:ada", "playbook_needs", {"from": 5, "to": 3}),
     ]
@@ -38,7 +38,7 @@ def test_changes_are_checked_written_and_audited(tenant):
     [
         ({"merge_threshold": "1.5"}, "merge_threshold"),
         ({"merge_threshold": "nan"}, "merge_threshold"),
-        ({"review_threshold": "0.96"}, "review_threshold"),  # at or over the merge threshold
+        ({"review_threshold": "0.996"}, "review_threshold"),  # at or over the merge threshold
         ({"max_message_chars": "2.5"}, "max_message_chars"),
         ({"max_message_chars": "0"}, "max_message_chars"),
         ({"knowledge_extractor": "magic"}, "knowledge_extractor"),

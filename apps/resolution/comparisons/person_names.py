@@ -72,6 +72,9 @@ def compare_person_name(a: str, b: str) -> Compared:
         return Compared("name", "different", f"'{a}' and '{b}' are different generations")
     if sorted(ca.split()) == sorted(cb.split()):
         return Compared("name", "variant", f"'{a}' and '{b}': the same names in another order")
+    shorter, longer = sorted((ca.split(), cb.split()), key=len)
+    if len(shorter) >= 2 and set(shorter) < set(longer) and shorter[0] == longer[0]:
+        return Compared("name", "variant", f"'{a}' and '{b}': one has more names")
     if la and la == lb and _middle_compatible(ma, mb):
         why = same_given_name(fa, fb)
         if why:
