@@ -259,7 +259,7 @@ def main() -> None:
         return
     # --- erasure -----------------------------------------------------------------------------
     t = time.perf_counter()
-    counts = erasure.do_erase(scope, user="erase-me", sid=None)
+    counts = erasure.messages_erase(scope, user="erase-me", sid=None)
     took = time.perf_counter() - t
     print(f"erasure of a user with {counts['messages']} messages in {counts['sessions']} "
           f"sessions: {took:.2f} s ({counts['messages'] / took:.0f} messages/s)")  # fmt: skip

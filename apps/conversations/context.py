@@ -11,7 +11,7 @@ from contextvars import copy_context
 
 from apps.conversations import input_limits as limits
 from apps.conversations.prompt_block import prompt_block
-from apps.conversations.services import after_append, check_message_input, do_message_append_in
+from apps.conversations.services import after_append, do_message_append_in, validate_message_input
 from apps.conversations.traces import do_trace_record_in
 from apps.graph import cypher
 from apps.graph.embeddings import embed_one
@@ -166,10 +166,10 @@ def check_context(
     by: str | None = None,
 ) -> dict:
     """Store the message in the user's session, then gather its context and record the trace."""
-    limits.check_count(k, field="k", limit=limits.MAX_K)
-    limits.check_count(token_budget, field="token_budget", limit=limits.MAX_TOKEN_BUDGET,
+    limits.validate_count(k, field="k", limit=limits.MAX_K)
+    limits.validate_count(token_budget, field="token_budget", limit=limits.MAX_TOKEN_BUDGET,
                        minimum=50)  # fmt: skip
-    mentions, _at = check_message_input(
+    mentions, _at = validate_message_input(
         scope, user=user, sid=sid, role=role, text=message, by=by or user, mentions=[], at=None
     )
     started = time.perf_counter()
