@@ -55,8 +55,10 @@ MERGE (s:Session {tenant: $tenant, user: r.user, sid: r.sid})
 SET s.last_no = CASE WHEN r.no > s.last_no THEN r.no ELSE s.last_no END, s.last_at = datetime()
 CREATE (m:Message {uid: randomUUID(), tenant: $tenant, user: r.user, sid: r.sid, no: r.no,
   role: r.role, text: r.text, by: r.user, at: datetime(), created_at: datetime(),
-  owner_key: r.owner, mention_names: [], embedding: r.vector})
+  owner_key: r.owner, mention_names: []})
 CREATE (m)-[:IN_SESSION]->(s)
+WITH m, r WHERE r.vector IS NOT NULL  // float32 vectors, as the app stores them
+CALL db.create.setNodeVectorProperty(m, 'embedding', r.vector)
 """
 LOAD_NEXT = """
 UNWIND $rows AS r
@@ -66,9 +68,10 @@ CREATE (a)-[:NEXT]->(b)
 """
 LOAD_ENTITIES = """
 UNWIND $rows AS r
-CREATE (:Entity {uid: r.uid, tenant: $tenant, name: r.name, norm_name: toLower(r.name),
-  type: r.type, aliases: [], norm_aliases: [], description: r.description, embedding: r.vector,
+CREATE (e:Entity {uid: r.uid, tenant: $tenant, name: r.name, norm_name: toLower(r.name),
+  type: r.type, aliases: [], norm_aliases: [], description: r.description,
   status: 'active', created_at: datetime(), updated_at: datetime()})
+WITH e, r CALL db.create.setNodeVectorProperty(e, 'embedding', r.vector)  // float32, as the app
 """
 LOAD_RELATIONS = """
 UNWIND $rows AS r
@@ -256,7 +259,7 @@ def main() -> None:
         return
     # --- erasure -----------------------------------------------------------------------------
     t = time.perf_counter()
-    counts = erasure.do_erase(scope, user="erase-me", sid=None)
+    counts = erasure.messages_erase(scope, user="erase-me", sid=None)
     took = time.perf_counter() - t
     print(f"erasure of a user with {counts['messages']} messages in {counts['sessions']} "
           f"sessions: {took:.2f} s ({counts['messages'] / took:.0f} messages/s)")  # fmt: skip

@@ -72,9 +72,9 @@ def main() -> None:
     from apps.graph.schema import schema_install
     from apps.graph.scope import Scope
     from apps.ingestion.chunking import chunk_document
-    from apps.ingestion.documents import check_document_fields, do_document_store
     from apps.ingestion.extraction.spacy_ner import SpacyExtractor
     from apps.ingestion.pipeline import document_ingest
+    from apps.ingestion.services import document_store, validate_document_fields
 
     schema_install()
     rng = random.Random(args.seed)
@@ -94,8 +94,8 @@ def main() -> None:
     try:
         started = time.perf_counter()
         for text in docs:
-            size = check_document_fields(scope, content=text, source="bench", url=None)
-            stored = do_document_store(scope, content=text, source="bench", size=size)
+            size = validate_document_fields(scope, content=text, source="bench", url=None)
+            stored = document_store(scope, content=text, source="bench", size=size)
             result = document_ingest(scope, document_uid=stored.uid, extractor=extractor)
             for key in totals:
                 totals[key] += result[key]

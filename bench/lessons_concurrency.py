@@ -37,7 +37,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from apps.conversations.services import do_message_append
+    from apps.conversations.services import message_append
     from apps.graph import cypher
     from apps.graph.scope import Scope
     from apps.knowledge.services import knowledge_promote_chains
@@ -101,7 +101,7 @@ def main() -> None:
         texts = ["I use go and docker.", "I'm working on atlas.", "I am struggling with auth."]
         for c in range(args.chains):
             for m in range(args.messages):
-                do_message_append(
+                message_append(
                     scope,
                     user=f"u{c}",
                     sid="main",

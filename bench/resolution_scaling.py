@@ -36,8 +36,11 @@ BULK = """
 UNWIND $rows AS row
 CREATE (e:Entity {uid: row.uid, tenant: $tenant, name: row.name, norm_name: row.norm,
                   type: 'Person', aliases: [], norm_aliases: [], description: row.description,
-                  embedding: row.embedding, description_embedding: row.embedding,
                   status: 'active', created_at: datetime(), updated_at: datetime()})
+WITH e, row  // float32 vectors, as the app stores them
+CALL db.create.setNodeVectorProperty(e, 'embedding', row.embedding)
+CALL db.create.setNodeVectorProperty(e, 'description_embedding', row.embedding)
+WITH e, row
 MERGE (k:EntityKey {tenant: $tenant, type: 'Person', norm: row.norm})
 ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
 MERGE (k)-[:KEY_OF]->(e)

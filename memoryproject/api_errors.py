@@ -52,6 +52,15 @@ class NotFoundError(ApplicationError):
         super().__init__(message, code="not_found", **kwargs)
 
 
+class PermissionDeniedError(ApplicationError):
+    """The caller's role or key lacks the permission: one code, whichever service refuses."""
+
+    status = 403
+
+    def __init__(self, message: str, **kwargs: Any) -> None:
+        super().__init__(message, code="permission_denied", **kwargs)
+
+
 class ConflictError(ApplicationError):
     status = 409
 

@@ -42,7 +42,7 @@ def _refuse(field: str, message: str, *, code: str, limit: Any = None) -> Applic
     return ApplicationError(message, field=field, limit=limit, code=code)
 
 
-def check_text(text: str, *, field: str, where: str | None = None) -> str:
+def validate_text(text: str, *, field: str, where: str | None = None) -> str:
     """A string of valid Unicode: no lone surrogate (valid pairs are decoded to one character by
     every JSON parser, so any surrogate left is a broken one)."""
     if _SURROGATE.search(text):
@@ -53,7 +53,7 @@ def check_text(text: str, *, field: str, where: str | None = None) -> str:
     return text
 
 
-def check_json(
+def validate_json(
     value: Any, *, field: str, limits: JsonLimits = FREE_FORM, top_keys_are_fields: bool = False
 ) -> Any:
     """`value` if it is plain JSON within `limits`; walks it without recursion, so a deep value
@@ -83,7 +83,7 @@ def check_json(
                             field, f"{where} has a key longer than {limits.key_chars} characters.",
                             code="too_long", limit=limits.key_chars,
                         )  # fmt: skip
-                    check_text(key, field=field, where=f"a key of {where}")
+                    validate_text(key, field=field, where=f"a key of {where}")
                     named = key if top_keys_are_fields and depth == 0 else field
                     stack.append((child, depth + 1, f"{where}.{key[:40]}", named))
             else:
@@ -96,7 +96,7 @@ def check_json(
                     field, f"{where} is longer than {limits.string_chars} characters.",
                     code="too_long", limit=limits.string_chars,
                 )  # fmt: skip
-            check_text(item, field=field, where=where)
+            validate_text(item, field=field, where=where)
         elif isinstance(item, bool) or item is None:
             continue
         elif isinstance(item, int):
@@ -120,11 +120,11 @@ def check_json(
     return value
 
 
-def check_json_object(value: Any, *, field: str, limits: JsonLimits = FREE_FORM) -> dict:
+def validate_json_object(value: Any, *, field: str, limits: JsonLimits = FREE_FORM) -> dict:
     """A JSON object (a dict) within `limits`."""
     if not isinstance(value, dict):
         raise _refuse(field, f"{field} must be a JSON object.", code="invalid")
-    return check_json(value, field=field, limits=limits)
+    return validate_json(value, field=field, limits=limits)
 
 
 def json_text(value: Any) -> str:
@@ -150,4 +150,4 @@ def json_loads(
         ) from None  # fmt: skip
     except ValueError as exc:  # JSONDecodeError, NaN/Infinity, an integer of too many digits
         raise _refuse(field, f"{field} is not valid JSON: {exc}", code="invalid_json") from None
-    return check_json(value, field=field, limits=limits, top_keys_are_fields=top_keys_are_fields)
+    return validate_json(value, field=field, limits=limits, top_keys_are_fields=top_keys_are_fields)

@@ -1,12 +1,9 @@
 """What every app's API and pages do with a request's input, defined once: query parameters
-taken one value each, a serializer's checked data (a refused write recorded), the longest id."""
+taken one value each, a serializer's checked data, the longest id."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-from apps.graph.write_failures import write_failure_record
-from memoryproject.api_errors import ApplicationError
 
 # Uids are 32 hex characters (or a uuid); anything longer is no uid of ours, so it is cut before
 # it reaches a query, a page or a log line.
@@ -24,26 +21,29 @@ def query_params(request) -> dict:
     return params
 
 
-def validated(request, serializer_class, *, kind: str | None, data=None) -> dict:
-    """The request's input, checked by `serializer_class`; a refused write (`kind` given) is
-    recorded as a WriteFailure too, like the refusals of the services."""
-    try:
-        payload = request.data if data is None else data
-    except ApplicationError as refusal:  # the body parser's (memoryproject.api_parsers)
-        if kind:
-            write_failure_record(
-                request.auth, kind=kind, reason=f"{refusal.code}: {refusal.message}"
-            )
-        raise
-    serializer = serializer_class(data=payload)
-    if not serializer.is_valid():
-        if kind:
-            reason = f"invalid: {dict(serializer.errors)}"
-            write_failure_record(request.auth, kind=kind, reason=reason)
-        serializer.is_valid(raise_exception=True)
+def validated(request, serializer_class, *, data=None) -> dict:
+    """The request's body (or `data`, such as its query parameters), checked by
+    `serializer_class`; a 400 with the fields otherwise (a view that mixes in RecordsRefusals
+    records it). Lists of objects come back as plain dicts."""
+    serializer = serializer_class(data=request.data if data is None else data)
+    serializer.is_valid(raise_exception=True)
     return {
         key: [dict(v) if isinstance(v, Mapping) else v for v in value]
         if isinstance(value, list)
         else value
         for key, value in serializer.validated_data.items()
     }
+
+
+def filters_from(serializer_class, source) -> dict:
+    """A page's filters, from the same serializer the API list checks strictly: a value that
+    does not check is left out (its default, or None), so a hand-edited URL shows the page
+    rather than a 400. Unknown parameters are ignored."""
+    fields = serializer_class().fields
+    data = {name: source.get(name) for name in fields if source.get(name) not in (None, "")}
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        data = {name: value for name, value in data.items() if name not in serializer.errors}
+        serializer = serializer_class(data=data)
+        serializer.is_valid(raise_exception=True)
+    return {name: serializer.validated_data.get(name) for name in fields}

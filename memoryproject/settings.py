@@ -213,6 +213,14 @@ NEO4J_LOCAL_PORT = int(os.environ.get("NEO4J_LOCAL_PORT", "7687"))
 NEO4J_LOCAL_HEAP = os.environ.get("NEO4J_LOCAL_HEAP", "1g")
 NEO4J_LOCAL_PAGECACHE_MB = int(os.environ.get("NEO4J_LOCAL_PAGECACHE_MB", "512"))
 NEO4J_LOCAL_DIR = DATA_DIR / "neo4j"
+# Graph algorithms (apps.graph.algorithms, Neo4j GDS): a tenant's graph is projected into the
+# database's heap for one call, so its size and the memory estimated first are bounded.
+GRAPH_ALGORITHMS = {
+    "max_nodes": int(os.environ.get("GRAPH_ALGORITHMS_MAX_NODES", "200000")),
+    "max_relations": int(os.environ.get("GRAPH_ALGORITHMS_MAX_RELATIONS", "2000000")),
+    "max_memory_mb": int(os.environ.get("GRAPH_ALGORITHMS_MAX_MEMORY_MB", "256")),
+    "concurrency": 2,  # of the DBMS's threads (community GDS allows at most 4)
+}
 
 # --- Work queue (Celery) -------------------------------------------------------------------
 # A real broker that needs no server by default (kombu's SQLAlchemy transport on SQLite);

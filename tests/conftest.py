@@ -79,6 +79,16 @@ def scope(tenant) -> Scope:
 
 
 @pytest.fixture
+def chat_server():
+    """The fake OpenAI-compatible chat endpoint every LLM test talks to (tests/fake_chat.py)."""
+    from tests.fake_chat import FakeChatServer
+
+    server = FakeChatServer()
+    yield server
+    server.close()
+
+
+@pytest.fixture
 def make_api_client(db):
     def factory(tenant: Tenant, scopes: list[str] | None = None) -> APIClient:
         _, raw = tenant_services.api_key_issue(tenant=tenant, name="test key", scopes=scopes)

@@ -30,6 +30,8 @@ THIN_IMPORT = re.compile(
 )
 # `from apps.<app>.<module> import ..., _private, ...`: reaching into another app's private names.
 PRIVATE_IMPORT = re.compile(r"^\s*from\s+apps\.(\w+)[\w.]*\s+import\s+([^#\n]+)", re.MULTILINE)
+# `do_*` runs inside the caller's transaction: its first parameter is that transaction.
+DO_DEF = re.compile(r"^def (do_\w+)\(\s*\w+\s*(:\s*([\w.]+))?", re.MULTILINE)
 # A scoped transaction (cypher.ScopedTx) may be called `tx`: what is flagged is reaching the driver
 # itself, which is the only way to an unscoped session or transaction.
 DRIVER_CALLS = re.compile(
@@ -37,6 +39,9 @@ DRIVER_CALLS = re.compile(
     r"begin_transaction\()"
 )
 GRAPH_EXECUTION = {"apps/graph/cypher.py", "apps/graph/connection.py"}
+# Every app (a folder with apps.py) has the same skeleton; a part may be a package of that name.
+SKELETON = ("api", "views", "services", "selectors", "urls")
+SKELETON_EXEMPT = {"graph"}  # the shared graph layer serves no requests of its own
 SYSTEM_QUERY_ALLOWED = {"apps/graph/schema.py", "apps/graph/cypher.py"}
 
 
@@ -59,8 +64,21 @@ def module_roles(rel: str) -> set[str]:
     return roles
 
 
+def skeleton_gaps(root: Path) -> list[str]:
+    problems = []
+    for config in sorted(root.glob("apps/*/apps.py")):
+        app = config.parent
+        if app.name in SKELETON_EXEMPT:
+            continue
+        missing = [p for p in SKELETON
+                   if not (app / f"{p}.py").exists() and not (app / p / "__init__.py").exists()]  # fmt: skip
+        if missing:
+            problems.append(f"apps/{app.name}: the app skeleton lacks {', '.join(missing)}")
+    return problems
+
+
 def layout_violations(root: Path) -> list[str]:
-    problems: list[str] = []
+    problems: list[str] = skeleton_gaps(root)
     for rel, path in python_modules(root):
         text = path.read_text()
         lines = text.count("\n") + 1
@@ -84,6 +102,9 @@ def layout_violations(root: Path) -> list[str]:
         for app, names in PRIVATE_IMPORT.findall(text):
             if app != own_app and re.search(r"(^|[\s,(])_[a-z]\w*", names):
                 problems.append(f"{rel}: imports a private name of apps.{app} (make it public)")
+        for name, _, annotation in DO_DEF.findall(text):
+            if annotation not in {"ScopedTx", "cypher.ScopedTx"}:
+                problems.append(f"{rel}: {name} does not take the caller's transaction (ScopedTx)")
         if rel not in GRAPH_EXECUTION and DRIVER_CALLS.search(text):
             problems.append(
                 f"{rel}: talks to the driver directly (use apps.graph.cypher with a Scope)"

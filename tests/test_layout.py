@@ -46,6 +46,16 @@ PLANTED = {
         "from apps.demo.views import queue_page\n",
         "imports the view/api layer",
     ),
+    "a do_ function outside the caller's transaction": (
+        "apps/demo/services.py",
+        "def do_thing_write(scope, *, uid):\n    return uid\n",
+        "caller's transaction",
+    ),
+    "an app without the skeleton": (
+        "apps/demo/apps.py",
+        "x = 1\n",
+        "skeleton lacks api, views, services, selectors, urls",
+    ),
     "another app's private name": (
         "apps/demo/api.py",
         "from apps.other.api import MAX_CHARS, _query_params\n",

@@ -17,20 +17,15 @@ from apps.conversations import input_limits as limits
 from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, StrictSerializer
-from memoryproject.api_refusals import RecordsRefusals
-
-
-def _valid(serializer_class, data) -> dict:
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+from memoryproject.refusals import RecordsRefusals
+from memoryproject.request_inputs import validated
 
 
 class RecordsRefusalsOfUser(RecordsRefusals):
     """Kept under the user and session the refused write was about, so erasing them erases it;
     never with the path, which holds the user's name."""
 
-    def refusal_record(self, scope: Scope, error: dict) -> None:
+    def refusal_record(self, scope: Scope, error: dict, exc: BaseException | None = None) -> None:
         try:
             data = self.request.data
         except (APIException, ApplicationError):  # the body itself was refused (415, 400, 413)
@@ -44,6 +39,7 @@ class RecordsRefusalsOfUser(RecordsRefusals):
             problem=f"{type(self).__name__}: {str(detail)[:500]}",
             text=data.get("text") or data.get("message"),
             kind=str(error.get("code", "refused")),
+            exc=exc,
         )
 
 
@@ -130,7 +126,7 @@ class MessagesApi(RecordsRefusalsOfUser, APIView):
 
     @extend_schema(request=MessageIn, responses={201: MessageOut}, summary="Append a message")
     def post(self, request, user: str, sid: str):
-        data = _valid(MessageIn, request.data)
+        data = validated(request, MessageIn)
         stored = services.check_message_append(request.auth, user=user, sid=sid, **data)
         return Response(MessageOut(stored).data, status=201)
 
@@ -139,7 +135,7 @@ class MessagesApi(RecordsRefusalsOfUser, APIView):
         summary="The last N messages of a session (or those before a number)",
     )
     def get(self, request, user: str, sid: str):
-        query = _valid(ReadQuery, request.query_params)
+        query = validated(request, ReadQuery, data=request.query_params)
         found = selectors.messages_read(request.auth, user=user, sid=sid, **query)
         return Response({"user": user, "sid": sid, "messages": found})
 
@@ -216,7 +212,7 @@ class SessionContextApi(APIView):
         summary="The summary, the last N messages after it, and `waiting`",
     )
     def get(self, request, user: str, sid: str):
-        query = _valid(ContextQuery, request.query_params)
+        query = validated(request, ContextQuery, data=request.query_params)
         return Response(selectors.session_context(request.auth, user=user, sid=sid, **query))
 
 
@@ -231,7 +227,7 @@ class SummaryApi(RecordsRefusalsOfUser, APIView):
 
     @extend_schema(request=SummaryIn, summary="Store the session's one summary, up to a number")
     def put(self, request, user: str, sid: str):
-        data = _valid(SummaryIn, request.data)
+        data = validated(request, SummaryIn)
         return Response(services.check_summary_store(request.auth, user=user, sid=sid, **data))
 
 
@@ -246,7 +242,7 @@ class SessionsApi(APIView):
         parameters=[ListQuery], summary="The user's sessions, the most recently active first"
     )
     def get(self, request, user: str):
-        query = _valid(ListQuery, request.query_params)
+        query = validated(request, ListQuery, data=request.query_params)
         found = selectors.sessions_list(request.auth, user=user, **query)
         return Response({"user": user, "sessions": found})
 
@@ -264,7 +260,7 @@ class SaidAboutApi(APIView):
         summary="The user's messages that mention an entity, newest first",
     )
     def get(self, request, user: str):
-        query = _valid(SaidAboutQuery, request.query_params)
+        query = validated(request, SaidAboutQuery, data=request.query_params)
         found = selectors.said_about(request.auth, user=user, **query)
         return Response({"user": user, "entity": query["entity"], "messages": found})
 
@@ -279,7 +275,7 @@ class SearchApi(APIView):
 
     @extend_schema(parameters=[SearchQuery], summary="Search the user's messages by words")
     def get(self, request, user: str):
-        query = _valid(SearchQuery, request.query_params)
+        query = validated(request, SearchQuery, data=request.query_params)
         found = selectors.messages_search(
             request.auth, user=user, words=query["q"], limit=query["limit"]
         )
@@ -305,7 +301,7 @@ class ContextApi(RecordsRefusalsOfUser, APIView):
 
     @extend_schema(request=ContextIn, summary="Store a message and get context for a prompt")
     def post(self, request):
-        data = _valid(ContextIn, request.data)
+        data = validated(request, ContextIn)
         found = context.check_context(
             request.auth,
             user=data["user"],
@@ -329,7 +325,7 @@ class ErasurePreviewApi(RecordsRefusalsOfUser, APIView):
 
     @extend_schema(request=ErasureIn, summary="What an erasure would delete")
     def post(self, request):
-        data = _valid(ErasureIn, request.data)
+        data = validated(request, ErasureIn)
         return Response(
             erasure.erasure_preview(request.auth, user=data["user"], sid=data.get("session"))
         )
@@ -344,6 +340,6 @@ class ErasureApi(RecordsRefusalsOfUser, APIView):
         summary="Erase a user's conversations (or one session)",
     )
     def post(self, request):
-        data = _valid(ErasureIn, request.data)
+        data = validated(request, ErasureIn)
         job = erasure.check_erasure_start(request.auth, user=data["user"], sid=data.get("session"))
         return _job_started(job)

@@ -11,11 +11,11 @@ from contextvars import copy_context
 
 from apps.conversations import input_limits as limits
 from apps.conversations.prompt_block import prompt_block
-from apps.conversations.services import after_append, check_message_input, do_message_append_in
+from apps.conversations.services import after_append, do_message_append_in, validate_message_input
 from apps.conversations.traces import do_trace_record_in
 from apps.graph import cypher
 from apps.graph.embeddings import embed_one
-from apps.graph.fulltext import fulltext_terms
+from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.graph.scope import Scope
 from memoryproject.thread_pools import thread_pool
 
@@ -23,17 +23,17 @@ RRF_K = 60
 RECENT_SESSIONS = 20  # exact similarity over the user's latest messages in this many sessions,
 EXACT_BUDGET = 200  # at most this many (about 8 ms here); older ones are found as below
 WORD_CANDIDATES = 100
-ANN_CANDIDATES = 200
 MIN_NEIGHBOUR_CONFIDENCE = 0.5
 
 # Message hits, in three parts whose cost is bounded whatever the user's history:
 # - the user's latest messages (up to EXACT_BUDGET, newest sessions first) compared exactly;
 # - older messages of theirs that share words with the question (the full-text index keeps to
 #   one user's messages through owner_key), compared exactly too;
-# - older messages by meaning alone through the vector index, which holds every user of every
-#   tenant, so it is oversampled and filtered (recall falls for a user with a small share of it).
+# - older messages by meaning alone through the vector index, filtered to the user inside the
+#   index (tenant and user are its filter properties), so other users never crowd them out.
 # A user whose messages all fit the budget needs only the first part.
 MESSAGE_HITS = """
+CYPHER 25
 CALL () {
   OPTIONAL MATCH (s:Session {tenant: $tenant, user: $user})
   RETURN count(s) <= $recent_sessions AND coalesce(sum(s.last_no), 0) <= $budget AS complete
@@ -67,31 +67,31 @@ CALL (complete) {
   RETURN m, vector.similarity.cosine(m.embedding, $vector) AS score
   UNION
   WITH complete WHERE NOT complete
-  CALL db.index.vector.queryNodes('message_embedding', $ann, $vector) YIELD node, score
-  WITH node AS m, score
-  WHERE m.tenant = $tenant AND m.user = $user
-  RETURN m, score
+  // A SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails otherwise).
+  MATCH (hit:Message)
+    SEARCH hit IN (VECTOR INDEX message_embedding FOR $vector
+                   WHERE hit.tenant = $tenant AND hit.user = $user LIMIT $k)
+    SCORE AS score
+  RETURN hit AS m, score
 }
 WITH m, max(score) AS score ORDER BY score DESC LIMIT $k
 RETURN m {.uid, .sid, .no, .role, .text, at: toString(m.at)} AS message, score
 """
-# The entity index holds every tenant's entities: it is asked for a few times what is needed, and
-# again for many more when other tenants' (or merged) entities filled those places.
+# Both entity indexes keep to the tenant's active entities inside the index (see nodes.entities).
 ENTITIES_BY_MEANING = """
-CALL db.index.vector.queryNodes('entity_embedding', $ann, $vector) YIELD node, score
-WITH collect({node: node, score: score}) AS found
-RETURN size(found) AS asked,
-       [x IN found WHERE x.node.tenant = $tenant AND x.node.status = 'active' | x.node.uid][..$n]
-         AS uids
+CYPHER 25
+MATCH (e:Entity)
+  SEARCH e IN (VECTOR INDEX entity_embedding FOR $vector
+               WHERE e.tenant = $tenant AND e.status = 'active' LIMIT $n)
+  SCORE AS score
+RETURN e.uid AS uid ORDER BY score DESC
 """
-ENTITY_OVERSAMPLE = 4
-ENTITY_OVERSAMPLE_AGAIN = 40
 ENTITIES_BY_WORDS = """
 CALL () {
-  WITH $terms AS terms WHERE terms <> ''
-  CALL db.index.fulltext.queryNodes('entity_names', terms, {limit: $ann}) YIELD node, score
-  WITH node, score WHERE node.tenant = $tenant AND node.status = 'active'
-  ORDER BY score DESC LIMIT $n
+  WITH $lucene AS lucene WHERE lucene <> ''
+  CALL db.index.fulltext.queryNodes('entity_names', lucene, {limit: $n}) YIELD node, score
+  WITH node, score WHERE node.tenant = $tenant
+  ORDER BY score DESC
   RETURN collect(node.uid) AS by_words
 }
 OPTIONAL MATCH (sum:Summary {tenant: $tenant, user: $user, sid: $sid})
@@ -166,10 +166,10 @@ def check_context(
     by: str | None = None,
 ) -> dict:
     """Store the message in the user's session, then gather its context and record the trace."""
-    limits.check_count(k, field="k", limit=limits.MAX_K)
-    limits.check_count(token_budget, field="token_budget", limit=limits.MAX_TOKEN_BUDGET,
+    limits.validate_count(k, field="k", limit=limits.MAX_K)
+    limits.validate_count(token_budget, field="token_budget", limit=limits.MAX_TOKEN_BUDGET,
                        minimum=50)  # fmt: skip
-    mentions, _at = check_message_input(
+    mentions, _at = validate_message_input(
         scope, user=user, sid=sid, role=role, text=message, by=by or user, mentions=[], at=None
     )
     started = time.perf_counter()
@@ -244,10 +244,10 @@ def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, l
     rows = unit.run(MESSAGE_HITS, user=user, vector=vector, k=k, recent_sessions=RECENT_SESSIONS,
                     budget=EXACT_BUDGET,
                     lucene=limits.user_words_query(unit.scope.tenant, user, terms) or None,
-                    word_candidates=WORD_CANDIDATES, ann=ANN_CANDIDATES)  # fmt: skip
+                    word_candidates=WORD_CANDIDATES)  # fmt: skip
     mark = _step(steps, "message_hits", mark, len(rows))
-    words = unit.run(ENTITIES_BY_WORDS, terms=terms, ann=max(50, k * 10),
-                     n=k * 2, user=user, sid=sid)[0]  # fmt: skip
+    lucene = entity_words_query(unit.scope.tenant, terms)
+    words = unit.run(ENTITIES_BY_WORDS, lucene=lucene, n=k * 2, user=user, sid=sid)[0]
     _step(steps, "entities_by_words", mark, len(words["by_words"]))
     found = {
         "messages": [{**r["message"], "score": round(r["score"], 5)} for r in rows],
@@ -260,12 +260,9 @@ def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, l
 def _entities_by_meaning(unit, *, vector, want) -> tuple[dict, list[dict]]:
     steps: list[dict] = []
     mark = time.perf_counter()
-    meaning = unit.run(ENTITIES_BY_MEANING, vector=vector, ann=want * ENTITY_OVERSAMPLE, n=want)[0]
-    if len(meaning["uids"]) < want and meaning["asked"] == want * ENTITY_OVERSAMPLE:
-        meaning = unit.run(ENTITIES_BY_MEANING, vector=vector,
-                           ann=want * ENTITY_OVERSAMPLE_AGAIN, n=want)[0]  # fmt: skip
-    _step(steps, "entities_by_meaning", mark, len(meaning["uids"]))
-    return {"by_meaning": meaning["uids"]}, steps
+    rows = unit.run(ENTITIES_BY_MEANING, vector=vector, n=want) if vector is not None else []
+    _step(steps, "entities_by_meaning", mark, len(rows))
+    return {"by_meaning": [row["uid"] for row in rows]}, steps
 
 
 def _gathered(unit, reads: dict[str, Future], *, user, k, steps) -> dict:

@@ -14,7 +14,7 @@ RETURN m.uid AS uid, m.text AS text LIMIT $batch
 STORE = """
 UNWIND $rows AS row
 MATCH (m:Message {uid: row.uid}) WHERE m.tenant = $tenant
-SET m.embedding = row.vector
+CALL db.create.setNodeVectorProperty(m, 'embedding', row.vector)  // float32: half of a list's
 REMOVE m:MessageToEmbed
 RETURN count(m) AS n
 """

@@ -13,17 +13,16 @@ when and how much: never the user or any text.
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import transaction
 from django.utils.module_loading import import_string
 
 from apps.conversations import input_limits as limits
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.tenants.models import Job, KeyScope
-from apps.tenants.services import audit_record, job_create, job_fail, job_finish, job_progress
-from memoryproject.api_errors import ApplicationError
+from apps.tenants.services import audit_record, job_create, job_run
+from memoryproject.api_errors import PermissionDeniedError
 
-JOB_KIND = "conversation_erasure"
+JOB_KIND = "conversation_erase"
 
 PREVIEW = """
 OPTIONAL MATCH (s:Session {tenant: $tenant, user: $user})
@@ -42,9 +41,9 @@ RETURN [s IN sessions | s.sid] AS sids,
 
 def erasure_preview(scope: Scope, *, user: str, sid: str | None = None) -> dict:
     """What an erasure would delete: the sessions by id, and counts of the rest."""
-    limits.check_user(user)
+    limits.validate_user(user)
     if sid is not None:
-        limits.check_sid(sid, field="session")
+        limits.validate_sid(sid, field="session")
     row = cypher.read(scope, PREVIEW, user=user, sid=sid)[0]
     return {"user": user, "session": sid, **row, "sessions": len(row["sids"])}
 
@@ -53,8 +52,7 @@ def check_erasure_start(scope: Scope, *, user: str, sid: str | None = None) -> J
     """An admin's request to forget a user (or one session of theirs): audited, then run by a
     worker as a job with progress. The job and the audit never hold the user or any text."""
     if not scope.allows(KeyScope.ADMIN):
-        raise ApplicationError("Erasure needs the admin role or scope.", code="forbidden",
-                               status=403)  # fmt: skip
+        raise PermissionDeniedError("Erasure needs the admin role or scope.")
     planned = erasure_preview(scope, user=user, sid=sid)
     kind = "session" if sid else "user"
     job = job_create(scope, kind=JOB_KIND, subject=f"one {kind}", total=planned["messages"])
@@ -130,7 +128,7 @@ def erasure_hooks() -> list:
     return [import_string(path) for path in settings.MESSAGE_ERASURE_HOOKS]
 
 
-def do_erase(scope: Scope, *, user: str, sid: str | None, on_step=None) -> dict:
+def messages_erase(scope: Scope, *, user: str, sid: str | None, on_step=None) -> dict:
     """Delete what the user said (in one session, or in all), newest first, in steps. Caller
     holds the admin's scope and has audited the request. Safe to run again after a crash."""
     step = settings.ERASURE_STEP_MESSAGES
@@ -163,26 +161,18 @@ def do_erase(scope: Scope, *, user: str, sid: str | None, on_step=None) -> dict:
     return counts
 
 
-def erasure_run(*, job_uid: str, user: str, sid: str | None) -> dict:
-    """The worker's side: erase, report progress on the job, audit how much (never what)."""
-    job = Job.objects.select_related("tenant").get(uid=job_uid)
-    scope = Scope(
-        tenant=job.tenant.uid,
-        actor=job.actor,
-        actor_kind="system",
-        settings=job.tenant.effective_settings(),
-    )
-    try:
-        counts = do_erase(
-            scope, user=user, sid=sid, on_step=lambda c: job_progress(job, done=c["messages"])
+def erasure_run(*, job_uid: str, user: str, sid: str | None) -> dict | None:
+    """The worker's side: erase with the right to delete memory (the admin asked; the worker
+    needs no more), progress on the job, audit how much (never what) with the job's end."""
+    kind = "session" if sid else "user"
+
+    def work(scope: Scope, progress) -> dict:
+        counts = messages_erase(
+            scope, user=user, sid=sid, on_step=lambda c: progress(done=c["messages"])
         )
-    except Exception as exc:
-        job_fail(job, exc)
-        raise
-    job_progress(job, done=counts["messages"])
-    # One commit: whoever reads the job as done finds the audit event beside it.
-    with transaction.atomic():
-        audit_record(scope, action="conversation.erased", target=f"job:{job.uid}",
-                     details={"scope": "session" if sid else "user", **counts})  # fmt: skip
-        job_finish(job, result=counts)
-    return counts
+        progress(done=counts["messages"])
+        return counts
+
+    return job_run(job_uid, work, actor="system:erasure", permissions={KeyScope.MEMORY_WRITE},
+                   audit="conversation.erased",
+                   audit_details=lambda c: {"scope": kind, **c})  # fmt: skip

@@ -16,14 +16,14 @@ import json
 from apps.conversations.services import (
     MAX_BATCH,
     after_batch_append,
-    check_messages_input,
     do_messages_append_in,
+    validate_messages_input,
 )
 from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
 from apps.graph.scope import Scope
-from apps.tenants.models import Job
-from apps.tenants.services import job_create, job_finish, job_progress
+from apps.tenants.models import Job, KeyScope
+from apps.tenants.services import job_create, job_run
 
 JOB_KIND = "conversation_import"
 MAX_IMPORT_MESSAGES = 20_000  # and the request's MAX_REQUEST_BYTES
@@ -53,7 +53,7 @@ def check_import_start(scope: Scope, *, user: str, sid: str, messages: list[dict
     """Check the messages (1 to MAX_IMPORT_MESSAGES, each as in a batch), stage them, and queue
     the job that appends them to the session in order, after whatever it holds then (single
     appends meanwhile land between chunks). The job row never holds the user or any text."""
-    rows = check_messages_input(scope, user=user, sid=sid, messages=messages,
+    rows = validate_messages_input(scope, user=user, sid=sid, messages=messages,
                                 limit=MAX_IMPORT_MESSAGES)  # fmt: skip
     job = job_create(scope, kind=JOB_KIND, subject="one session", total=len(rows))
     chunks = [
@@ -67,13 +67,12 @@ def check_import_start(scope: Scope, *, user: str, sid: str, messages: list[dict
     return job
 
 
-def import_run(*, job_uid: str) -> dict:
-    """The worker's side: the job's chunks in order, progress after each."""
-    job = Job.objects.select_related("tenant").get(uid=job_uid)
-    scope = Scope(tenant=job.tenant.uid, actor=job.actor, actor_kind="system",
-                  settings=job.tenant.effective_settings())  # fmt: skip
-    total = job.progress.get("total", 0)
-    try:
+def import_run(*, job_uid: str) -> dict | None:
+    """The worker's side: the job's chunks in order, progress after each, with the right to
+    write memory and no more (job_run)."""
+
+    def work(scope: Scope, progress) -> dict:
+        total = Job.objects.get(uid=job_uid).progress.get("total", 0)
         while found := cypher.read(scope, NEXT_CHUNK, job=job_uid):
             chunk = found[0]
             rows = json.loads(chunk["rows"])
@@ -84,14 +83,11 @@ def import_run(*, job_uid: str) -> dict:
             )
             if stored:
                 after_batch_append(scope, stored=stored, embed=False)
-            job_progress(job, done=total - chunk["waiting"] + len(rows))
-    except Exception as exc:
-        job_finish(job, error=type(exc).__name__)
-        raise
-    # What this job wrote, all runs together (an erasure may have dropped the rest).
-    written = {"messages": job.progress.get("done", 0)}
-    job_finish(job, result=written)
-    return written
+            progress(done=total - chunk["waiting"] + len(rows))
+        # What this job wrote, all runs together (an erasure may have dropped the rest).
+        return {"messages": Job.objects.get(uid=job_uid).progress.get("done", 0)}
+
+    return job_run(job_uid, work, actor="system:import", permissions={KeyScope.MEMORY_WRITE})
 
 
 def _chunk_write(unit, chunk: dict, rows: list[dict]) -> dict | None:

@@ -24,7 +24,7 @@ MAX_K = 50
 MAX_TOKEN_BUDGET = 32_000
 
 
-def check_user(user: str, field: str = "user") -> str:
+def validate_user(user: str, field: str = "user") -> str:
     if not isinstance(user, str) or not USER_RE.match(user):
         raise ApplicationError(
             "A user is 1-128 letters, digits or ._@:+- and starts with a letter or digit.",
@@ -34,7 +34,7 @@ def check_user(user: str, field: str = "user") -> str:
     return user
 
 
-def check_sid(sid: str, field: str = "sid") -> str:
+def validate_sid(sid: str, field: str = "sid") -> str:
     if not isinstance(sid, str) or not SID_RE.match(sid):
         raise ApplicationError(
             "A session id is 1-64 letters, digits or ._:- and starts with a letter or digit.",
@@ -44,7 +44,7 @@ def check_sid(sid: str, field: str = "sid") -> str:
     return sid
 
 
-def check_role(role: str) -> str:
+def validate_role(role: str) -> str:
     if not isinstance(role, str) or not ROLE_RE.match(role):
         raise ApplicationError(
             "A role is 1-32 lowercase letters, digits, _ or - and starts with a letter.",
@@ -54,7 +54,7 @@ def check_role(role: str) -> str:
     return role
 
 
-def check_text(text: str, *, limit: int, field: str = "text") -> str:
+def validate_text(text: str, *, limit: int, field: str = "text") -> str:
     if not isinstance(text, str) or not text.strip():
         raise ApplicationError("The text is empty.", field=field, limit=limit)
     if len(text) > limit:
@@ -64,7 +64,7 @@ def check_text(text: str, *, limit: int, field: str = "text") -> str:
     return text
 
 
-def check_by(by: str) -> str:
+def validate_by(by: str) -> str:
     if not isinstance(by, str) or not by.strip() or len(by) > MAX_BY_CHARS:
         raise ApplicationError(
             "`by` names who wrote it, 1-200 characters.", field="by", limit=MAX_BY_CHARS
@@ -72,7 +72,7 @@ def check_by(by: str) -> str:
     return by
 
 
-def check_mentions(mentions) -> list[str]:
+def validate_mentions(mentions) -> list[str]:
     mentions = list(mentions or [])
     if len(mentions) > MAX_MENTIONS:
         raise ApplicationError(
@@ -91,7 +91,7 @@ def check_mentions(mentions) -> list[str]:
     return cleaned
 
 
-def check_at(at) -> str | None:
+def validate_at(at) -> str | None:
     """An ISO-8601 time with its zone (when it was said), or None for now."""
     if at in (None, ""):
         return None
@@ -107,7 +107,7 @@ def check_at(at) -> str | None:
     return value.isoformat()
 
 
-def check_count(value: int, *, field: str, limit: int, minimum: int = 1) -> int:
+def validate_count(value: int, *, field: str, limit: int, minimum: int = 1) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not minimum <= value <= limit:
         raise ApplicationError(f"`{field}` is {minimum}-{limit}.", field=field, limit=limit)
     return value

@@ -29,11 +29,11 @@ def messages_read(
     scope: Scope, *, user: str, sid: str, last: int = 20, before: int | None = None
 ) -> list[dict]:
     """The `last` messages of a session (before message number `before` if given), oldest first."""
-    limits.check_user(user)
-    limits.check_sid(sid)
-    limits.check_count(last, field="last", limit=limits.MAX_LAST)
+    limits.validate_user(user)
+    limits.validate_sid(sid)
+    limits.validate_count(last, field="last", limit=limits.MAX_LAST)
     if before is not None:
-        limits.check_count(before, field="before", limit=2**53)
+        limits.validate_count(before, field="before", limit=2**53)
     rows = cypher.read(scope, MESSAGES_LAST, user=user, sid=sid, last=last, before=before)
     return [r["message"] for r in rows]
 
@@ -65,9 +65,9 @@ RETURN CASE WHEN upto = 0 THEN null
 def session_context(scope: Scope, *, user: str, sid: str, last: int = 20) -> dict:
     """The summary, the `last` newest messages after it, and `waiting`: how many messages are
     neither summed nor given (the application sums up again when it grows)."""
-    limits.check_user(user)
-    limits.check_sid(sid)
-    limits.check_count(last, field="last", limit=limits.MAX_LAST, minimum=0)
+    limits.validate_user(user)
+    limits.validate_sid(sid)
+    limits.validate_count(last, field="last", limit=limits.MAX_LAST, minimum=0)
     row = cypher.read(scope, CONTEXT, user=user, sid=sid, last=last)[0]
     return {"user": user, "sid": sid, **row}
 
@@ -84,8 +84,8 @@ ORDER BY s.last_at DESC LIMIT $limit
 def sessions_list(scope: Scope, *, user: str, limit: int = 50) -> list[dict]:
     """The user's sessions, the most recently active first (the server's time of the last
     message, which no caller sets)."""
-    limits.check_user(user)
-    limits.check_count(limit, field="limit", limit=500)
+    limits.validate_user(user)
+    limits.validate_count(limit, field="limit", limit=500)
     return cypher.read(scope, SESSIONS, user=user, limit=limit)
 
 
@@ -114,8 +114,8 @@ RETURN """
 
 def said_about(scope: Scope, *, user: str, entity: str, limit: int = 20) -> list[dict]:
     """The user's messages that mention an entity (by uid), the newest first."""
-    limits.check_user(user)
-    limits.check_count(limit, field="limit", limit=limits.MAX_LAST)
+    limits.validate_user(user)
+    limits.validate_count(limit, field="limit", limit=limits.MAX_LAST)
     rows = cypher.read(scope, SAID_ABOUT, user=user, entity=entity, limit=limit)
     return [r["message"] for r in rows]
 
@@ -141,9 +141,9 @@ RETURN tenant
 def messages_search(scope: Scope, *, user: str, words: str, limit: int = 20) -> list[dict]:
     """The user's messages that hold any of the words, best first. The index is asked for the
     user's owner word too, so it never ranks other users' messages; the user check stays."""
-    limits.check_user(user)
-    limits.check_text(words, limit=limits.MAX_SEARCH_CHARS, field="q")
-    limits.check_count(limit, field="limit", limit=limits.MAX_LAST)
+    limits.validate_user(user)
+    limits.validate_text(words, limit=limits.MAX_SEARCH_CHARS, field="q")
+    limits.validate_count(limit, field="limit", limit=limits.MAX_LAST)
     query = limits.user_words_query(scope.tenant, user, fulltext_terms(words))
     if not query:
         return []

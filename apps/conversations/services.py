@@ -12,8 +12,8 @@ from apps.conversations import input_limits as limits
 from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
-from apps.graph.write_failures import write_failure_record
 from memoryproject.api_errors import ApplicationError
+from memoryproject.refusals import refusal_record
 from memoryproject.thread_pools import thread_pool
 
 logger = logging.getLogger(__name__)
@@ -37,7 +37,7 @@ CALL (s, base) {
   CREATE (m:Message {uid: randomUUID(), tenant: $tenant, user: $user, sid: $sid, no: base + i + 1,
                      role: r.role, text: r.text, by: r.by, owner_key: $owner_key,
                      at: CASE WHEN r.at IS NULL THEN datetime() ELSE datetime(r.at) END,
-                     created_at: datetime(), mention_names: [], embedding: r.vector})
+                     created_at: datetime(), mention_names: []})
   CREATE (m)-[:IN_SESSION]->(s)
   FOREACH (_ IN CASE WHEN r.vector IS NULL THEN [1] ELSE [] END | SET m:MessageToEmbed)
   RETURN collect(m) AS made
@@ -49,6 +49,12 @@ CALL (made) {
   UNWIND range(1, size(made) - 1) AS i
   WITH made[i - 1] AS a, made[i] AS b
   CREATE (a)-[:NEXT]->(b)
+}
+CALL (made) {
+  // A vector brought along is stored as a float32 array (half of a Cypher list of floats).
+  UNWIND range(0, size(made) - 1) AS i
+  WITH made[i] AS m, $rows[i].vector AS vector WHERE vector IS NOT NULL
+  CALL db.create.setNodeVectorProperty(m, 'embedding', vector)
 }
 CALL (made) {
   UNWIND range(0, size(made) - 1) AS i
@@ -91,32 +97,32 @@ def check_message_append(
     """Validate, then append one message to the user's session (created on first use).
     Returns {uid, no, at, mentions: {linked, unknown}}. A refusal records a WriteFailure that
     names the user (so erasing the user erases it too) and writes nothing else."""
-    mentions, at = check_message_input(
+    mentions, at = validate_message_input(
         scope, user=user, sid=sid, role=role, text=text, by=by, mentions=mentions, at=at
     )
-    return do_message_append(
+    return message_append(
         scope, user=user, sid=sid, role=role, text=text, by=by, mentions=mentions, at=at
     )
 
 
-def check_message_input(scope: Scope, *, user, sid, role, text, by, mentions, at, index=None):
+def validate_message_input(scope: Scope, *, user, sid, role, text, by, mentions, at, index=None):
     """Every input of a message checked against its format and limit; returns the cleaned
     (mentions, at). A refusal is recorded under the user before it is raised; `index` (its
     place in a batch) goes into the refusal's field, `messages[i].text`, and its message."""
     try:
-        limits.check_user(user)
-        limits.check_sid(sid)
-        limits.check_role(role)
-        limits.check_text(text, limit=scope.setting("max_message_chars"))
-        limits.check_by(by)
-        return limits.check_mentions(mentions), limits.check_at(at)
+        limits.validate_user(user)
+        limits.validate_sid(sid)
+        limits.validate_role(role)
+        limits.validate_text(text, limit=scope.setting("max_message_chars"))
+        limits.validate_by(by)
+        return limits.validate_mentions(mentions), limits.validate_at(at)
     except ApplicationError as refusal:
         if index is not None:
             refusal.field = f"messages[{index}].{refusal.field}"
             refusal.message = f"Message {index}: {refusal.message}"
             refusal.extra = {**refusal.extra, "index": index}
-        message_refusal_record(scope, user=user, sid=sid, problem=refusal.message, text=text)
-        refusal.recorded = True  # the API layer must not count it twice
+        message_refusal_record(scope, user=user, sid=sid, problem=refusal.message, text=text,
+                               exc=refusal)  # fmt: skip
         raise
 
 
@@ -127,7 +133,7 @@ def check_messages_append(scope: Scope, *, user: str, sid: str, messages: list[d
     batch (its index in the error's field), is recorded like a single refusal, and nothing is
     written. The worker embeds the batch in one task. Returns {user, sid, messages: [{uid, no,
     at, mentions}]}."""
-    rows = check_messages_input(scope, user=user, sid=sid, messages=messages, limit=MAX_BATCH)
+    rows = validate_messages_input(scope, user=user, sid=sid, messages=messages, limit=MAX_BATCH)
     stored = cypher.write_unit(
         scope, lambda unit: do_messages_append_in(unit, user=user, sid=sid, rows=rows)
     )
@@ -135,22 +141,22 @@ def check_messages_append(scope: Scope, *, user: str, sid: str, messages: list[d
     return stored
 
 
-def check_messages_input(scope: Scope, *, user, sid, messages, limit: int) -> list[dict]:
-    """A batch's messages checked one by one (check_message_input); the cleaned rows."""
+def validate_messages_input(scope: Scope, *, user, sid, messages, limit: int) -> list[dict]:
+    """A batch's messages checked one by one (validate_message_input); the cleaned rows."""
     try:
-        limits.check_user(user)
-        limits.check_sid(sid)
+        limits.validate_user(user)
+        limits.validate_sid(sid)
         if not isinstance(messages, list) or not 1 <= len(messages) <= limit:
             raise ApplicationError(f"`messages` is a list of 1-{limit} messages.",
                                    field="messages", limit=limit)  # fmt: skip
     except ApplicationError as refusal:
-        message_refusal_record(scope, user=user, sid=sid, problem=refusal.message, text=None)
-        refusal.recorded = True
+        message_refusal_record(scope, user=user, sid=sid, problem=refusal.message, text=None,
+                               exc=refusal)  # fmt: skip
         raise
     rows = []
     for index, m in enumerate(messages):
         m = m if isinstance(m, dict) else {}
-        mentions, at = check_message_input(
+        mentions, at = validate_message_input(
             scope, user=user, sid=sid, role=m.get("role"), text=m.get("text"), by=m.get("by"),
             mentions=m.get("mentions"), at=m.get("at"), index=index,
         )  # fmt: skip
@@ -159,8 +165,8 @@ def check_messages_input(scope: Scope, *, user, sid, messages, limit: int) -> li
     return rows
 
 
-def do_message_append(scope: Scope, *, user, sid, role, text, by, mentions, at) -> dict:
-    """Append without validating: the caller checked every input (check_message_input)."""
+def message_append(scope: Scope, *, user, sid, role, text, by, mentions, at) -> dict:
+    """Append without validating: the caller checked every input (validate_message_input)."""
     stored = cypher.write_unit(
         scope,
         lambda unit: do_message_append_in(
@@ -269,17 +275,18 @@ def _summary_when_due(scope: Scope, *, user, sid, first: int, last: int, upto: i
 
 
 def message_refusal_record(
-    scope: Scope, *, user, sid, problem: str, text, kind: str = "message"
+    scope: Scope, *, user, sid, problem: str, text, kind: str = "message", exc=None
 ) -> None:
     """Keep what a refused message was (up to 2,000 characters in all), under its user. Without
     a well-formed user nothing the caller wrote is kept (no text, no session id): erasure finds
-    a user's records by that user, so text kept without one could never be erased."""
+    a user's records by that user, so text kept without one could never be erased. `exc` is
+    marked recorded, so the API layer does not count it twice."""
     subject = user if isinstance(user, str) and limits.USER_RE.match(user) else None
     session = sid if subject and isinstance(sid, str) and limits.SID_RE.match(sid) else None
     excerpt = text[:1000] if subject and isinstance(text, str) else ""
     reason = json.dumps({"sid": session or "", "problem": problem, "text": excerpt})
-    write_failure_record(scope, kind=kind, reason=reason, subject_user=subject,
-                         subject_sid=session)  # fmt: skip
+    refusal_record(scope, kind=kind, reason=reason, subject_user=subject, subject_sid=session,
+                   exc=exc)  # fmt: skip
 
 
 SUMMARY_STORE = """
@@ -302,10 +309,10 @@ def check_summary_store(
     """The session's one summary, of its messages 1..upto (the one before is not kept).
     `upto` beyond the last message is refused; `only_forward` keeps a later summary in place
     (the background summarizer must not undo a newer one)."""
-    limits.check_user(user)
-    limits.check_sid(sid)
-    limits.check_text(text, limit=limits.MAX_SUMMARY_CHARS)
-    limits.check_by(by)
+    limits.validate_user(user)
+    limits.validate_sid(sid)
+    limits.validate_text(text, limit=limits.MAX_SUMMARY_CHARS)
+    limits.validate_by(by)
     if not isinstance(upto, int) or isinstance(upto, bool) or upto < 1:
         raise ApplicationError("`upto` is a message number, 1 or more.", field="upto", limit=1)
     rows = cypher.write(

@@ -4,9 +4,7 @@ result replaces the session's one summary."""
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from collections import Counter
 from typing import Protocol
 
@@ -16,6 +14,8 @@ from apps.conversations.services import check_summary_store
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from memoryproject.api_errors import ApplicationError
+from memoryproject.chat_completions import ChatEndpoint, chat_complete
+from memoryproject.sentences import sentences as split_sentences
 
 MAX_SUMMARY_CHARS = 4000
 MAX_MESSAGES_PER_RUN = 400
@@ -27,7 +27,6 @@ class Summarizer(Protocol):
     def summarize(self, *, previous: str | None, messages: list[dict]) -> str: ...
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _WORD = re.compile(r"\w+", re.UNICODE)
 _STOP = set(
     "a an and are as at be but by for from has have i if in is it its me my of on or our so "
@@ -45,11 +44,9 @@ class ExtractiveSummarizer:
         self.max_chars = max_chars
 
     def summarize(self, *, previous: str | None, messages: list[dict]) -> str:
-        sentences = [s.strip() for s in _SENTENCE.split(previous or "") if s.strip()]
+        sentences = split_sentences(previous or "")
         for m in messages:
-            sentences += [
-                f"{m['role']}: {s.strip()}" for s in _SENTENCE.split(m["text"]) if s.strip()
-            ]
+            sentences += [f"{m['role']}: {s}" for s in split_sentences(m["text"])]
         counts = Counter(w for s in sentences for w in _WORD.findall(s.lower()) if w not in _STOP)
 
         def weight(sentence: str) -> float:
@@ -67,8 +64,8 @@ class ExtractiveSummarizer:
 
 
 class OpenAICompatibleSummarizer:
-    """POSTs the transcript to `{base_url}/chat/completions`. The transcript is given as data
-    (what was said), never as instructions."""
+    """Asks an OpenAI-compatible endpoint (`{base_url}/chat/completions`). The transcript is given
+    as data (what was said), never as instructions."""
 
     name = "openai-compatible"
     SYSTEM = (
@@ -78,31 +75,13 @@ class OpenAICompatibleSummarizer:
     )
 
     def __init__(self, base_url: str, model: str, api_key: str = "", timeout: float = 30) -> None:
-        self.base_url, self.model, self.api_key, self.timeout = base_url, model, api_key, timeout
+        self.endpoint = ChatEndpoint(base_url, model, api_key=api_key, timeout=timeout)
 
     def summarize(self, *, previous: str | None, messages: list[dict]) -> str:
         transcript = "\n".join(f"[{m['no']}] {m['role']}: {m['text']}" for m in messages)
         if previous:
             transcript = f"Summary so far: {previous}\n\nThen:\n{transcript}"
-        body = json.dumps(
-            {
-                "model": self.model,
-                "temperature": 0,
-                "messages": [
-                    {"role": "system", "content": self.SYSTEM},
-                    {"role": "user", "content": transcript},
-                ],
-            }
-        ).encode()
-        headers = {"Content-Type": "application/json"}
-        if self.api_key:
-            headers["Authorization"] = f"Bearer {self.api_key}"
-        request = urllib.request.Request(
-            self.base_url.rstrip("/") + "/chat/completions", data=body, headers=headers
-        )
-        with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
-            answer = json.loads(response.read())
-        return answer["choices"][0]["message"]["content"].strip()
+        return chat_complete(self.endpoint, system=self.SYSTEM, user=transcript).strip()
 
 
 def get_summarizer() -> Summarizer:

@@ -10,19 +10,16 @@ GONE = {"skipped": "the tenant no longer exists"}
 
 
 def _system_scope(tenant_uid: str, actor: str = "system:worker") -> Scope | None:
-    """The worker's scope in the tenant; None when the tenant was deleted after the task was
-    queued (the task then has nothing to do)."""
-    from apps.tenants.models import Tenant
+    """The worker's scope in the tenant, with the right to write memory (embeddings, summaries)
+    and no more; None when the tenant was deleted after the task was queued (the task then has
+    nothing to do)."""
+    from apps.tenants.auth import scope_for_system
+    from apps.tenants.models import KeyScope, Tenant
 
     tenant = Tenant.objects.filter(uid=tenant_uid).first()
     if tenant is None:
         return None
-    return Scope(
-        tenant=tenant.uid,
-        actor=actor,
-        actor_kind="system",
-        settings=tenant.effective_settings(),
-    )
+    return scope_for_system(tenant, actor, {KeyScope.MEMORY_WRITE})
 
 
 @shared_task(name="conversations.messages_embed")

@@ -25,7 +25,7 @@ def users_page(request):
     error = None
     if wanted:
         try:
-            return redirect("conversation-user", user=limits.check_user(wanted))
+            return redirect("conversation-user", user=limits.validate_user(wanted))
         except ApplicationError as refusal:
             error = refusal.message
     users = selectors.conversation_users(request.scope)

@@ -16,3 +16,25 @@ def fulltext_terms(text: str, *, fuzzy: bool = False, max_terms: int = 16) -> st
         escaped = _SPECIAL.sub(r"\\\1", word)
         terms.append(f"{escaped}~" if fuzzy and len(word) >= 4 else escaped)
     return " OR ".join(terms)
+
+
+def fulltext_phrase(text: str) -> str:
+    """The whole text as one quoted phrase, escaped."""
+    return '"' + _SPECIAL.sub(r"\\\1", text.strip()) + '"'
+
+
+def scoped_query(terms: str, fields: tuple[str, ...], **required: str | None) -> str:
+    """`terms` (a fulltext_terms query) searched in `fields` only, and every `required` field
+    holding its value as a phrase, so Lucene applies the tenant (and type, status) filters
+    before it ranks and cuts: a large tenant cannot crowd a small one out of its hits. Callers
+    still compare the exact value afterwards (a phrase of one tenant could sit inside another's).
+    '' when there are no terms."""
+    if not terms:
+        return ""
+    filters = [f"+{field}:{fulltext_phrase(value)}" for field, value in required.items() if value]
+    return " ".join([*filters, "+(" + " ".join(f"{field}:({terms})" for field in fields) + ")"])
+
+
+def entity_words_query(tenant: str, terms: str, *, type: str | None = None) -> str:
+    """The entity_names query for the tenant's active entities (of `type`, when given)."""
+    return scoped_query(terms, ("name", "aliases"), tenant=tenant, type=type, status="active")

@@ -1,13 +1,17 @@
-"""The local Neo4j 5.26 community that the project starts itself, from Maven Central's jars.
+"""The local Neo4j 2026.01 community with OpenGDS that the project starts itself, from Maven
+Central's jars.
 
-No Neo4j package exists on PyPI, apt or npm here, so Maven fetches `org.neo4j:neo4j` and
-`org.neo4j:neo4j-bolt` into a cache folder outside git and a small launcher of ours
-(launcher/src/LocalNeo4j.java) runs the embedded DBMS with Bolt on 127.0.0.1, auth on, and a
-password generated once and kept in the project's data folder.
+No Neo4j package exists on PyPI, apt or npm here, so Maven fetches `org.neo4j:neo4j`,
+`org.neo4j:neo4j-bolt` and OpenGDS (`org.neo4j.gds:*`) into a cache folder outside git, and a small
+launcher of ours (launcher/src/LocalNeo4j.java) runs the embedded DBMS on a Java 21+ (see
+java_runtime) with Bolt only, on 127.0.0.1, auth on, and a password generated once and kept in the
+project's data folder. GDS registers its procedures only from jars in the plugin directory, so
+that folder holds links to the `proc*` jars.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import shutil
@@ -20,7 +24,13 @@ from pathlib import Path
 
 from django.conf import settings
 
-NEO4J_VERSION = "5.26.30"
+from apps.graph.java_runtime import Java, JavaError, java_choose, javac_for
+
+NEO4J_VERSION = "2026.01.4"
+GDS_VERSION = "2.26.0"
+# Each start writes this next to the data; a store without it (or of another major line) was
+# written by the Neo4j 5.26 this project ran before and is refused (see store_check).
+STORE_MARKER = "anamnesis-engine"
 LAUNCHER_DIR = Path(__file__).resolve().parent / "launcher"
 # The JVM flags Neo4j's own neo4j.conf sets: without them it fails or vector index population stalls.
 JVM_FLAGS = [
@@ -28,7 +38,6 @@ JVM_FLAGS = [
     "--add-opens=java.base/java.io=ALL-UNNAMED",
     "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
     "--add-opens=java.base/java.lang=ALL-UNNAMED",
-    "--enable-native-access=ALL-UNNAMED",
     "-Dio.netty.tryReflectionSetAccessible=true",
     "-Djdk.nio.maxCachedBufferSize=1024",
     "-Dlog4j2.disable.jmx=true",
@@ -57,6 +66,9 @@ class LocalNeo4jStatus:
     launcher_log: str
     jars_dir: str
     version: str
+    java: str = ""
+    vectorized: bool | None = None
+    gds: str = ""
 
 
 def _root() -> Path:
@@ -115,7 +127,7 @@ def _port_open(port: int) -> bool:
 
 
 def fetch_jars() -> Path:
-    """Fetch Neo4j's jars with Maven once; later calls find them in the cache folder."""
+    """Fetch Neo4j's and OpenGDS's jars with Maven once; later calls find them in the cache."""
     target = jars_dir()
     marker = target / ".complete"
     if marker.exists():
@@ -126,7 +138,7 @@ def fetch_jars() -> Path:
     cmd = [
         "mvn", "-q", "-B", "-f", str(LAUNCHER_DIR / "pom.xml"),
         "dependency:copy-dependencies", f"-DoutputDirectory={target}",
-        f"-Dneo4j.version={NEO4J_VERSION}",
+        f"-Dneo4j.version={NEO4J_VERSION}", f"-Dgds.version={GDS_VERSION}",
     ]  # fmt: skip
     result = subprocess.run(cmd, capture_output=True, text=True)
     if result.returncode != 0:
@@ -135,25 +147,87 @@ def fetch_jars() -> Path:
     return target
 
 
-def compile_launcher() -> Path:
+def plugins_dir() -> Path:
+    """Links to GDS's procedure jars: Neo4j registers procedures only from its plugin folder."""
+    target = _root() / "plugins"
+    target.mkdir(parents=True, exist_ok=True)
+    for jar in jars_dir().glob("proc-*.jar"):
+        link = target / jar.name
+        if not link.exists():
+            link.unlink(missing_ok=True)  # a dangling link of a moved cache
+            link.symlink_to(jar)
+    return target
+
+
+def compile_launcher(java: Java) -> Path:
     source = LAUNCHER_DIR / "src" / "LocalNeo4j.java"
     classes = _root() / "classes"
     compiled = classes / "LocalNeo4j.class"
     if compiled.exists() and compiled.stat().st_mtime >= source.stat().st_mtime:
         return classes
     classes.mkdir(parents=True, exist_ok=True)
-    cmd = ["javac", "-cp", f"{jars_dir()}/*", "-d", str(classes), str(source)]
-    result = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        javac = javac_for(java)
+    except JavaError as exc:
+        raise LocalNeo4jError(str(exc)) from exc
+    result = subprocess.run(
+        [*javac, "-d", str(classes), str(source)], capture_output=True, text=True
+    )
     if result.returncode != 0:
         raise LocalNeo4jError(f"javac failed:\n{result.stderr}")
     return classes
 
 
+def _conf_write(home: Path, port: int) -> Path:
+    """The DBMS's settings: Bolt alone on loopback (several instances share this machine, so no
+    other listening port), auth on, the plugin folder, GDS's procedures unrestricted."""
+    conf = _root() / "neo4j.conf"
+    lines = {
+        "server.bolt.enabled": "true",
+        "server.bolt.listen_address": f"127.0.0.1:{port}",
+        "server.bolt.advertised_address": f"127.0.0.1:{port}",
+        "server.http.enabled": "false",
+        "server.https.enabled": "false",
+        "dbms.security.auth_enabled": "true",
+        "server.memory.pagecache.size": f"{settings.NEO4J_LOCAL_PAGECACHE_MB}m",
+        "server.directories.plugins": str(plugins_dir()),
+        "dbms.security.procedures.unrestricted": "gds.*",
+        "dbms.usage_report.enabled": "false",
+    }
+    conf.write_text("".join(f"{key}={value}\n" for key, value in lines.items()))
+    return conf
+
+
+def store_check(home: Path) -> None:
+    """Refuse a store written by the Neo4j 5.26 this project ran before 2026.01: this engine
+    would upgrade it in place, one way, with no copy to go back to."""
+    data = home / "data" / "databases"
+    marker = home / STORE_MARKER
+    if data.exists() and not marker.exists():
+        raise LocalNeo4jError(
+            f"The graph in {home} was written by Neo4j 5.26; this project now runs Neo4j "
+            f"{NEO4J_VERSION}, which would upgrade it one way. Data you can rebuild (tests, demos): "
+            f"remove {home} and start again. Data to keep: see the README's Neo4j section."
+        )
+    marker.write_text(NEO4J_VERSION)
+
+
+def _engine_file() -> Path:
+    return _root() / "engine.json"
+
+
 def status() -> LocalNeo4jStatus:
     home = _root() / "home"
     pid = _read_pid()
+    running = pid is not None and _port_open(settings.NEO4J_LOCAL_PORT)
+    engine = {}
+    if running:
+        try:
+            engine = json.loads(_engine_file().read_text())
+        except (OSError, ValueError):
+            engine = {}
     return LocalNeo4jStatus(
-        running=pid is not None and _port_open(settings.NEO4J_LOCAL_PORT),
+        running=running,
         pid=pid,
         bolt_url=bolt_url(),
         home=str(home),
@@ -162,11 +236,15 @@ def status() -> LocalNeo4jStatus:
         launcher_log=str(_launcher_log()),
         jars_dir=str(jars_dir()),
         version=NEO4J_VERSION,
+        java=engine.get("java", ""),
+        vectorized=engine.get("vectorized"),
+        gds=engine.get("gds", ""),
     )
 
 
-def start(timeout: float = 180.0) -> LocalNeo4jStatus:
-    """Start the local Neo4j if it is not running; returns once Bolt accepts connections."""
+def start(timeout: float = 600.0) -> LocalNeo4jStatus:
+    """Start the local Neo4j if it is not running; returns once Bolt accepts connections.
+    About 20 s on an idle 2-core machine; several minutes when other work holds the cores."""
     current = status()
     if current.running:
         return current
@@ -175,17 +253,23 @@ def start(timeout: float = 180.0) -> LocalNeo4jStatus:
         raise LocalNeo4jError(
             f"Port {port} is taken by another process; set NEO4J_LOCAL_PORT or NEO4J_BOLT_URL."
         )
+    try:
+        java = java_choose()
+    except JavaError as exc:
+        raise LocalNeo4jError(str(exc)) from exc
     fetch_jars()
-    classes = compile_launcher()
+    classes = compile_launcher(java)
     home = _root() / "home"
     home.mkdir(parents=True, exist_ok=True)
+    store_check(home)
+    conf = _conf_write(home, port)
     local_password()
     cmd = [
-        "java", f"-Xmx{settings.NEO4J_LOCAL_HEAP}", f"-Xms{settings.NEO4J_LOCAL_HEAP}", *JVM_FLAGS,
-        "-cp", f"{classes}:{jars_dir()}/*", "LocalNeo4j",
-        str(home), str(port), str(password_file()), str(settings.NEO4J_LOCAL_PAGECACHE_MB),
+        java.executable, f"-Xmx{settings.NEO4J_LOCAL_HEAP}", f"-Xms{settings.NEO4J_LOCAL_HEAP}",
+        *JVM_FLAGS, *java.flags(),
+        "-cp", f"{classes}:{jars_dir()}/*", "LocalNeo4j", str(home), str(conf), str(password_file()),
     ]  # fmt: skip
-    # Only this start's output counts: READY lines of earlier starts are before `offset`.
+    # Only this start's output counts: lines of earlier starts are before `offset`.
     offset = _launcher_log().stat().st_size if _launcher_log().exists() else 0
     log = open(_launcher_log(), "ab")  # noqa: SIM115 - handed to the child process
     proc = subprocess.Popen(
@@ -198,10 +282,22 @@ def start(timeout: float = 180.0) -> LocalNeo4jStatus:
             raise LocalNeo4jError(
                 f"Neo4j exited with code {proc.returncode}; see {_launcher_log()}"
             )
-        if _port_open(port) and b"READY" in _launcher_log().read_bytes()[offset:]:
+        out = _launcher_log().read_bytes()[offset:].decode(errors="replace")
+        if _port_open(port) and "\nREADY" in "\n" + out:
+            _engine_file().write_text(json.dumps(_engine_facts(java, out)))
             return status()
         time.sleep(0.5)
     raise LocalNeo4jError(f"Neo4j did not start within {timeout:.0f}s; see {_launcher_log()}")
+
+
+def _engine_facts(java: Java, out: str) -> dict:
+    facts = {"java": f"{java.version} ({java.source}: {java.home})", "vectorized": False}
+    for line in out.splitlines():
+        if line.startswith("VECTORIZED "):
+            facts["vectorized"] = line.split()[1] == "true"
+        elif line.startswith("GDS "):
+            facts["gds"] = line[4:].strip()
+    return facts
 
 
 def stop(timeout: float = 60.0) -> bool:

@@ -39,26 +39,33 @@ def schema_install(await_seconds: int = 300) -> dict[str, int]:
 
 
 def _outdated_indexes_drop() -> None:
-    """An index whose options a family has changed since it was made (SCHEMA_OPTIONS) is dropped,
-    so the family's statement makes it again with the new ones. Lucene rebuilds it from the
-    data; searches of it answer partially until it is online again."""
-    wanted = {
-        name: config
-        for family in FAMILIES
-        for name, config in getattr(family, "SCHEMA_OPTIONS", {}).items()
-    }
-    if not wanted:
+    """An index whose options (SCHEMA_OPTIONS) or properties (SCHEMA_PROPERTIES) a family has
+    changed since it was made is dropped, so the family's statement makes it again. Neo4j
+    rebuilds it from the data; searches of it answer partially until it is online again."""
+    options = _family_dicts("SCHEMA_OPTIONS")
+    properties = _family_dicts("SCHEMA_PROPERTIES")
+    names = sorted(set(options) | set(properties))
+    if not names:
         return
     rows = system_query(
-        "SHOW INDEXES YIELD name, options WHERE name IN $names RETURN name, options",
-        names=list(wanted),
+        "SHOW INDEXES YIELD name, properties, options WHERE name IN $names "
+        "RETURN name, properties, options",
+        names=names,
     )
     for row in rows:
         have = (row["options"] or {}).get("indexConfig") or {}
-        if any(have.get(key) != value for key, value in wanted[row["name"]].items()):
+        stale = any(have.get(key) != value for key, value in options.get(row["name"], {}).items())
+        wanted = properties.get(row["name"])
+        if stale or (wanted is not None and list(row["properties"] or []) != wanted):
             if not re.fullmatch(r"[a-z_]+", row["name"]):  # names come from our own code
                 raise ValueError(f"unexpected index name {row['name']!r}")
             system_query("DROP INDEX " + row["name"] + " IF EXISTS")
+
+
+def _family_dicts(attribute: str) -> dict:
+    return {
+        name: value for family in FAMILIES for name, value in getattr(family, attribute, {}).items()
+    }
 
 
 def _counts() -> dict[str, int]:
@@ -68,12 +75,23 @@ def _counts() -> dict[str, int]:
 
 
 def graph_health() -> dict:
-    """Connected or not, and the server's version and edition."""
+    """Connected or not, the server's version and edition, and the GDS version (None when the
+    server has no Graph Data Science library: graph algorithms then fail)."""
     try:
         row = system_query(
             "CALL dbms.components() YIELD name, versions, edition "
             "RETURN name, versions[0] AS version, edition"
         )[0]
-        return {"connected": True, "version": row["version"], "edition": row["edition"]}
+        gds = system_query(
+            "SHOW FUNCTIONS YIELD name WHERE name = 'gds.version' RETURN count(*) > 0 AS present"
+        )[0]["present"]
+        if gds:
+            gds = system_query("RETURN gds.version() AS version")[0]["version"]
+        return {
+            "connected": True,
+            "version": row["version"],
+            "edition": row["edition"],
+            "gds": gds or None,
+        }
     except Exception as exc:  # noqa: BLE001 - health reports any failure, it must not raise
         return {"connected": False, "error": type(exc).__name__}

@@ -12,7 +12,7 @@ from rest_framework.views import APIView
 
 from apps.graph.nodes import ENTITY_TYPES
 from apps.ingestion import services
-from apps.ingestion.documents import (
+from apps.ingestion.services import (
     MAX_METADATA_BYTES,
     MAX_SOURCE_CHARS,
     MAX_TITLE_CHARS,
@@ -20,8 +20,8 @@ from apps.ingestion.documents import (
 )
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, StrictSerializer
-from memoryproject.api_refusals import RecordsRefusals
-from memoryproject.json_values import FREE_FORM, check_json_object
+from memoryproject.json_values import FREE_FORM, validate_json_object
+from memoryproject.refusals import RecordsRefusals
 
 MAX_NAME_CHARS = 200
 MAX_DESCRIPTION_CHARS = 2000
@@ -48,7 +48,7 @@ class DocumentIn(StrictSerializer):
     metadata = serializers.DictField(required=False)
 
     def validate_metadata(self, value):
-        return check_json_object(value, field="metadata", limits=METADATA_LIMITS)
+        return validate_json_object(value, field="metadata", limits=METADATA_LIMITS)
 
 
 class DocumentOut(serializers.Serializer):

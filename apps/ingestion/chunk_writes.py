@@ -36,11 +36,13 @@ MATCH (d:Document {tenant: $tenant, uid: $document})
 MERGE (c:Chunk {uid: $uid})
 ON CREATE SET c.tenant = $tenant, c.text = $text, c.content_hash = $hash, c.position = $position,
               c.start = $start, c.end = $end, c.section_path = $section_path,
-              c.embedding = $embedding, c.document_uid = $document, c.agent = $agent,
+              c.document_uid = $document, c.agent = $agent,
               c.created_at = datetime(), c.write_token = $token
 WITH d, c, c.write_token = $token AS fresh
 CALL (d, c, fresh) {
   WITH d, c WHERE fresh
+  // Vectors are stored as float32 arrays (half of Cypher's float64 lists).
+  CALL db.create.setNodeVectorProperty(c, 'embedding', $embedding)
   MERGE (c)-[:PART_OF]->(d)
   WITH c WHERE $position >= 0  // facts' chunks (position -1) stand outside the reading order
   // Insert into the NEXT chain between the nearest written neighbours, whatever order the
@@ -64,6 +66,41 @@ RETURN fresh
 """
 
 
+def do_chunk_write(
+    stx: ScopedTx,
+    *,
+    record: ChunkRecord,
+    entities: list[EntityCandidate],
+    relations: list[RelationCandidate],
+) -> list[Receipt] | None:
+    """Writes the chunk and its resolved candidates inside the caller's transaction; None when
+    the chunk was already written (by an earlier run of the same job): then nothing changes."""
+    # A token per attempt tells this transaction's MERGE from an earlier commit.
+    token = uuid.uuid4().hex
+    rows = stx.run(
+        CHUNK_MERGE,
+        document=record.document_uid,
+        uid=record.uid,
+        text=record.chunk.text,
+        hash=record.text_hash,
+        position=record.chunk.position,
+        start=record.chunk.start,
+        end=record.chunk.end,
+        section_path=list(record.chunk.section_path),
+        embedding=record.embedding,
+        agent=stx.scope.actor,
+        token=token,
+    )
+    if not rows:
+        raise LookupError(f"document {record.document_uid} is gone")
+    if not rows[0]["fresh"]:
+        return None
+    provenance = Provenance(
+        agent=stx.scope.actor, document_uid=record.document_uid, chunk_uid=record.uid
+    )
+    return do_resolve_and_write(stx, entities=entities, relations=relations, provenance=provenance)
+
+
 def chunk_write(
     scope: Scope,
     *,
@@ -71,35 +108,8 @@ def chunk_write(
     entities: list[EntityCandidate],
     relations: list[RelationCandidate],
 ) -> list[Receipt] | None:
-    """Writes the chunk and its resolved candidates; None when the chunk was already written
-    (by an earlier run of the same job), in which case nothing changes."""
-    provenance = Provenance(
-        agent=scope.actor, document_uid=record.document_uid, chunk_uid=record.uid
+    """`do_chunk_write` in a transaction of its own (one per chunk)."""
+    return cypher.write_unit(
+        scope,
+        lambda stx: do_chunk_write(stx, record=record, entities=entities, relations=relations),
     )
-
-    def work(stx: ScopedTx) -> list[Receipt] | None:
-        # A token per attempt tells this transaction's MERGE from an earlier commit.
-        token = uuid.uuid4().hex
-        rows = stx.run(
-            CHUNK_MERGE,
-            document=record.document_uid,
-            uid=record.uid,
-            text=record.chunk.text,
-            hash=record.text_hash,
-            position=record.chunk.position,
-            start=record.chunk.start,
-            end=record.chunk.end,
-            section_path=list(record.chunk.section_path),
-            embedding=record.embedding,
-            agent=scope.actor,
-            token=token,
-        )
-        if not rows:
-            raise LookupError(f"document {record.document_uid} is gone")
-        if not rows[0]["fresh"]:
-            return None
-        return do_resolve_and_write(
-            stx, entities=entities, relations=relations, provenance=provenance
-        )
-
-    return cypher.write_unit(scope, work)

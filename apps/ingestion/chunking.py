@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memoryproject.sentences import sentence_spans
+
 MIN_CHARS = 100
 MAX_CHARS = 500
 SHORT_PAGE_CHARS = 400
 
 _HEADER = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
 _BLANK = re.compile(r"^[ \t]*$")
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
 
 
 @dataclass(frozen=True)
@@ -147,13 +148,8 @@ def _split_long(content: str, block: _Block) -> list[tuple[int, int]]:
     start, end = block.start, block.end
     if end - start <= MAX_CHARS:
         return [(start, end)]
-    sentences, cursor = [], start
-    for match in _SENTENCE_END.finditer(content, start, end):
-        sentences.append((cursor, match.start()))
-        cursor = match.end()
-    sentences.append((cursor, end))
     pieces: list[tuple[int, int]] = []
-    for s, e in sentences:
+    for s, e in sentence_spans(content, start, end):
         for hs, he in _hard_cut(content, s, e):
             if pieces and he - pieces[-1][0] <= MAX_CHARS:
                 pieces[-1] = (pieces[-1][0], he)

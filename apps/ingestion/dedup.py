@@ -11,8 +11,6 @@ from apps.graph import cypher
 from apps.graph.scope import Scope
 
 SEMANTIC_MIN_COSINE = 0.95
-# The vector index answers the nearest chunks of every tenant; ask for enough to find ours.
-VECTOR_NEIGHBOURS = 25
 LAYER_URL, LAYER_HASH, LAYER_SEMANTIC = "url", "content_hash", "semantic"
 
 
@@ -32,10 +30,14 @@ CALL (own) {
 RETURN own IS NOT NULL AS written, same_hash
 """
 
+# The index keeps to the tenant's chunks itself; two, in case the nearest is this very chunk.
 CHUNK_NEAREST = """
-CALL db.index.vector.queryNodes('chunk_embedding', $k, $embedding) YIELD node, score
-WHERE node.tenant = $tenant AND node.uid <> $uid
-RETURN node.uid AS uid, score ORDER BY score DESC LIMIT 1
+CYPHER 25
+MATCH (c:Chunk)
+  SEARCH c IN (VECTOR INDEX chunk_embedding FOR $embedding WHERE c.tenant = $tenant LIMIT 2)
+  SCORE AS score
+WITH c, score WHERE c.uid <> $uid
+RETURN c.uid AS uid, score ORDER BY score DESC LIMIT 1
 """
 
 
@@ -49,7 +51,7 @@ def chunk_duplicate_layer(
         return "written", uid
     if seen["same_hash"]:
         return LAYER_HASH, seen["same_hash"]
-    rows = cypher.read(scope, CHUNK_NEAREST, k=VECTOR_NEIGHBOURS, embedding=embedding, uid=uid)
+    rows = cypher.read(scope, CHUNK_NEAREST, embedding=embedding, uid=uid)
     # Neo4j scores cosine similarity as (1 + cos) / 2.
     if rows and 2 * rows[0]["score"] - 1 >= SEMANTIC_MIN_COSINE:
         return LAYER_SEMANTIC, rows[0]["uid"]

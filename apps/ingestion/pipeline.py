@@ -12,13 +12,13 @@ import logging
 from collections import Counter
 from collections.abc import Callable
 
+from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
 from apps.graph.scope import Scope
 from apps.graph.write_failures import write_failure_record
 from apps.ingestion.chunk_writes import ChunkRecord, chunk_uid, chunk_write
 from apps.ingestion.chunking import chunk_document, document_outline
 from apps.ingestion.dedup import chunk_duplicate_layer, content_hash
-from apps.ingestion.documents import document_text
 from apps.ingestion.extraction import (
     Extraction,
     ExtractionFailed,
@@ -164,3 +164,13 @@ def _progress(counts: Counter, total: int) -> dict:
         "resumed": counts["resumed"],
         "failures": counts["failures"],
     }
+
+
+def document_text(scope: Scope, *, uid: str) -> dict | None:
+    rows = cypher.read(
+        scope,
+        "MATCH (d:Document {tenant: $tenant, uid: $uid}) "
+        "RETURN d.uid AS uid, d.content AS content, d.source AS source, d.agent AS agent",
+        uid=uid,
+    )
+    return rows[0] if rows else None

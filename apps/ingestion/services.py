@@ -1,30 +1,123 @@
-"""Writes of the ingestion app: documents (queued or inline) and agent-sent facts. The API and
-any page call these; the Celery task calls `document_ingest_job_run`."""
+"""Writes of the ingestion app: documents (checked, stored once per tenant by URL and by content
+hash, their ingestion queued or run inline) and agent-sent facts. The API and any page call
+these; the Celery task calls `document_ingest_job_run`."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 
 from django.db import transaction
+from neo4j.exceptions import ConstraintError
 
+from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
 from apps.graph.scope import Scope
 from apps.ingestion.chunk_writes import ChunkRecord, chunk_write
 from apps.ingestion.chunking import TextChunk
-from apps.ingestion.dedup import content_hash
-from apps.ingestion.documents import check_document_fields, do_document_store
+from apps.ingestion.dedup import LAYER_HASH, LAYER_URL, content_hash
 from apps.ingestion.extraction import Extractor
-from apps.ingestion.extraction.agent_facts import check_facts, facts_extraction
+from apps.ingestion.extraction.agent_facts import facts_extraction, validate_facts
 from apps.ingestion.pipeline import document_ingest
 from apps.resolution.candidates import Provenance
-from apps.resolution.entity_resolve import entities_resolve
 from apps.resolution.gate import candidates_embed
-from apps.tenants.models import Job, JobStatus
-from apps.tenants.services import job_create, job_fail, job_finish, job_progress
+from apps.resolution.services import entities_resolve
+from apps.tenants.models import Job, KeyScope
+from apps.tenants.services import job_create, job_run
 from memoryproject.api_errors import ApplicationError
 
-JOB_KIND = "ingest_document"
+JOB_KIND = "document_ingest"
+
+MAX_SOURCE_CHARS = 200
+MAX_TITLE_CHARS = 500
+MAX_URL_CHARS = 2000
+MAX_METADATA_BYTES = 10_000
+
+
+@dataclass(frozen=True)
+class StoredDocument:
+    uid: str
+    created: bool
+    duplicate_layer: str | None  # url | content_hash when an existing document was found
+    size: int  # bytes of UTF-8 content
+
+
+STORE = """
+OPTIONAL MATCH (by_url:Document {tenant: $tenant, url: $url})
+OPTIONAL MATCH (by_hash:Document {tenant: $tenant, content_hash: $hash})
+WITH by_url, by_hash
+CALL (by_url, by_hash) {
+  WITH by_url, by_hash WHERE by_url IS NULL AND by_hash IS NULL
+  CREATE (d:Document {uid: randomUUID(), tenant: $tenant, source: $source, title: $title,
+                      url: $url, content: $content, content_hash: $hash,
+                      metadata: $metadata, agent: $agent, created_at: datetime()})
+  RETURN d.uid AS created_uid
+  UNION
+  WITH by_url, by_hash WHERE by_url IS NOT NULL OR by_hash IS NOT NULL
+  RETURN null AS created_uid
+}
+RETURN created_uid, by_url.uid AS url_uid, by_hash.uid AS hash_uid
+"""
+
+
+def validate_document_fields(scope: Scope, *, content: str, source: str, url: str | None) -> int:
+    """Refuses what cannot be ingested; returns the content's size in bytes."""
+    try:
+        size = len(content.encode("utf-8"))
+    except UnicodeEncodeError as exc:  # lone surrogates from a JSON \\ud800 escape
+        raise ApplicationError(
+            f"content is not valid Unicode at character {exc.start}.", field="content"
+        ) from None
+    if not content.strip():
+        raise ApplicationError("content is empty.", field="content", code="empty")
+    limit = scope.setting("max_document_bytes")
+    if size > limit:
+        raise ApplicationError(
+            f"content is {size} bytes; the limit is {limit}.",
+            field="content",
+            limit=limit,
+            code="too_large",
+        )
+    if not source.strip():
+        raise ApplicationError("source is empty.", field="source", code="empty")
+    return size
+
+
+def document_store(
+    scope: Scope,
+    *,
+    content: str,
+    source: str,
+    title: str | None = None,
+    url: str | None = None,
+    metadata: dict | None = None,
+    size: int = 0,
+) -> StoredDocument:
+    """Stores the document unless one with the same URL or content hash exists (then returns
+    that one). Caller has checked the fields (`validate_document_fields`)."""
+    params = dict(
+        source=source,
+        title=title,
+        url=url or None,
+        content=content,
+        hash=content_hash(content),
+        metadata=json.dumps(metadata or {}),
+        agent=scope.actor,
+    )
+    for _ in range(3):  # a concurrent writer may take the URL or hash between match and create
+        try:
+            row = cypher.write(scope, STORE, **params)[0]
+            break
+        except ConstraintError:
+            continue
+    else:
+        raise ApplicationError("The document could not be stored; retry.", status=409)
+    if row["created_uid"]:
+        return StoredDocument(row["created_uid"], True, None, size)
+    if row["url_uid"]:
+        return StoredDocument(row["url_uid"], False, LAYER_URL, size)
+    return StoredDocument(row["hash_uid"], False, LAYER_HASH, size)
 
 
 def check_document_submit(
@@ -40,7 +133,7 @@ def check_document_submit(
     """Stores the document and queues its ingestion (or, with `wait`, ingests it now if it is
     small enough). A document already stored under the same URL or content answers as a
     duplicate and changes nothing."""
-    size = check_document_fields(scope, content=content, source=source, url=url)
+    size = validate_document_fields(scope, content=content, source=source, url=url)
     inline_limit = scope.setting("max_inline_document_bytes")
     if wait and size > inline_limit:
         raise ApplicationError(
@@ -49,7 +142,7 @@ def check_document_submit(
             limit=inline_limit,
             code="too_large_inline",
         )
-    stored = do_document_store(
+    stored = document_store(
         scope, content=content, source=source, title=title, url=url, metadata=metadata, size=size
     )
     if not stored.created:
@@ -67,37 +160,26 @@ def check_document_submit(
         document_ingest_job_run(job)
         job.refresh_from_db()
         return {"document": stored.uid, "status": job.status, "job": job.uid, "result": job.result}
-    from apps.ingestion.tasks import ingest_document
+    from apps.ingestion.tasks import document_ingest
 
-    transaction.on_commit(lambda: ingest_document.delay(job.uid))
+    transaction.on_commit(lambda: document_ingest.delay(job.uid))
     return {"document": stored.uid, "status": job.status, "job": job.uid}
 
 
-def document_ingest_job_run(job: Job, *, extractor: Extractor | None = None) -> None:
-    """Runs (or re-runs) a document's ingestion job, progress and result on the job row. A
-    crash leaves the job running; running it again finishes what is missing."""
-    from apps.tenants.auth import ROLE_PERMISSIONS
-    from apps.tenants.models import Role
-
-    scope = Scope(
-        tenant=job.tenant.uid,
-        actor=job.actor or "system:ingestion",
-        actor_kind="agent",
-        permissions=ROLE_PERMISSIONS[Role.ADMIN],
-        settings=job.tenant.effective_settings(),
-    )
-    Job.objects.filter(pk=job.pk).update(attempts=job.attempts + 1, status=JobStatus.RUNNING)
-    try:
-        result = document_ingest(
-            scope,
-            document_uid=job.subject,
-            extractor=extractor,
-            progress=lambda counters: job_progress(job, **counters),
-        )
-    except LookupError as exc:
-        job_fail(job, exc, message="The document is gone.")
-        return
-    job_finish(job, result=result)
+def document_ingest_job_run(job: Job, *, extractor: Extractor | None = None) -> dict | None:
+    """Runs (or re-runs) a document's ingestion job, progress and result on the job row, as the
+    agent that sent it with the right to write memory (no more). Running it again after a crash
+    finishes what is missing; a document that is gone fails the job."""
+    return job_run(
+        job.uid,
+        lambda scope, progress: document_ingest(
+            scope, document_uid=job.subject, extractor=extractor,
+            progress=lambda counters: progress(**counters),
+        ),
+        actor="system:ingestion",
+        permissions={KeyScope.MEMORY_WRITE},
+        refusals={LookupError: "The document is gone."},
+    )  # fmt: skip
 
 
 def check_facts_submit(
@@ -106,9 +188,9 @@ def check_facts_submit(
     """Agent-sent entities and relations through the same resolution gate as extracted ones,
     all in one transaction. With a source text, it is kept as a document with one chunk that
     the mentions point into; re-sending the same facts with the same text changes nothing."""
-    check_facts(entities, relations, limit=scope.setting("max_facts_per_request"))
+    validate_facts(entities, relations, limit=scope.setting("max_facts_per_request"))
     if source_text:
-        size = check_document_fields(scope, content=source_text, source="facts", url=None)
+        size = validate_document_fields(scope, content=source_text, source="facts", url=None)
     extraction = facts_extraction(entities, relations, source_text=source_text)
     if not source_text:
         receipts = entities_resolve(
@@ -118,7 +200,7 @@ def check_facts_submit(
             provenance=Provenance(agent=scope.actor),
         )
         return {"document": None, "receipts": [r.as_dict() for r in receipts]}
-    stored = do_document_store(scope, content=source_text, source="facts", size=size)
+    stored = document_store(scope, content=source_text, source="facts", size=size)
     fingerprint = hashlib.sha256(
         json.dumps([entities, relations], sort_keys=True, default=str).encode()
     ).hexdigest()[:32]

@@ -5,8 +5,8 @@ from celery import shared_task
 from apps.tenants.models import Job
 
 
-@shared_task(name="ingestion.ingest_document", acks_late=True)
-def ingest_document(job_uid: str) -> None:
+@shared_task(name="ingestion.document_ingest", acks_late=True)
+def document_ingest(job_uid: str) -> None:
     job = Job.objects.select_related("tenant").filter(uid=job_uid).first()
     if job is None:
         return

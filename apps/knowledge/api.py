@@ -12,10 +12,11 @@ from apps.knowledge.selectors import knowledge_graph, knowledge_search
 from apps.knowledge.ticker import knowledge_promotion_queue
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
+from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import validated
 
 
-class KnowledgePromoteApi(APIView):
+class KnowledgePromoteApi(RecordsRefusals, APIView):
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(request=None, summary="Queue a knowledge promotion of the tenant's chains now")
@@ -38,7 +39,7 @@ class KnowledgeApi(APIView):
         summary="A user's promoted facts; with ?q= the neighbourhood of what q names",
     )
     def get(self, request, user: str):
-        query = validated(request, KnowledgeQuery, kind=None, data=request.query_params)
+        query = validated(request, KnowledgeQuery, data=request.query_params)
         user = user[:200]
         if "q" in query:
             rows = knowledge_search(

@@ -6,7 +6,7 @@ An extractor is any object with `extract(chain, messages) -> list[dict]`, where 
     {"from": id, "from_label": label, "relation": REL, "to": id, "to_label": label,
      "nuance": str, "confidence": 0..1, "messages": [uid of each message that supports it]}
 
-`check_triples` holds everything to the ontology: four labels, lowercase snake_case ids, the relation
+`validate_triples` holds everything to the ontology: four labels, lowercase snake_case ids, the relation
 whitelist (anything else becomes RELATES_TO with the intent kept in the nuance), and messages from
 the chain. Two extractors ship: a deterministic rule-based one (the default) and one that asks an
 OpenAI-compatible endpoint with a strict JSON schema.
@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import json
 import re
-import urllib.request
 from typing import Protocol
 
 from django.conf import settings
 from django.utils.module_loading import import_string
+
+from memoryproject.chat_completions import ChatAnswerInvalid, ChatEndpoint, chat_complete_json
 
 LABELS = ("Identities", "Tools", "Projects", "Concepts")
 RELATIONS = (
@@ -51,7 +52,7 @@ def snake_id(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", str(text).lower()).strip("_")[:MAX_ID_CHARS]
 
 
-def check_triples(triples, *, message_uids: set[str]) -> list[dict]:
+def validate_triples(triples, *, message_uids: set[str]) -> list[dict]:
     """Triples held to the ontology; raises ExtractorError on anything that is not one."""
     if not isinstance(triples, list) or len(triples) > MAX_TRIPLES:
         raise ExtractorError(f"An extractor returns a list of at most {MAX_TRIPLES} triples.")
@@ -210,37 +211,23 @@ class OpenAICompatibleExtractor:
     name = "llm"
 
     def __init__(self, url: str | None = None, model: str | None = None, timeout: float = 60):
-        self.url = (url or settings.KNOWLEDGE_LLM_URL).rstrip("/")
-        self.model = model or settings.KNOWLEDGE_LLM_MODEL
-        self.timeout = timeout
+        self.endpoint = ChatEndpoint(
+            (url or settings.KNOWLEDGE_LLM_URL).rstrip("/"),
+            model or settings.KNOWLEDGE_LLM_MODEL,
+            api_key=settings.KNOWLEDGE_LLM_API_KEY,
+            timeout=timeout,
+        )
 
     def extract(self, chain: dict, messages: list[dict]) -> list[dict]:
-        if not self.url:
+        if not self.endpoint.base_url:
             raise ExtractorError("KNOWLEDGE_LLM_URL is not set.")
         transcript = "\n".join(f"[{m['no']}] {m['role']}: {m['text']}" for m in messages)
-        body = {
-            "model": self.model,
-            "temperature": 0,
-            "messages": [
-                {"role": "system", "content": INSTRUCTIONS + json.dumps(snake_id(chain["user"]))},
-                {"role": "user", "content": transcript},
-            ],
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {"name": "triples", "strict": True, "schema": TRIPLE_SCHEMA},
-            },
-        }
-        headers = {"Content-Type": "application/json"}
-        if settings.KNOWLEDGE_LLM_API_KEY:
-            headers["Authorization"] = f"Bearer {settings.KNOWLEDGE_LLM_API_KEY}"
-        request = urllib.request.Request(
-            f"{self.url}/chat/completions", data=json.dumps(body).encode(), headers=headers
-        )
-        with urllib.request.urlopen(request, timeout=self.timeout) as response:  # noqa: S310
-            answer = json.loads(response.read())
+        system = INSTRUCTIONS + json.dumps(snake_id(chain["user"]))
         try:
-            triples = json.loads(answer["choices"][0]["message"]["content"])["triples"]
-        except (KeyError, IndexError, TypeError, json.JSONDecodeError) as exc:
+            answer = chat_complete_json(self.endpoint, system=system, user=transcript,
+                                        schema=TRIPLE_SCHEMA, schema_name="triples")  # fmt: skip
+            triples = answer["triples"]
+        except (ChatAnswerInvalid, KeyError, TypeError) as exc:
             raise ExtractorError(f"The model's answer is not the schema: {exc!r:.200}") from None
         by_no = {m["no"]: m["uid"] for m in messages}
         for t in triples if isinstance(triples, list) else []:

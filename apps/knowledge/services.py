@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.graph.write_failures import write_failure_record
-from apps.knowledge.extractors import ExtractorError, check_triples, extractor_named
+from apps.knowledge.extractors import ExtractorError, extractor_named, validate_triples
 
 HEAT_HALF_LIFE_HOURS = 24.0
 HEAT_WINDOW = timedelta(days=7)
@@ -120,7 +120,7 @@ def _facts(triples: list[dict]) -> list[dict]:
     return facts
 
 
-def do_chain_upsert(
+def chain_upsert(
     scope: Scope, *, user: str, sid: str, upto: int, heat: float, triples: list[dict]
 ) -> dict:
     """Write a chain's checked triples and move its mark to `upto`, all or nothing. A revision
@@ -180,7 +180,7 @@ def knowledge_promote_chains(
             triples = extractor.extract(
                 {"user": chain["user"], "sid": chain["sid"], "heat": heat}, messages
             )
-            checked = check_triples(triples, message_uids={m["uid"] for m in messages})
+            checked = validate_triples(triples, message_uids={m["uid"] for m in messages})
         except ExtractorError as exc:
             # Schema failures abort this chain only; it is tried again on the next tick.
             write_failure_record(
@@ -188,7 +188,7 @@ def knowledge_promote_chains(
             )
             receipts.append({**receipt, "status": "failed", "reason": str(exc)[:200]})
             continue
-        result = do_chain_upsert(
+        result = chain_upsert(
             scope, user=chain["user"], sid=chain["sid"], upto=upto, heat=heat, triples=checked
         )
         receipts.append({**receipt, **result, "triples": len(checked)})

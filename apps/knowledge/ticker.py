@@ -10,20 +10,17 @@ from django.utils import timezone
 
 from apps.graph.scope import Scope
 from apps.knowledge.services import knowledge_promote_chains
-from apps.tenants.models import Job, Tenant
-from apps.tenants.services import job_create, job_fail, job_finish, job_progress
+from apps.tenants.auth import scope_for_system
+from apps.tenants.models import Job, KeyScope, Tenant
+from apps.tenants.services import job_create, job_run
 
-JOB_KIND = "knowledge-promotion"
+JOB_KIND = "knowledge_promote"
 MAX_RECEIPTS_KEPT = 100
 
 
-def tenant_system_scope(tenant: Tenant) -> Scope:
-    return Scope(
-        tenant=tenant.uid,
-        actor="system:knowledge-promotion",
-        actor_kind="system",
-        settings=tenant.effective_settings(),
-    )
+ACTOR = "system:knowledge-promotion"
+# Reads the conversations, writes the facts: nothing else.
+RIGHTS = frozenset({KeyScope.MEMORY_READ, KeyScope.MEMORY_WRITE})
 
 
 def knowledge_tenants_due(*, now: datetime | None = None) -> list[Tenant]:
@@ -49,23 +46,17 @@ def knowledge_promotion_queue(scope: Scope) -> Job:
 def knowledge_tick(*, now: datetime | None = None) -> list[str]:
     """Queue a promotion job for every tenant that is due; returns their job uids."""
     return [
-        knowledge_promotion_queue(tenant_system_scope(t)).uid
+        knowledge_promotion_queue(scope_for_system(t, ACTOR, RIGHTS)).uid
         for t in knowledge_tenants_due(now=now)
     ]
 
 
-def knowledge_promotion_run(*, job_uid: str) -> dict:
+def knowledge_promotion_run(*, job_uid: str) -> dict | None:
     """What a worker does for one job: promote the tenant's chains, progress on the row."""
-    job = Job.objects.select_related("tenant").get(uid=job_uid)
-    scope = tenant_system_scope(job.tenant)
-    job_progress(job, done=0)
-    try:
-        result = knowledge_promote_chains(
-            scope, progress=lambda **counts: job_progress(job, **counts)
-        )
-    except Exception as exc:
-        job_fail(job, exc)
-        raise
-    result["receipts"] = result["receipts"][:MAX_RECEIPTS_KEPT]
-    job_finish(job, result=result)
-    return result
+
+    def work(scope: Scope, progress) -> dict:
+        result = knowledge_promote_chains(scope, progress=progress)
+        result["receipts"] = result["receipts"][:MAX_RECEIPTS_KEPT]
+        return result
+
+    return job_run(job_uid, work, actor=ACTOR, permissions=RIGHTS)

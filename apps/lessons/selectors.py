@@ -9,7 +9,7 @@ from datetime import datetime
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.lessons.services.playbooks import trigger_terms
-from memoryproject.json_values import check_json_object
+from memoryproject.json_values import validate_json_object
 
 # --- episodes ---------------------------------------------------------------------------------
 
@@ -191,7 +191,7 @@ def _decoded(row: dict) -> dict:
 
 def playbooks_for(scope: Scope, *, situation: dict, limit: int = 20) -> list[dict]:
     """Switched-on playbooks whose every trigger value is in the situation, with its type."""
-    check_json_object(situation, field="situation")
+    validate_json_object(situation, field="situation")
     rows = cypher.read(scope, PLAYBOOKS_FOR, terms=trigger_terms(situation), limit=limit)
     return [_decoded(r) | {"id": f"{r['key']}#{r['version']}"} for r in rows]
 

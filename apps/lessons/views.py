@@ -11,20 +11,20 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.lessons import selectors
+from apps.lessons.filters import EpisodeFilters, HandoffFilters
 from apps.lessons.services import playbooks
 from apps.tenants.models import Role
 from apps.tenants.roles import role_required
 from memoryproject.api_errors import ApplicationError
 from memoryproject.page_render import render_page_or_fragment
+from memoryproject.request_inputs import filters_from
 
 
 @require_GET
 @role_required(Role.VIEWER)
 def episodes_page(request):
-    status = request.GET.get("status")
-    rows = selectors.episodes_list(
-        request.scope, status=status if status in {"open", "closed"} else None, limit=200
-    )
+    status = filters_from(EpisodeFilters, request.GET)["status"]
+    rows = selectors.episodes_list(request.scope, status=status, limit=200)
     return render(request, "lessons/episodes.html", {"episodes": rows, "status": status})
 
 
@@ -103,8 +103,8 @@ def playbook_switch(request, key: str):
 @require_GET
 @role_required(Role.VIEWER)
 def handoffs_page(request):
-    agent = request.GET.get("agent") or None
-    rows = selectors.handoffs_for(request.scope, agent=agent[:200] if agent else None, limit=300)
+    agent = filters_from(HandoffFilters, request.GET)["agent"]
+    rows = selectors.handoffs_for(request.scope, agent=agent, limit=300)
     by_receiver: dict[str, list] = defaultdict(list)
     for row in rows:
         by_receiver[row["receiver"]].append(row)

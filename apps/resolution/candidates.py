@@ -30,7 +30,7 @@ class EntityCandidate:
     # The description alone, embedded: what the semantic signal compares when both sides have
     # a description (names are the fuzzy signal's; mixing them in blurs the description's).
     description_embedding: tuple[float, ...] | None = None
-    # What the agent states about it (checked by `entity_values.check_values`): a flat map of
+    # What the agent states about it (checked by `entity_values.validate_values`): a flat map of
     # scalars; the identifying ones (email, phone, born, id:<system>, ...) are compared.
     values: dict = field(default_factory=dict, hash=False, compare=False)
 

@@ -29,7 +29,7 @@ DATE_KEYS = ("born", "died", "founded", "dissolved")
 _ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 
 
-def check_values(values: object, *, field: str) -> dict:
+def validate_values(values: object, *, field: str) -> dict:
     """The values as given, or a 400 naming `field.key` and the limit that broke: at most
     MAX_VALUES keys matching KEY_PATTERN, each a string (<= MAX_VALUE_CHARS), a finite number,
     a bool, or for date keys an ISO date (YYYY, YYYY-MM or YYYY-MM-DD)."""

@@ -35,9 +35,18 @@ ENTITY_CREATE = """
 MATCH (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
 CREATE (e:Entity {uid: $uid, tenant: $tenant, name: $name, norm_name: $norm, type: $type,
                   aliases: $aliases, norm_aliases: $norm_aliases, description: $description,
-                  embedding: $embedding, description_embedding: $description_embedding,
                   values_json: $values_json, status: 'active', created_by: $agent,
                   created_at: datetime(), updated_at: datetime()})
+WITH k, e
+// Vectors are stored as float32 arrays (half of Cypher's float64 lists).
+CALL (e) {
+  WITH e WHERE size($embedding) > 0
+  CALL db.create.setNodeVectorProperty(e, 'embedding', $embedding)
+}
+CALL (e) {
+  WITH e WHERE $description_embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(e, 'description_embedding', $description_embedding)
+}
 WITH k, e
 OPTIONAL MATCH (k)-[stale:KEY_OF]->()
 DELETE stale
@@ -82,14 +91,23 @@ WITH DISTINCT e
 WITH e, [p IN $names WHERE p.norm <> e.norm_name
                        AND NOT p.norm IN coalesce(e.norm_aliases, [])] AS fresh,
      coalesce(e.description, '') = '' AND $description <> '' AS fills_description
+WITH e, fresh, fills_description, fills_description OR e.embedding IS NULL AS fills_embedding
 SET e.aliases = coalesce(e.aliases, []) + [p IN fresh | p.surface],
     e.norm_aliases = coalesce(e.norm_aliases, []) + [p IN fresh | p.norm],
     e.description = CASE WHEN fills_description THEN $description ELSE e.description END,
-    e.embedding = CASE WHEN fills_description OR e.embedding IS NULL THEN $embedding
-                       ELSE e.embedding END,
-    e.description_embedding = CASE WHEN fills_description THEN $description_embedding
-                                   ELSE e.description_embedding END,
+    e.description_embedding = CASE WHEN fills_description AND $description_embedding IS NULL
+                                   THEN null ELSE e.description_embedding END,
     e.last_agent = $agent
+WITH e, fresh, fills_description, fills_embedding
+// Vectors are stored as float32 arrays (half of Cypher's float64 lists).
+CALL (e, fills_embedding) {
+  WITH e WHERE fills_embedding AND size($embedding) > 0
+  CALL db.create.setNodeVectorProperty(e, 'embedding', $embedding)
+}
+CALL (e, fills_description) {
+  WITH e WHERE fills_description AND $description_embedding IS NOT NULL
+  CALL db.create.setNodeVectorProperty(e, 'description_embedding', $description_embedding)
+}
 RETURN e.uid AS uid, size(fresh) > 0 OR fills_description AS changed,
        e.values_json AS values_json, e.value_conflicts_json AS conflicts_json
 """

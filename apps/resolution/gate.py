@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from apps.graph.cypher import ScopedTx
 from apps.graph.embeddings import get_embedder
-from apps.graph.fulltext import fulltext_terms
+from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.resolution.candidates import EntityCandidate, Provenance
 from apps.resolution.comparisons.organisation_names import acronym
 from apps.resolution.comparisons.records import Record, records_compare
@@ -29,8 +29,7 @@ from apps.resolution.entity_values import values_load
 from apps.resolution.match_model import Scored, match_score, name_tf_adjustment, part_words
 from apps.resolution.name_frequency import type_name_counts
 
-# How many hits each index may contribute. Neo4j 5.26 cannot filter a vector or full-text query
-# by tenant and type inside the index, so hits are filtered after; 50 leaves room for that.
+# How many hits each index may contribute (within the candidate's tenant, type and active entities).
 INDEX_HITS = 50
 # Matches scored per candidate (the most similar by the indexes' fields first), and proposed.
 TOP_K = 20
@@ -102,34 +101,36 @@ RETURN {"""
 """
 )
 
+# The indexes keep to the candidate's tenant, type and active entities themselves (filtered
+# vector search; required Lucene clauses, see graph.fulltext), so a larger tenant never takes
+# these places. Each SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails
+# otherwise).
+_BY_MEANING = """
+  MATCH (by_name:Entity)
+    SEARCH by_name IN (VECTOR INDEX entity_embedding FOR $embedding
+      WHERE by_name.tenant = $tenant AND by_name.type = $type AND by_name.status = 'active'
+      LIMIT $hits)
+  RETURN by_name AS node
+  UNION
+  MATCH (by_text:Entity)
+    SEARCH by_text IN (VECTOR INDEX entity_description_embedding FOR $probe
+      WHERE by_text.tenant = $tenant AND by_text.type = $type AND by_text.status = 'active'
+      LIMIT $hits)
+  RETURN by_text AS node
+"""
+
 MATCHES_BY_WORDS_AND_MEANING = (
-    """
+    """CYPHER 25
 CALL () {
   CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node
   RETURN node
-  UNION
-  CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node
-  RETURN node
-  UNION
-  CALL db.index.vector.queryNodes('entity_description_embedding', $hits, $probe) YIELD node
-  RETURN node
-}
-"""
+  UNION"""
+    + _BY_MEANING
+    + "}"
     + _MATCH_FIELDS
 )
 
-MATCHES_BY_MEANING = (
-    """
-CALL () {
-  CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node
-  RETURN node
-  UNION
-  CALL db.index.vector.queryNodes('entity_description_embedding', $hits, $probe) YIELD node
-  RETURN node
-}
-"""
-    + _MATCH_FIELDS
-)
+MATCHES_BY_MEANING = "CYPHER 25\nCALL () {" + _BY_MEANING + "}" + _MATCH_FIELDS
 
 
 @dataclass(frozen=True)
@@ -225,6 +226,7 @@ def matches_find(stx: ScopedTx, candidate: EntityCandidate) -> list[Match]:
     short = acronym(candidate.name) if candidate.type == "Organization" else ""
     if words and short:
         words += " OR " + fulltext_terms(short)
+    words = entity_words_query(stx.scope.tenant, words, type=candidate.type)
     query = MATCHES_BY_WORDS_AND_MEANING if words else MATCHES_BY_MEANING
     rows = stx.run(query, words=words, hits=INDEX_HITS, type=candidate.type,
                    **_vectors(candidate))  # fmt: skip

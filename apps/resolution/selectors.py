@@ -9,12 +9,12 @@ import json
 
 from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
-from apps.graph.fulltext import fulltext_terms
+from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.graph.scope import Scope
 from apps.resolution.entity_values import values_load, values_rows
 
 RRF_K = 60  # reciprocal rank fusion's usual constant: damps the weight of the first ranks
-SEARCH_HITS = 100  # how deep each index is read before tenant/type filtering and fusion
+SEARCH_HITS = 100  # how deep each index is read (inside the tenant and type) before fusion
 DETAIL_RELATIONS = 100
 DETAIL_MENTIONS = 50
 DETAIL_PENDING = 50
@@ -26,31 +26,41 @@ RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS 
 ORDER BY score DESC, name LIMIT $limit
 """
 
+# Tenant, type and status are filters inside both indexes (see graph.nodes.entities).
+# A SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails otherwise). A filtered
+# vector search states each of its filters, so the search with a type is a text of its own.
 _RANKED_VECTOR = """
-  CALL db.index.vector.queryNodes('entity_embedding', $hits, $embedding) YIELD node, score
-  WITH node, score WHERE node.tenant = $tenant AND node.status = 'active'
-                     AND ($type IS NULL OR node.type = $type)
-  WITH collect(node) AS nodes
+  MATCH (hit:Entity)
+    SEARCH hit IN (VECTOR INDEX entity_embedding FOR $embedding
+                   WHERE hit.tenant = $tenant AND hit.status = 'active' LIMIT $hits)
+    SCORE AS score
+  WITH hit ORDER BY score DESC
+  WITH collect(hit) AS nodes
   UNWIND range(0, size(nodes) - 1) AS i
   RETURN nodes[i] AS node, i + 1 AS rank, 'meaning' AS via
 """
+_RANKED_VECTOR_TYPED = _RANKED_VECTOR.replace(
+    "hit.status = 'active' LIMIT", "hit.status = 'active' AND hit.type = $type LIMIT"
+)
 
-SEARCH_WORDS_AND_MEANING = (
-    """
-CALL () {
+_RANKED_WORDS = """
   CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node, score
-  WITH node, score WHERE node.tenant = $tenant AND node.status = 'active'
-                     AND ($type IS NULL OR node.type = $type)
+  WITH node, score WHERE node.tenant = $tenant
   WITH collect(node) AS nodes
   UNWIND range(0, size(nodes) - 1) AS i
   RETURN nodes[i] AS node, i + 1 AS rank, 'words' AS via
   UNION ALL"""
-    + _RANKED_VECTOR
+
+# (by words too, with a type) -> the query
+SEARCHES = {
+    (words, typed): "CYPHER 25\nCALL () {"
+    + (_RANKED_WORDS if words else "")
+    + (_RANKED_VECTOR_TYPED if typed else _RANKED_VECTOR)
     + "}"
     + _FUSED_FIELDS
-)
-
-SEARCH_MEANING = "CALL () {" + _RANKED_VECTOR + "}" + _FUSED_FIELDS
+    for words in (True, False)
+    for typed in (True, False)
+}
 
 BROWSE = """
 MATCH (e:Entity {tenant: $tenant})
@@ -98,11 +108,11 @@ def entities_search(scope: Scope, *, q: str = "", type: str | None = None, limit
     q = q.strip()
     if not q:
         return cypher.read(scope, BROWSE, type=type, limit=limit)
-    words = fulltext_terms(q, fuzzy=True)
+    words = entity_words_query(scope.tenant, fulltext_terms(q, fuzzy=True), type=type)
     embedding = get_embedder().embed([q])[0]
     return cypher.read(
         scope,
-        SEARCH_WORDS_AND_MEANING if words else SEARCH_MEANING,
+        SEARCHES[(bool(words), type is not None)],
         words=words,
         embedding=embedding,
         type=type,

@@ -8,24 +8,19 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.graph.nodes import ENTITY_TYPES
 from apps.review import selectors, services
+from apps.review.filters import QueueFilters
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
-from memoryproject.api_refusals import RecordsRefusals
+from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import MAX_UID_CHARS, query_params
 
 MAX_LIMIT = 200
 _UID = [OpenApiParameter("uid", str, OpenApiParameter.PATH)]
 
 
-class ReviewListIn(StrictSerializer):
+class ReviewListIn(QueueFilters):
     status = serializers.ChoiceField(choices=["pending"], required=False, default="pending")
-    type = serializers.ChoiceField(choices=ENTITY_TYPES, required=False)
-    min_score = serializers.FloatField(required=False, min_value=0.0, max_value=1.0)
-    max_score = serializers.FloatField(required=False, min_value=0.0, max_value=1.0)
-    order = serializers.ChoiceField(choices=selectors.QUEUE_ORDERS, required=False,
-                                    default="impact")  # fmt: skip
     offset = serializers.IntegerField(required=False, min_value=0, max_value=100_000, default=0)
     limit = serializers.IntegerField(required=False, min_value=1, max_value=MAX_LIMIT, default=50)
 

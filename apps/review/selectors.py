@@ -4,13 +4,12 @@ history and neighbourhood. Each is one Cypher round trip, whatever the sizes."""
 from __future__ import annotations
 
 import json
-import re
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.resolution.entity_values import values_load, values_rows
-from apps.review.merge_records import record_load
-from apps.review.merges import names_absorbed
+from apps.review.merges import names_absorbed, record_load
+from memoryproject.sentences import sentence_at
 
 QUEUE_ORDERS = ("impact", "score")
 PAIR_MENTIONS = 8
@@ -111,8 +110,6 @@ RETURN e {.uid, .name, .type, .status} AS centre,
             ORDER BY coalesce(r.weight, 1) DESC, o.name LIMIT $limit } AS edges
 """
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
-
 
 def pending_queue(
     scope: Scope,
@@ -135,18 +132,14 @@ def pending_queue(
     return {"pending": row["pending"], "matching": row["matching"], "pairs": row["pairs"]}
 
 
-def _sentence(text: str, start: int, end: int, surface: str) -> str:
-    """The sentence of the chunk that holds the mention (the whole chunk if offsets are unknown)."""
+def _sentence(text: str, start: int | None, surface: str) -> str:
+    """The sentence of the chunk that holds the mention (found by its surface form when the
+    offsets are unknown)."""
     if not text:
         return ""
     if start is None or start < 0:
         start = max(text.find(surface or ""), 0)
-    begin = 0
-    for match in _SENTENCE_END.finditer(text):
-        if match.end() > start:
-            return text[begin : match.start()].strip()
-        begin = match.end()
-    return text[begin:].strip()
+    return sentence_at(text, start)
 
 
 def pair_detail(scope: Scope, *, uid: str) -> dict | None:
@@ -163,7 +156,7 @@ def pair_detail(scope: Scope, *, uid: str) -> dict | None:
         side["value_conflicts"] = values_load(side.pop("value_conflicts_json", None))
         side["value_rows"] = values_rows(side["values"], side["value_conflicts"])
         for m in side["mentions"]:
-            m["sentence"] = _sentence(m["text"] or "", m["start"], m["end"], m["surface"])
+            m["sentence"] = _sentence(m["text"] or "", m["start"], m["surface"])
     absorbed = names_absorbed(merged, survivor)
     by_type = sorted(row["moves"], key=lambda c: c["type"])
     moved = sum(c["n"] for c in by_type)

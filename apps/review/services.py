@@ -12,7 +12,7 @@ from apps.review.not_same import do_not_same_record
 from apps.review.unmerges import do_merge_undo
 from apps.tenants.models import KeyScope
 from apps.tenants.services import audit_record
-from memoryproject.api_errors import ApplicationError, ConflictError
+from memoryproject.api_errors import ConflictError, PermissionDeniedError
 
 MAX_REASON_CHARS = 2000
 
@@ -35,11 +35,9 @@ RETURN s.status AS status
 
 def _require_review(scope: Scope) -> None:
     if not scope.allows(KeyScope.REVIEW):
-        raise ApplicationError(
+        raise PermissionDeniedError(
             "Deciding reviews needs the review permission (reviewer or admin role, or a key "
-            "with the 'review' scope).",
-            code="permission_denied",
-            status=403,
+            "with the 'review' scope)."
         )
 
 

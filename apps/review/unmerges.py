@@ -19,8 +19,7 @@ from __future__ import annotations
 
 from apps.graph.cypher import ScopedTx
 from apps.resolution.signals import name_normalize
-from apps.review.merge_records import props_decode, record_load
-from apps.review.merges import do_review_lock
+from apps.review.merges import do_review_lock, props_decode, record_load
 from memoryproject.api_errors import ConflictError, NotFoundError
 
 MERGE_STATE = """

@@ -10,12 +10,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from apps.graph.nodes import ENTITY_TYPES
 from apps.review import audit, selectors, services
+from apps.review.filters import QueueFilters
 from apps.review.neighbourhood_layout import neighbourhood_layout
 from apps.tenants.models import KeyScope, Role
 from apps.tenants.roles import role_required
 from memoryproject.api_errors import ApplicationError
 from memoryproject.page_render import render_page_or_fragment
-from memoryproject.request_inputs import MAX_UID_CHARS
+from memoryproject.request_inputs import MAX_UID_CHARS, filters_from
 
 SKIPPED = "review_skipped"
 LAST = "review_last"
@@ -25,21 +26,7 @@ QUEUE_ROWS = 50
 
 
 def _filters(source) -> dict:
-    def score(name):
-        try:
-            value = float(source.get(name, ""))
-        except ValueError:
-            return None
-        return value if 0.0 <= value <= 1.0 else None
-
-    wanted = source.get("type", "")
-    order = source.get("order", "impact")
-    return {
-        "type": wanted if wanted in ENTITY_TYPES else None,
-        "min_score": score("min_score"),
-        "max_score": score("max_score"),
-        "order": order if order in selectors.QUEUE_ORDERS else "impact",
-    }
+    return filters_from(QueueFilters, source)
 
 
 def _document_url(uid: str | None) -> str | None:

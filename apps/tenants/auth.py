@@ -11,7 +11,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework_api_key.permissions import KeyParser
 
 from apps.graph.scope import Scope
-from apps.tenants.models import ROLE_RANK, KeyScope, Membership, Role, TenantAPIKey
+from apps.tenants.models import ROLE_RANK, KeyScope, Membership, Role, Tenant, TenantAPIKey
 from apps.tenants.throttles import (
     AddressRateThrottle,
     attempt_failed,
@@ -64,6 +64,18 @@ def scope_for_membership(membership: Membership) -> Scope:
         actor_kind="person",
         permissions=ROLE_PERMISSIONS[Role(membership.role)],
         settings=membership.tenant.effective_settings(),
+    )
+
+
+def scope_for_system(tenant: Tenant, actor: str, permissions=frozenset()) -> Scope:
+    """A worker's scope: the rights its work needs, named by the caller (never a role's, so a
+    background job cannot do more than what it was queued for)."""
+    return Scope(
+        tenant=tenant.uid,
+        actor=actor,
+        actor_kind="system",
+        permissions=frozenset(permissions),
+        settings=tenant.effective_settings(),
     )
 
 

@@ -21,8 +21,8 @@ from apps.lessons.services.episodes import (
     check_episode_open,
 )
 from apps.lessons.services.lessons import check_lesson_learn
-from apps.tenants.auth import ROLE_PERMISSIONS
-from apps.tenants.models import AuditEvent, Role, Tenant
+from apps.tenants.auth import scope_for_system
+from apps.tenants.models import AuditEvent, KeyScope, Tenant
 from apps.tenants.selectors import tenant_stats
 from apps.tenants.services import audit_record
 
@@ -107,13 +107,8 @@ ENTITY_UID = "MATCH (e:Entity {tenant: $tenant, name: $name}) RETURN e.uid AS ui
 
 
 def demo_scope(tenant: Tenant) -> Scope:
-    return Scope(
-        tenant=tenant.uid,
-        actor=ACTOR,
-        actor_kind="agent",
-        permissions=ROLE_PERMISSIONS[Role.ADMIN],
-        settings=tenant.effective_settings(),
-    )
+    """The seeder writes memory as an agent would, with no right beyond reading and writing it."""
+    return scope_for_system(tenant, ACTOR, {KeyScope.MEMORY_READ, KeyScope.MEMORY_WRITE})
 
 
 def tenant_has_data(scope: Scope) -> bool:

@@ -20,7 +20,7 @@ def members_list(*, tenant: Tenant) -> list[Membership]:
     )
 
 
-def check_role(role: str) -> str:
+def validate_role(role: str) -> str:
     if role not in Role.values:
         raise ApplicationError(f"role must be one of {', '.join(Role.values)}.", field="role")
     return role
@@ -29,7 +29,7 @@ def check_role(role: str) -> str:
 def check_member_invite(scope: Scope, *, tenant: Tenant, username: str, role: str) -> Membership:
     """Give an existing account a role in the tenant; an account that has one already keeps it
     (change it instead)."""
-    check_role(role)
+    validate_role(role)
     username = (username or "").strip()
     if not username or len(username) > MAX_USERNAME_CHARS:
         raise ApplicationError("username is required.", field="username", limit=MAX_USERNAME_CHARS)
@@ -71,7 +71,7 @@ def _keep_an_admin(tenant: Tenant, membership: Membership) -> None:
 def check_member_role_change(
     scope: Scope, *, tenant: Tenant, username: str, role: str
 ) -> Membership:
-    check_role(role)
+    validate_role(role)
     with transaction.atomic():
         membership = _member(tenant, username)
         if membership.role == role:

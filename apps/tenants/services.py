@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from apps.graph.scope import Scope
+from apps.tenants.auth import scope_for_system
 from apps.tenants.models import (
     AuditEvent,
     Job,
@@ -94,6 +97,51 @@ def job_finish(job: Job, *, result: dict | None = None, error: str = "") -> None
     job.error = error[:4000]
     job.finished_at = timezone.now()
     job.save(update_fields=["status", "result", "error", "finished_at", "updated_at"])
+
+
+def job_run(
+    job_uid: str,
+    work: Callable[..., dict],
+    *,
+    actor: str,
+    permissions=frozenset(),
+    audit: str = "",
+    audit_details: Callable[[dict], dict] | None = None,
+    refusals: dict[type[Exception], str] | None = None,
+) -> dict | None:
+    """The one way a worker runs a Job: `work(scope, progress=...)` with the rights it needs
+    (`permissions`; `actor` when the job names none), progress on the row, then the result.
+
+    - An exception of a type in `refusals` ends the job failed with that type's message, and is
+      not raised.
+    - Any other exception ends it failed with the exception's class only (`job_fail`: its text
+      may quote data, an erased user's words among them; the detail goes to the log), and is
+      raised for the worker.
+    - With `audit`, the audit row and the job marked done are one transaction: a job reads done
+      only once its audit exists.
+    Returns the result, or None for a job that no longer exists (its tenant was deleted) or was
+    refused. Running a job again (a redelivered task) runs its work again: work is idempotent."""
+    job = Job.objects.select_related("tenant").filter(uid=job_uid).first()
+    if job is None:
+        return None
+    scope = scope_for_system(job.tenant, job.actor or actor, permissions)
+    Job.objects.filter(pk=job.pk).update(
+        attempts=F("attempts") + 1, status=JobStatus.RUNNING, updated_at=timezone.now()
+    )
+    try:
+        result = work(scope, progress=lambda **counters: job_progress(job, **counters))
+    except Exception as exc:
+        refused = next((m for t, m in (refusals or {}).items() if isinstance(exc, t)), None)
+        job_fail(job, exc, message=refused or "")
+        if refused is None:
+            raise
+        return None
+    with transaction.atomic():
+        if audit:
+            details = audit_details(result) if audit_details else result
+            audit_record(scope, action=audit, target=f"job:{job.uid}", details=details)
+        job_finish(job, result=result)
+    return result
 
 
 def job_fail(job: Job, exc: BaseException, *, message: str = "") -> None:

@@ -8,7 +8,7 @@ from apps.conversations import context, erasure, selectors, services
 from apps.conversations.embedding import messages_embed_pending
 from apps.graph import cypher
 from apps.resolution.candidates import EntityCandidate, Provenance, RelationCandidate
-from apps.resolution.entity_resolve import entities_resolve
+from apps.resolution.services import entities_resolve
 from tests.conversations.test_messages import say
 
 
@@ -81,7 +81,7 @@ def test_another_users_prior_trace_shows_no_question(scope):
 def test_erasure_removes_mentions_and_keeps_entities(scope):
     uids = build_world(scope)
     say(scope, "Kestrel is loud", mentions=["Kestrel Turbine"])
-    erasure.do_erase(scope, user="ann", sid=None)
+    erasure.messages_erase(scope, user="ann", sid=None)
     left = cypher.read(
         scope,
         "MATCH (e:Entity {tenant: $tenant}) RETURN count(e) AS n, "

@@ -59,7 +59,7 @@ def test_user_erasure_leaves_no_residue_and_keeps_the_audit_of_how_much(scope, s
             assert numbers == list(range(1, rest["last_no"] + 1)), (sid, numbers)
         seen_steps.append(counts["messages"])
 
-    counts = erasure.do_erase(scope, user=USER, sid=None, on_step=check_reads)
+    counts = erasure.messages_erase(scope, user=USER, sid=None, on_step=check_reads)
     assert counts == {"sessions": 2, "messages": 26, "summaries": 1, "traces": 1, "failures": 1,
                       "staged": 0}  # fmt: skip
     assert seen_steps[:3] == [7, 14, 21]
@@ -76,14 +76,14 @@ def test_user_erasure_leaves_no_residue_and_keeps_the_audit_of_how_much(scope, s
 
 def test_session_erasure_keeps_the_users_other_sessions(scope):
     populate(scope)
-    counts = erasure.do_erase(scope, user=USER, sid="second", on_step=None)
+    counts = erasure.messages_erase(scope, user=USER, sid="second", on_step=None)
     assert counts["messages"] == 5 and counts["sessions"] == 1
     assert [s["sid"] for s in selectors.sessions_list(scope, user=USER)] == ["main"]
     assert len(selectors.messages_read(scope, user=USER, sid="main", last=100)) == 21
     # The refusal was in "main": it stays with that session, and goes with it.
     assert counts["failures"] == 0
     assert erasure.erasure_preview(scope, user=USER, sid="main")["failures"] == 1
-    assert erasure.do_erase(scope, user=USER, sid="main")["failures"] == 1
+    assert erasure.messages_erase(scope, user=USER, sid="main")["failures"] == 1
 
 
 def test_erasure_calls_the_hooks_before_deleting(scope, settings):
@@ -92,7 +92,7 @@ def test_erasure_calls_the_hooks_before_deleting(scope, settings):
     CALLS.clear()
     for text in TEXTS[:6]:
         say(scope, text, user=USER)
-    erasure.do_erase(scope, user=USER, sid="main")
+    erasure.messages_erase(scope, user=USER, sid="main")
     assert [len(c) for c in CALLS] == [4, 2]
     assert all(c["still_there"] for c in HOOK_SEEN)
 

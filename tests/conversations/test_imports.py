@@ -67,7 +67,7 @@ def test_a_refused_message_refuses_the_import_with_its_index(scope):
 def test_erasing_the_user_drops_what_an_import_has_not_written(scope):
     job = imports.check_import_start(scope, user="ann", sid="main", messages=history(600))
     other = imports.check_import_start(scope, user="bob", sid="main", messages=history(10, "bob"))
-    assert erasure.do_erase(scope, user="ann", sid=None)["staged"] == 2
+    assert erasure.messages_erase(scope, user="ann", sid=None)["staged"] == 2
     assert imports.import_run(job_uid=job.uid) == {"messages": 0}
     imports.import_run(job_uid=other.uid)
     assert selectors.sessions_list(scope, user="ann") == []

@@ -1,10 +1,11 @@
 """Vector and full-text indexes work on the real Neo4j: create, populate, query."""
 
 import uuid
+from array import array
 
 from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
-from apps.graph.fulltext import fulltext_terms
+from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.graph.schema import schema_install
 
 
@@ -15,6 +16,14 @@ def test_schema_install_is_idempotent():
     assert (second["constraints"], second["indexes"]) == (first["constraints"], first["indexes"])
     names = {r["name"] for r in cypher.system_query("SHOW INDEXES YIELD name RETURN name")}
     assert {"entity_names", "entity_embedding", "chunk_text", "chunk_embedding"} <= names
+    vector_indexes = cypher.system_query(
+        "SHOW VECTOR INDEXES YIELD name, properties, options "
+        "RETURN name, properties, options.indexConfig AS config"
+    )
+    for index in vector_indexes:
+        # Every vector index filters by tenant inside the index, with full-precision vectors.
+        assert index["properties"][1] == "tenant", index["name"]
+        assert index["config"]["vector.quantization.enabled"] is False, index["name"]
 
 
 def test_vector_index_round_trip_with_the_real_model(scope):
@@ -28,21 +37,28 @@ def test_vector_index_round_trip_with_the_real_model(scope):
     for (key, text), vector in zip(texts.items(), vectors, strict=True):
         cypher.write(
             scope,
-            "CREATE (:Chunk {uid: $uid, tenant: $tenant, text: $text, embedding: $embedding})",
+            "CREATE (c:Chunk {uid: $uid, tenant: $tenant, text: $text}) "
+            "WITH c CALL db.create.setNodeVectorProperty(c, 'embedding', $embedding)",
             uid=f"{key}-{uuid.uuid4().hex}",
             text=text,
-            embedding=vector,
+            embedding=[x + 1e-9 for x in vector],  # not representable in float32
         )
     cypher.system_query("CALL db.awaitIndexes(60)")
     query = get_embedder().embed(["Money policy: the bank increased rates."])[0]
     rows = cypher.read(
         scope,
-        "CALL db.index.vector.queryNodes('chunk_embedding', 20, $vector) YIELD node, score "
-        "WHERE node.tenant = $tenant RETURN node.text AS text, score ORDER BY score DESC",
+        "CYPHER 25 MATCH (c:Chunk) SEARCH c IN (VECTOR INDEX chunk_embedding FOR $vector "
+        "WHERE c.tenant = $tenant LIMIT 20) SCORE AS score "
+        "RETURN c.text AS text, score, c.embedding AS stored ORDER BY score DESC",
         vector=query,
     )
     assert rows[0]["text"] == texts["bank"]
     assert rows[0]["score"] > rows[-1]["score"]
+    # Stored as float32: each coordinate is the nearest float32 to the model's value.
+    stored = rows[0]["stored"]
+    sent = [x + 1e-9 for x in vectors[1]]
+    assert stored == [float(x) for x in array("f", sent)]
+    assert stored != sent
 
 
 def test_fulltext_index_round_trip_with_quotes_in_the_query(scope):
@@ -58,6 +74,6 @@ def test_fulltext_index_round_trip_with_quotes_in_the_query(scope):
             scope,
             "CALL db.index.fulltext.queryNodes('entity_names', $q) YIELD node, score "
             "WHERE node.tenant = $tenant RETURN node.name AS name",
-            q=fulltext_terms(words),
+            q=entity_words_query(scope.tenant, fulltext_terms(words)),
         )
         assert [r["name"] for r in rows] == ["Sherlock Holmes"], words

@@ -35,6 +35,7 @@ def _query(cypher: str):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)  # two starts of Neo4j with GDS: minutes each on a busy machine
 def test_start_status_restart_keeps_data_stop(second_neo4j, capsys):
     assert local_neo4j.status().running is False
 
@@ -58,6 +59,7 @@ def test_start_status_restart_keeps_data_stop(second_neo4j, capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_auth_is_on(second_neo4j):
     local_neo4j.start()
     with pytest.raises(Exception, match="(?i)unauthorized|authentication"):

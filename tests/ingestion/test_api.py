@@ -41,7 +41,7 @@ def test_a_document_is_queued_with_its_job_url(tenant, api_client):
     body = response.json()
     assert body["job_url"] == f"/api/v1/jobs/{body['job']}"
     job = Job.objects.get(uid=body["job"])
-    assert job.subject == body["document"] and job.kind == "ingest_document"
+    assert job.subject == body["document"] and job.kind == "document_ingest"
     assert api_client.get(body["job_url"]).json()["status"] == "queued"
     source = cypher.read(
         scope_for(tenant),

@@ -3,15 +3,15 @@
 from concurrent.futures import ThreadPoolExecutor
 
 from apps.graph import cypher
-from apps.ingestion.documents import check_document_fields, do_document_store
+from apps.ingestion.services import document_store, validate_document_fields
 from tests.conftest import scope_for
 
 TEXT = "Acme Corp builds pumps in Berlin. " * 20
 
 
 def store(scope, content=TEXT, url=None):
-    size = check_document_fields(scope, content=content, source="s", url=url)
-    return do_document_store(scope, content=content, source="s", url=url, size=size)
+    size = validate_document_fields(scope, content=content, source="s", url=url)
+    return document_store(scope, content=content, source="s", url=url, size=size)
 
 
 def test_racing_agents_store_one_document(tenant):

@@ -63,7 +63,7 @@ def test_erasing_the_last_messages_moves_the_chain_mark_back(scope):
 
 
 def test_the_conversation_erasure_calls_the_hook_and_leaves_no_fact_behind(scope):
-    from apps.conversations.erasure import do_erase
+    from apps.conversations.erasure import messages_erase
 
     for text in ["I use Go and Docker.", "ok", "thanks"]:
         say(scope, "ann", text, sid="work")
@@ -74,9 +74,9 @@ def test_the_conversation_erasure_calls_the_hook_and_leaves_no_fact_behind(scope
         "go": 2,
         "docker": 1,
     }
-    do_erase(scope, user="ann", sid="work")
+    messages_erase(scope, user="ann", sid="work")
     assert {f["to"]: f["weight"] for f in knowledge_graph(scope, user="ann")} == {"go": 1}
-    do_erase(scope, user="ann", sid=None)
+    messages_erase(scope, user="ann", sid=None)
     assert knowledge_graph(scope, user="ann") == []
     left = cypher.read(
         scope,

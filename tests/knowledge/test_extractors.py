@@ -4,8 +4,6 @@ local fake endpoint (the only thing outside the project)."""
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, HTTPServer
 
 import pytest
 
@@ -13,8 +11,8 @@ from apps.knowledge.extractors import (
     ExtractorError,
     OpenAICompatibleExtractor,
     RuleExtractor,
-    check_triples,
     snake_id,
+    validate_triples,
 )
 from apps.knowledge.selectors import knowledge_graph
 from apps.knowledge.services import knowledge_promote_chains
@@ -33,7 +31,7 @@ def test_the_ontology_is_enforced():
         "confidence": 1.4,
         "messages": ["m1"],
     }
-    [t] = check_triples([base], message_uids=uids)
+    [t] = validate_triples([base], message_uids=uids)
     assert (t["from"], t["to"], t["relation"]) == ("ann_smith", "spaced_repetition", "RELATES_TO")
     assert t["nuance"] == "likes: a lot" and t["confidence"] == 1.0
     for broken in [
@@ -44,7 +42,7 @@ def test_the_ontology_is_enforced():
         "x",
     ]:
         with pytest.raises(ExtractorError):
-            check_triples([broken], message_uids=uids)
+            validate_triples([broken], message_uids=uids)
     assert snake_id("Node.js 20!") == "node_js_20"
 
 
@@ -59,7 +57,7 @@ def test_rule_extractor_reads_first_person_statements_of_the_user():
             "text": "I'm building Atlas for the client Prescott Data. I'm curious about graphs.",
         },
     ]
-    got = check_triples(
+    got = validate_triples(
         RuleExtractor().extract({"user": "Ann"}, messages), message_uids={"m1", "m2", "m3"}
     )
     assert {(t["from"], t["relation"], t["to"], t["to_label"]) for t in got} == {
@@ -72,41 +70,12 @@ def test_rule_extractor_reads_first_person_statements_of_the_user():
     }
 
 
-class FakeModel(BaseHTTPRequestHandler):
-    answers: list = []
-    requests: list = []
-
-    def do_POST(self):  # noqa: N802 - the http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        FakeModel.requests.append((self.path, body))
-        content = FakeModel.answers.pop(0)
-        reply = json.dumps({"choices": [{"message": {"content": content}}]}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(reply)))
-        self.end_headers()
-        self.wfile.write(reply)
-
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture
-def fake_model():
-    server = HTTPServer(("127.0.0.1", 0), FakeModel)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    FakeModel.answers, FakeModel.requests = [], []
-    yield f"http://127.0.0.1:{server.server_port}/v1"
-    server.shutdown()
-
-
 def test_the_model_extractor_asks_with_a_strict_schema_and_maps_message_numbers(
-    scope, fake_model, settings
+    scope, chat_server, settings
 ):
     for text in ["We ship nexus for Prescott.", "It is written in Go.", "ok"]:
         say(scope, "ann", text)
-    FakeModel.answers.append(
+    chat_server.answers.append(
         json.dumps(
             {
                 "triples": [
@@ -134,11 +103,11 @@ def test_the_model_extractor_asks_with_a_strict_schema_and_maps_message_numbers(
             }
         )
     )
-    settings.KNOWLEDGE_LLM_URL = fake_model
+    settings.KNOWLEDGE_LLM_URL = chat_server.url
     settings.KNOWLEDGE_LLM_MODEL = "test-model"
     result = knowledge_promote_chains(scope, extractor=OpenAICompatibleExtractor())
     assert result["promoted"] == 1
-    path, body = FakeModel.requests[0]
+    path, body = chat_server.requests[0]["path"], chat_server.requests[0]["body"]
     assert path == "/v1/chat/completions" and body["model"] == "test-model"
     assert body["response_format"]["json_schema"]["strict"] is True
     assert "[2] user: It is written in Go." in body["messages"][1]["content"]
@@ -147,13 +116,13 @@ def test_the_model_extractor_asks_with_a_strict_schema_and_maps_message_numbers(
     assert got[("nexus", "USES", "go")]["messages"] == 2
 
 
-def test_an_answer_outside_the_schema_aborts_that_chain_only(scope, fake_model, settings):
+def test_an_answer_outside_the_schema_aborts_that_chain_only(scope, chat_server, settings):
     for text in ["a", "b", "c"]:
         say(scope, "ann", text)
-    FakeModel.answers.append(json.dumps({"triples": [{"from": "ann", "from_label": "People"}]}))
-    settings.KNOWLEDGE_LLM_URL = fake_model
+    chat_server.answers.append(json.dumps({"triples": [{"from": "ann", "from_label": "People"}]}))
+    settings.KNOWLEDGE_LLM_URL = chat_server.url
     result = knowledge_promote_chains(scope, extractor=OpenAICompatibleExtractor())
     assert result["failed"] == 1 and knowledge_graph(scope, user="ann") == []
     # The chain was not marked: the next run tries it again.
-    FakeModel.answers.append(json.dumps({"triples": []}))
+    chat_server.answers.append(json.dumps({"triples": []}))
     assert knowledge_promote_chains(scope, extractor=OpenAICompatibleExtractor())["promoted"] == 1

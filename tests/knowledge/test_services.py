@@ -71,7 +71,7 @@ def test_a_hot_chain_becomes_weighted_facts_once_per_revision(scope):
 
 
 def test_a_cold_chain_waits_and_a_crashed_or_repeated_write_counts_once(scope):
-    from apps.knowledge.services import do_chain_upsert
+    from apps.knowledge.services import chain_upsert
 
     for text in ["hello", "I use Neo4j.", "thanks"]:
         say(scope, "bob", text)
@@ -94,10 +94,10 @@ def test_a_cold_chain_waits_and_a_crashed_or_repeated_write_counts_once(scope):
         "confidence": 0.9,
         "messages": [uid[0]["u"]],
     }
-    again = do_chain_upsert(scope, user="bob", sid="main", upto=3, heat=0.5, triples=[triple])
+    again = chain_upsert(scope, user="bob", sid="main", upto=3, heat=0.5, triples=[triple])
     assert again["status"] == "unchanged"
     # Even past the mark, an observation already counted is not counted again.
-    do_chain_upsert(scope, user="bob", sid="main", upto=4, heat=0.5, triples=[triple, triple])
+    chain_upsert(scope, user="bob", sid="main", upto=4, heat=0.5, triples=[triple, triple])
     assert facts(scope, "bob")[("bob", "USES", "neo4j")]["weight"] == 1
 
 
@@ -123,7 +123,7 @@ def test_concurrent_promoters_lose_no_observation_and_count_none_twice(tenant):
     import threading
     from concurrent.futures import ThreadPoolExecutor
 
-    from apps.knowledge.services import do_chain_upsert
+    from apps.knowledge.services import chain_upsert
     from tests.conftest import scope_for
 
     scope = scope_for(tenant)
@@ -144,7 +144,7 @@ def test_concurrent_promoters_lose_no_observation_and_count_none_twice(tenant):
 
     def promote(i, sid):
         barrier.wait()
-        return do_chain_upsert(
+        return chain_upsert(
             scope_for(tenant), user="ann", sid=sid, upto=1, heat=0.5, triples=[triple(f"m-{sid}")]
         )
 

@@ -14,7 +14,7 @@ from apps.lessons.services.episodes import (
 def entity_make(scope, name: str, type: str = "Object") -> str:
     """An active entity of the tenant, made by the identity resolution service."""
     from apps.resolution.candidates import EntityCandidate, Provenance
-    from apps.resolution.entity_resolve import entities_resolve
+    from apps.resolution.services import entities_resolve
 
     receipts = entities_resolve(
         scope, entities=[EntityCandidate(name, type)], provenance=Provenance(agent=scope.actor)

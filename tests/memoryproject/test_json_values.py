@@ -10,9 +10,9 @@ from memoryproject.json_values import (
     FREE_FORM,
     INT64_MAX,
     INT64_MIN,
-    check_json,
-    check_json_object,
     json_loads,
+    validate_json,
+    validate_json_object,
 )
 
 
@@ -28,7 +28,7 @@ def test_plain_json_within_the_limits_passes_unchanged():
         "b": {"c": INT64_MAX, "d": INT64_MIN},
         "e": "\U0001f600",
     }
-    assert check_json(value, field="values") is value
+    assert validate_json(value, field="values") is value
     assert json_loads('{"a": "\\ud83d\\ude00"}', field="body") == {"a": "\U0001f600"}
 
 
@@ -51,7 +51,7 @@ def test_plain_json_within_the_limits_passes_unchanged():
     ],
 )
 def test_each_limit_is_refused_with_the_field_and_the_limit(value, code, limit):
-    error = refusal(lambda: check_json(value, field="values", limits=FREE_FORM))
+    error = refusal(lambda: validate_json(value, field="values", limits=FREE_FORM))
     assert (error.code, error.field, error.limit) == (code, "values", limit)
     assert error.status == 400
 
@@ -60,7 +60,7 @@ def test_a_deep_value_costs_no_stack():
     deep: list = []
     for _ in range(100_000):
         deep = [deep]
-    assert refusal(lambda: check_json(deep, field="x", limits=BODY)).code == "too_deep"
+    assert refusal(lambda: validate_json(deep, field="x", limits=BODY)).code == "too_deep"
 
 
 def test_the_parser_refuses_what_python_json_accepts():
@@ -81,4 +81,4 @@ def test_a_body_names_the_top_level_key_as_the_field():
 
 
 def test_an_object_is_required_where_one_is_expected():
-    assert refusal(lambda: check_json_object([1], field="outcome")).field == "outcome"
+    assert refusal(lambda: validate_json_object([1], field="outcome")).field == "outcome"

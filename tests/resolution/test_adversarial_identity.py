@@ -3,7 +3,7 @@ are never merged, variants of one name with evidence are; each decision says why
 
 from apps.graph import cypher
 from apps.resolution.candidates import EntityCandidate, Provenance
-from apps.resolution.entity_resolve import entities_resolve
+from apps.resolution.services import entities_resolve
 
 AGENT = Provenance(agent="agent:test")
 

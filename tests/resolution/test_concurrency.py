@@ -3,12 +3,14 @@ entity: each thread is its own transaction on the real Neo4j, started together."
 
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
 from apps.graph import cypher
 from apps.graph.connection import graph_driver
 from apps.graph.cypher import ScopedTx
+from apps.ingestion.chunk_writes import do_chunk_write
 from apps.resolution import entity_writes
 from apps.resolution.candidates import (
     EntityCandidate,
@@ -17,11 +19,11 @@ from apps.resolution.candidates import (
     RelationCandidate,
 )
 from apps.resolution.comparisons import Compared
-from apps.resolution.entity_writes import do_resolve_and_write
 from apps.resolution.gate import Decision, Match, Proposal, candidates_embed, key_claim
 from apps.resolution.match_model import match_score
 from apps.review.services import check_review_confirm
-from tests.review.review_fixtures import CHUNK_WRITE, anthropic_pair, pending_pairs
+from tests.chunks import chunk_record, document_for
+from tests.review.review_fixtures import anthropic_pair, pending_pairs
 
 WORKERS = 6
 HOPPER = {"born": "1906-12-09"}
@@ -37,6 +39,7 @@ def test_racing_writers_create_one_entity_and_count_every_observation(scope):
     ])  # fmt: skip
     barrier = threading.Barrier(WORKERS)
     results, errors = [], []
+    chunk = chunk_record(document_for(scope, "Grace Hopper served in the Navy."), "t")
 
     def worker(n: int) -> None:
         # Each worker spells the names its own way: they normalize alike. The values are the
@@ -48,14 +51,10 @@ def test_racing_writers_create_one_entity_and_count_every_observation(scope):
             EntityCandidate("navy", "Organization", embedding=people[1].embedding, values=NAVY),
         ]  # fmt: skip
         relation = [RelationCandidate(0, "SERVED_IN", 1, confidence=0.9)]
-        provenance = Provenance(agent=f"worker-{n}", chunk_uid=f"chunk-{n}")
+        record = replace(chunk, uid=f"chunk-{n}")
 
-        def unit(tx):
-            tx.run("MERGE (c:Chunk {tenant: $tenant, uid: $uid}) SET c.text = 't'",
-                   uid=f"chunk-{n}")  # fmt: skip
-            return do_resolve_and_write(
-                tx, entities=mine, relations=relation, provenance=provenance
-            )
+        def unit(stx):
+            return do_chunk_write(stx, record=record, entities=mine, relations=relation)
 
         barrier.wait()
         try:
@@ -126,16 +125,17 @@ def test_a_mention_written_while_a_reviewer_merges_lands_on_the_survivor(scope):
         except Exception as exc:  # noqa: BLE001 - reported by the assertion below
             outcome["error"] = exc
 
+    # A later chunk of the document that named 'Anthropic AI'.
+    [doc] = cypher.read(
+        scope,
+        "MATCH (d:Document {tenant: $tenant, title: 'about Anthropic AI'}) RETURN d.uid AS uid",
+    )
+    late = "Anthropic AI hires."
+    record = replace(chunk_record(doc["uid"], late), uid="late-chunk")
     with graph_driver().session() as session:
         tx = session.begin_transaction()
         stx = ScopedTx(scope, tx)
-        stx.run(CHUNK_WRITE, doc=doc["uid"], chunk="late-chunk", text="Anthropic AI hires.",
-                title="late")  # fmt: skip
-        [receipt] = do_resolve_and_write(
-            stx, entities=[candidate], relations=[],
-            provenance=Provenance(agent="agent:late", document_uid=doc["uid"],
-                                  chunk_uid="late-chunk"),
-        )  # fmt: skip
+        [receipt] = do_chunk_write(stx, record=record, entities=[candidate], relations=[])
         assert receipt.entity_uid == merged
         thread = threading.Thread(target=reviewer)
         thread.start()

@@ -3,13 +3,11 @@ bad input, scopes, and tenants that never see each other."""
 
 import pytest
 
-from apps.graph import cypher
 from apps.graph.cypher import count_round_trips
 from apps.resolution.candidates import EntityCandidate, MentionSpan, Provenance, RelationCandidate
-from apps.resolution.entity_resolve import entities_resolve
-from apps.resolution.entity_writes import do_resolve_and_write
-from apps.resolution.gate import candidates_embed
+from apps.resolution.services import entities_resolve
 from apps.tenants.models import KeyScope
+from tests.chunks import chunk_ingest, document_for
 
 TEXT = "Marie Curie studied radioactivity at the University of Paris with Pierre Curie."
 CANDIDATES = [
@@ -31,22 +29,9 @@ RELATIONS = [
 
 
 def ingest(scope, *, title="Curie notes"):
-    """What the ingestion pipeline does for one chunk: Document, Chunk, then resolution."""
-    embedded = candidates_embed(CANDIDATES)
-
-    def unit(stx):
-        stx.run(
-            "CREATE (d:Document {uid: 'doc-1', tenant: $tenant, source: 'notes', title: $title}) "
-            "CREATE (c:Chunk {uid: 'chunk-1', tenant: $tenant, text: $text})-[:PART_OF]->(d)",
-            title=title,
-            text=TEXT,
-        )
-        provenance = Provenance(agent="agent:test", document_uid="doc-1", chunk_uid="chunk-1")
-        return do_resolve_and_write(
-            stx, entities=embedded, relations=RELATIONS, provenance=provenance
-        )
-
-    return cypher.write_unit(scope, unit)
+    """What the ingestion pipeline does for one chunk: the document, then the chunk and the
+    resolution in one transaction."""
+    return chunk_ingest(scope, TEXT, CANDIDATES, RELATIONS, title=title, source="notes")[1]
 
 
 def test_search_by_words_and_by_meaning(scope, api_client):
@@ -89,7 +74,7 @@ def test_detail_shows_names_relations_mentions_and_pending(scope, api_client):
     assert relations["STUDIED_AT"]["direction"] == "out"
     [mention] = body["mentions"]
     assert (mention["surface"], mention["start"], mention["end"]) == ("Marie Curie", 0, 11)
-    assert mention["text"] == TEXT and mention["document_uid"] == "doc-1"
+    assert mention["text"] == TEXT and mention["document_uid"] == document_for(scope, TEXT)
     assert mention["document_title"] == "Curie notes"
     [pair] = body["pending"]
     assert pair["other"]["uid"] == pending.entity_uid and pair["reason"] == pending.reason

@@ -4,7 +4,7 @@ import pytest
 from django.test import Client
 
 from apps.resolution.candidates import EntityCandidate, Provenance, RelationCandidate
-from apps.resolution.entity_resolve import entities_resolve
+from apps.resolution.services import entities_resolve
 from apps.tenants.models import Role
 from tests.conftest import browser_login, scope_for
 

@@ -2,11 +2,14 @@
 seed 002's contract, and a replayed chunk that changes nothing."""
 
 import uuid
+from dataclasses import replace
 
 from apps.graph import cypher
+from apps.ingestion.chunk_writes import do_chunk_write
 from apps.resolution.candidates import EntityCandidate, MentionSpan, Provenance, RelationCandidate
 from apps.resolution.entity_writes import do_resolve_and_write
 from apps.resolution.gate import candidates_embed
+from tests.chunks import chunk_record, document_for
 
 TEXT = "Ada Lovelace worked with Charles Babbage on the Analytical Engine."
 ADA = EntityCandidate("Ada Lovelace", "Person", mentions=(MentionSpan("Ada Lovelace", 0, 12),))
@@ -21,20 +24,18 @@ RELATIONS = [
 
 
 def write_chunk(scope, chunk_uid, entities, relations, text=TEXT):
-    """What the pipeline does: its Chunk and the resolution in one transaction."""
+    """What the pipeline does for one chunk of a stored document: the chunk (its service) and
+    the resolution in one transaction. Written again, the chunk stays as it is and the
+    resolution runs again, which is what these tests look at."""
     embedded = candidates_embed(entities)
-    provenance = Provenance(agent="agent:test", document_uid="doc-1", chunk_uid=chunk_uid)
+    record = replace(chunk_record(document_for(scope, TEXT), text), uid=chunk_uid)
+    provenance = Provenance(agent=scope.actor, document_uid=record.document_uid,
+                            chunk_uid=chunk_uid)  # fmt: skip
 
-    def unit(tx):
-        tx.run(
-            "MERGE (d:Document {tenant: $tenant, uid: 'doc-1'}) "
-            "MERGE (c:Chunk {tenant: $tenant, uid: $uid}) ON CREATE SET c.text = $text "
-            "MERGE (c)-[:PART_OF]->(d)",
-            uid=chunk_uid,
-            text=text,
-        )
+    def unit(stx):
+        do_chunk_write(stx, record=record, entities=[], relations=[])
         return do_resolve_and_write(
-            tx, entities=embedded, relations=relations, provenance=provenance
+            stx, entities=embedded, relations=relations, provenance=provenance
         )
 
     return cypher.write_unit(scope, unit)

@@ -3,7 +3,7 @@ reason that carries the three signals."""
 
 from apps.graph import cypher
 from apps.resolution.candidates import EntityCandidate, Provenance
-from apps.resolution.entity_resolve import entities_resolve
+from apps.resolution.services import entities_resolve
 
 AGENT = Provenance(agent="agent:test")
 ANTHROPIC = "An AI safety company that builds the Claude family of language models."

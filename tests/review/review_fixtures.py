@@ -1,32 +1,22 @@
-"""Graph data for the review tests, built through the resolution services: each text unit writes
-its Document and Chunk and resolves its candidates in one transaction, as ingestion does."""
+"""Graph data for the review tests, built through the ingestion and resolution services: each
+text is a document whose chunk and resolved candidates are written in one transaction."""
 
 from __future__ import annotations
-
-import uuid
 
 from apps.graph import cypher
 from apps.resolution.candidates import (
     EntityCandidate,
     MentionSpan,
-    Provenance,
     RelationCandidate,
 )
-from apps.resolution.entity_writes import do_resolve_and_write
-from apps.resolution.gate import candidates_embed
+from tests.chunks import chunk_ingest
 
 ANTHROPIC = "An AI safety company that builds the Claude family of language models."
 
-CHUNK_WRITE = """
-MERGE (d:Document {tenant: $tenant, uid: $doc})
-ON CREATE SET d.source = 'test', d.title = $title, d.created_at = datetime()
-CREATE (c:Chunk {tenant: $tenant, uid: $chunk, text: $text, created_at: datetime()})
-CREATE (c)-[:PART_OF]->(d)
-"""
-
 
 def ingest(scope, text: str, entities, relations=(), *, title: str = "a document"):
-    """Write one chunk of `text` with its candidates; mention spans are found in the text."""
+    """One chunk of `text` with its candidates, written as the pipeline writes a chunk (see
+    tests/chunks.py); each mention span is the first place its name stands in the text."""
     spans = []
     for c in entities:
         start = text.find(c.name)
@@ -36,19 +26,7 @@ def ingest(scope, text: str, entities, relations=(), *, title: str = "a document
                 mentions=() if start < 0 else (MentionSpan(c.name, start, start + len(c.name)),),
             )
         )  # fmt: skip
-    embedded = candidates_embed(spans)
-    doc, chunk = uuid.uuid4().hex, uuid.uuid4().hex
-
-    def unit(stx):
-        stx.run(CHUNK_WRITE, doc=doc, chunk=chunk, text=text, title=title)
-        return do_resolve_and_write(
-            stx,
-            entities=embedded,
-            relations=list(relations),
-            provenance=Provenance(agent="agent:test", document_uid=doc, chunk_uid=chunk),
-        )
-
-    return cypher.write_unit(scope, unit)
+    return chunk_ingest(scope, text, spans, relations, title=title)[1]
 
 
 def pending_pairs(scope):

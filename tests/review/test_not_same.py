@@ -2,7 +2,7 @@
 
 from apps.graph import cypher
 from apps.resolution.candidates import EntityCandidate, Provenance
-from apps.resolution.entity_resolve import entities_resolve
+from apps.resolution.services import entities_resolve
 from apps.review.not_same import not_same_record
 
 AGENT = Provenance(agent="agent:test")

@@ -115,7 +115,8 @@ def test_another_tenants_job_is_404_not_403(make_tenant, make_api_client):
 def test_health_reports_neo4j_broker_and_model(tenant, api_client, make_api_client):
     body = api_client.get("/api/v1/health").json()
     assert body["neo4j"]["connected"] is True
-    assert body["neo4j"]["version"].startswith("5.26")
+    assert body["neo4j"]["version"].startswith("2026.01")
+    assert body["neo4j"]["gds"].startswith("2.26")
     # Versions and edition only to admin keys.
     reader = make_api_client(tenant, scopes=["memory:read"]).get("/api/v1/health").json()
     assert reader["neo4j"] == {"connected": True} and reader["status"] == "ok"

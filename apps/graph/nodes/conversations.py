@@ -70,7 +70,12 @@ class MessageImportChunk(TenantNode):
 
 
 # Options an existing index must have; one made before with others is made again.
-SCHEMA_OPTIONS = {"message_text": {"fulltext.eventually_consistent": True}}
+SCHEMA_OPTIONS = {
+    "message_text": {"fulltext.eventually_consistent": True},
+    "message_embedding": {"vector.quantization.enabled": False},
+}
+# Properties an existing index must cover; one made before with others is made again.
+SCHEMA_PROPERTIES = {"message_embedding": ["embedding", "tenant", "user"]}
 
 SCHEMA = [
     "CREATE CONSTRAINT session_key IF NOT EXISTS "
@@ -93,7 +98,9 @@ SCHEMA = [
     # search waits for the index to catch up instead (see conversations.selectors).
     "CREATE FULLTEXT INDEX message_text IF NOT EXISTS FOR (m:Message) ON EACH [m.text, m.owner_key] "
     "OPTIONS {indexConfig: {`fulltext.eventually_consistent`: true}}",
-    "CREATE VECTOR INDEX message_embedding IF NOT EXISTS FOR (m:Message) ON m.embedding "
+    # Filtered by tenant and user inside the index (Neo4j 2026's filtered vector search).
+    "CYPHER 25 CREATE VECTOR INDEX message_embedding IF NOT EXISTS FOR (m:Message) "
+    "ON m.embedding WITH [m.tenant, m.user] "
     "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
-    "`vector.similarity_function`: 'cosine'}}",
+    "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",
 ]

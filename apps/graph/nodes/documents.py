@@ -32,13 +32,17 @@ class Chunk(TenantNode):
     embedding = ArrayProperty(FloatProperty())
 
 
+SCHEMA_OPTIONS = {"chunk_embedding": {"vector.quantization.enabled": False}}
+SCHEMA_PROPERTIES = {"chunk_embedding": ["embedding", "tenant"]}
+
 SCHEMA = [
     "CREATE CONSTRAINT document_content_key IF NOT EXISTS "
     "FOR (d:Document) REQUIRE (d.tenant, d.content_hash) IS UNIQUE",
     "CREATE CONSTRAINT document_url_key IF NOT EXISTS "
     "FOR (d:Document) REQUIRE (d.tenant, d.url) IS UNIQUE",
     "CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (c:Chunk) ON EACH [c.text]",
-    "CREATE VECTOR INDEX chunk_embedding IF NOT EXISTS FOR (c:Chunk) ON c.embedding "
-    "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
-    "`vector.similarity_function`: 'cosine'}}",
+    # Filtered by tenant inside the index (Neo4j 2026's filtered vector search).
+    "CYPHER 25 CREATE VECTOR INDEX chunk_embedding IF NOT EXISTS FOR (c:Chunk) ON c.embedding "
+    "WITH [c.tenant] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
+    "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",
 ]

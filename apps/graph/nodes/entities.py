@@ -34,16 +34,32 @@ class EntityKey(TenantNode):
     norm = StringProperty(required=True)
 
 
+# Vector and full-text searches filter inside the index (Neo4j 2026's filtered vector search,
+# Lucene's required clauses), so a large tenant never crowds a small one out of its own hits.
+FILTERED_BY = ["tenant", "type", "status"]
+_VECTOR_OPTIONS = {"vector.quantization.enabled": False}
+SCHEMA_OPTIONS = {
+    "entity_embedding": _VECTOR_OPTIONS,
+    "entity_description_embedding": _VECTOR_OPTIONS,
+}
+SCHEMA_PROPERTIES = {
+    "entity_names": ["name", "aliases", *FILTERED_BY],
+    "entity_embedding": ["embedding", *FILTERED_BY],
+    "entity_description_embedding": ["description_embedding", *FILTERED_BY],
+}
+
 SCHEMA = [
     "CREATE CONSTRAINT entity_key_unique IF NOT EXISTS "
     "FOR (k:EntityKey) REQUIRE (k.tenant, k.type, k.norm) IS UNIQUE",
-    "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity) ON EACH [e.name, e.aliases]",
-    "CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding "
+    "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity) "
+    "ON EACH [e.name, e.aliases, e.tenant, e.type, e.status]",
+    "CYPHER 25 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding "
+    "WITH [e.tenant, e.type, e.status] "
     "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
-    "`vector.similarity_function`: 'cosine'}}",
-    "CREATE VECTOR INDEX entity_description_embedding IF NOT EXISTS "
-    "FOR (e:Entity) ON e.description_embedding "
+    "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",
+    "CYPHER 25 CREATE VECTOR INDEX entity_description_embedding IF NOT EXISTS "
+    "FOR (e:Entity) ON e.description_embedding WITH [e.tenant, e.type, e.status] "
     "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
-    "`vector.similarity_function`: 'cosine'}}",
+    "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",
     "CREATE INDEX entity_tenant_norm IF NOT EXISTS FOR (e:Entity) ON (e.tenant, e.norm_name)",
 ]

@@ -10,11 +10,11 @@ from apps.graph.nodes import ENTITY_TYPES
 from apps.ingestion.extraction import Extraction
 from apps.ingestion.extraction.ontology import relation_normalized
 from apps.resolution.candidates import EntityCandidate, MentionSpan, RelationCandidate
-from apps.resolution.entity_values import check_values
+from apps.resolution.entity_values import validate_values
 from memoryproject.api_errors import ApplicationError
 
 
-def check_facts(entities: Sequence[dict], relations: Sequence[dict], *, limit: int) -> None:
+def validate_facts(entities: Sequence[dict], relations: Sequence[dict], *, limit: int) -> None:
     """400 naming the field: too many facts, a type outside POLE+O, values beyond their limits,
     a relation whose subject or object is not an entity of this request."""
     if not entities:
@@ -33,7 +33,7 @@ def check_facts(entities: Sequence[dict], relations: Sequence[dict], *, limit: i
                 f"type {entity['type']!r} is not one of {', '.join(ENTITY_TYPES)}.",
                 field=f"entities[{i}].type",
             )
-        check_values(entity.get("values"), field=f"entities[{i}].values")
+        validate_values(entity.get("values"), field=f"entities[{i}].values")
         names.add(entity["name"])
     for i, relation in enumerate(relations):
         for end in ("subject", "object"):

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 
-import httpx
 from django.conf import settings
 
 from apps.graph.nodes import ENTITY_TYPES
@@ -20,6 +19,7 @@ from apps.ingestion.extraction import (
 )
 from apps.ingestion.extraction.ontology import RELATIONS, relation_normalized
 from apps.ingestion.working_memory import NamedSpan, ShortTermState, StateView, read_chunk
+from memoryproject.chat_completions import ChatEndpoint, ChatFailed, chat_complete_json
 
 MAX_ENTITIES = 50
 SCHEMA = {
@@ -73,11 +73,8 @@ class LlmExtractor:
     def __init__(self, *, url: str, model: str, api_key: str = "", timeout: float = 60.0) -> None:
         if not url:
             raise ExtractionFailed("INGESTION_LLM_URL is not set")
-        self.url = url.rstrip("/") + "/chat/completions"
-        self.model = model
+        self.endpoint = ChatEndpoint(url, model, api_key=api_key, timeout=timeout)
         self.name = f"llm:{model}"
-        self.headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self.timeout = timeout
 
     @classmethod
     def from_settings(cls) -> LlmExtractor:
@@ -131,24 +128,11 @@ class LlmExtractor:
             "unresolved_references": list(view.unresolved),
             "current_branch": view.branch,
         }
-        body = {
-            "model": self.model,
-            "temperature": 0,
-            "messages": [
-                {"role": "system", "content": INSTRUCTIONS},
-                {"role": "user", "content": json.dumps({"context": context, "chunk": text})},
-            ],
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {"name": "extraction", "strict": True, "schema": SCHEMA},
-            },
-        }
+        user = json.dumps({"context": context, "chunk": text})
         try:
-            response = httpx.post(self.url, json=body, headers=self.headers, timeout=self.timeout)
-            response.raise_for_status()
-            content = response.json()["choices"][0]["message"]["content"]
-            answer = json.loads(content)
-        except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as exc:
+            answer = chat_complete_json(self.endpoint, system=INSTRUCTIONS, user=user,
+                                        schema=SCHEMA, schema_name="extraction")  # fmt: skip
+        except ChatFailed as exc:
             raise ExtractionFailed(f"LLM extraction failed: {type(exc).__name__}: {exc}") from exc
         if not isinstance(answer, dict):
             raise ExtractionFailed("LLM extraction failed: the answer is not a JSON object")

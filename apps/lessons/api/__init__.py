@@ -1,4 +1,5 @@
-"""Agent API of episodes, lessons, playbooks, handoffs, promotion and knowledge, by family."""
+"""Agent API of episodes, lessons, playbooks, handoffs and promotion, a module per family; what
+they share: references given as input, and routes that list (read) and create (write)."""
 
 from __future__ import annotations
 

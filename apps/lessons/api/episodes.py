@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.lessons import selectors
 from apps.lessons.api import ReadOrWrite, refs_field
+from apps.lessons.filters import EpisodeFilters
 from apps.lessons.services import episodes as episode_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
-from memoryproject.request_inputs import validated
+from memoryproject.refusals import RecordsRefusals
+from memoryproject.request_inputs import query_params, validated
 
 ID = {"max_length": 120}
 
@@ -30,29 +32,23 @@ class ReceiptOut(serializers.Serializer):
     status = serializers.CharField()
 
 
-class EpisodesApi(ReadOrWrite, APIView):
+class EpisodesApi(RecordsRefusals, ReadOrWrite, APIView):
+    refusal_kind = "episode"
+
     @extend_schema(request=EpisodeOpenIn, responses=ReceiptOut, summary="Open an episode")
     def post(self, request):
-        data = validated(request, EpisodeOpenIn, kind="episode")
+        data = validated(request, EpisodeOpenIn)
         receipt = episode_services.check_episode_open(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "opened" else 200)
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("about", str, description="an entity uid the episodes are about"),
-            OpenApiParameter("status", str, enum=["open", "closed"]),
-        ],
-        summary="Episodes, newest first; ?about=<entity uid>, ?status=open|closed",
-    )
+    @extend_schema(parameters=[EpisodeFilters],
+                   summary="Episodes, newest first; ?about=<entity uid>, ?status=open|closed")  # fmt: skip
     def get(self, request):
-        about = request.query_params.get("about")
-        if about:
-            rows = selectors.episodes_about(request.auth, entity=about[:200])
+        query = validated(request, EpisodeFilters, data=query_params(request))
+        if query.get("about"):
+            rows = selectors.episodes_about(request.auth, entity=query["about"])
         else:
-            status = request.query_params.get("status")
-            rows = selectors.episodes_list(
-                request.auth, status=status if status in {"open", "closed"} else None
-            )
+            rows = selectors.episodes_list(request.auth, status=query.get("status"))
         return Response({"results": rows})
 
 
@@ -80,12 +76,13 @@ class EntryOut(serializers.Serializer):
     status = serializers.CharField()
 
 
-class EntryRecordApi(APIView):
+class EntryRecordApi(RecordsRefusals, APIView):
+    refusal_kind = "entry"
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(request=EntryIn, responses=EntryOut, summary="Append an entry")
     def post(self, request, uid: str):
-        data = validated(request, EntryIn, kind="entry")
+        data = validated(request, EntryIn)
         receipt = episode_services.check_entry_record(request.auth, episode=uid, **data)
         return Response(receipt, status=201)
 
@@ -96,10 +93,11 @@ class CloseIn(StrictSerializer):
     cites = refs_field(required=False)
 
 
-class EpisodeCloseApi(APIView):
+class EpisodeCloseApi(RecordsRefusals, APIView):
+    refusal_kind = "entry"
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(request=CloseIn, responses=EntryOut, summary="Close with the outcome entry")
     def post(self, request, uid: str):
-        data = validated(request, CloseIn, kind="entry")
+        data = validated(request, CloseIn)
         return Response(episode_services.check_episode_close(request.auth, episode=uid, **data))

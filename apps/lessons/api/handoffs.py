@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.lessons import selectors
 from apps.lessons.api import ReadOrWrite, refs_field
+from apps.lessons.filters import HandoffFilters
 from apps.lessons.services import handoffs as handoff_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
-from memoryproject.request_inputs import validated
+from memoryproject.refusals import RecordsRefusals
+from memoryproject.request_inputs import query_params, validated
 
 
 class HandoffIn(StrictSerializer):
@@ -22,32 +24,27 @@ class HandoffIn(StrictSerializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
-class HandoffsApi(ReadOrWrite, APIView):
+class HandoffsApi(RecordsRefusals, ReadOrWrite, APIView):
+    refusal_kind = "handoff"
+
     @extend_schema(request=HandoffIn, summary="Hand work to another agent")
     def post(self, request):
-        data = validated(request, HandoffIn, kind="handoff")
+        data = validated(request, HandoffIn)
         receipt = handoff_services.check_handoff_give(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "given" else 200)
 
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("agent", str, description="default: the calling agent"),
-            OpenApiParameter("status", str, enum=["given", "accepted"]),
-        ],
-        summary="Handoffs to or from ?agent= (default: the calling agent), ?status=",
-    )
+    @extend_schema(parameters=[HandoffFilters],
+                   summary="Handoffs to or from ?agent= (default: the calling agent), ?status=")  # fmt: skip
     def get(self, request):
-        agent = request.query_params.get("agent", request.auth.actor)[:200]
-        status = request.query_params.get("status")
+        query = validated(request, HandoffFilters, data=query_params(request))
         rows = selectors.handoffs_for(
-            request.auth,
-            agent=agent,
-            status=status if status in {"given", "accepted"} else None,
+            request.auth, agent=query.get("agent", request.auth.actor), status=query.get("status")
         )
         return Response({"agent": request.auth.actor, "results": rows})
 
 
-class HandoffAcceptApi(APIView):
+class HandoffAcceptApi(RecordsRefusals, APIView):
+    refusal_kind = "handoff_accept"
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(request=None, summary="Accept a handoff given to the calling agent")

@@ -14,6 +14,7 @@ from apps.lessons.services import lessons as lesson_services
 from apps.lessons.services.promotion import check_promote
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
+from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import validated
 
 ID = {"max_length": 120}
@@ -43,10 +44,12 @@ class LessonsQuery(StrictSerializer):
     limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
 
 
-class LessonsApi(ReadOrWrite, APIView):
+class LessonsApi(RecordsRefusals, ReadOrWrite, APIView):
+    refusal_kind = "lesson"
+
     @extend_schema(request=LessonIn, responses=LessonReceiptOut, summary="Learn a lesson")
     def post(self, request):
-        data = validated(request, LessonIn, kind="lesson")
+        data = validated(request, LessonIn)
         receipt = lesson_services.check_lesson_learn(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "learned" else 200)
 
@@ -55,7 +58,7 @@ class LessonsApi(ReadOrWrite, APIView):
         summary="Lessons at or above the threshold; ?about=, ?at_least=, ?since=",
     )
     def get(self, request):
-        query = validated(request, LessonsQuery, kind=None, data=request.query_params)
+        query = validated(request, LessonsQuery, data=request.query_params)
         return Response({"results": selectors.lessons_list(request.auth, **query)})
 
 
@@ -76,7 +79,8 @@ class EvidenceIn(StrictSerializer):
     helped = serializers.BooleanField(required=False, allow_null=True, default=None)
 
 
-class LessonEvidenceApi(APIView):
+class LessonEvidenceApi(RecordsRefusals, APIView):
+    refusal_kind = "lesson"
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(
@@ -85,7 +89,7 @@ class LessonEvidenceApi(APIView):
         summary="An episode for or against it, or a use",
     )
     def post(self, request, key: str):
-        data = validated(request, EvidenceIn, kind="lesson")
+        data = validated(request, EvidenceIn)
         return Response(lesson_services.check_lesson_weigh(request.auth, key=key, **data))
 
 
@@ -95,10 +99,11 @@ class PromoteIn(StrictSerializer):
     limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
 
 
-class PromoteApi(APIView):
+class PromoteApi(RecordsRefusals, APIView):
+    refusal_kind = "promotion"
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(request=PromoteIn, summary="Promote what repeats in ended episodes (a rule)")
     def post(self, request):
-        data = validated(request, PromoteIn, kind="promotion")
+        data = validated(request, PromoteIn)
         return Response(check_promote(request.auth, **data))

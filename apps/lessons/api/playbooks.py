@@ -13,6 +13,7 @@ from apps.lessons.services import playbooks as playbook_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, NotFoundError, StrictSerializer
 from memoryproject.json_values import FREE_FORM, json_loads
+from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import validated
 
 MAX_SITUATION_CHARS = 10_000
@@ -34,10 +35,12 @@ class PlaybookReceiptOut(serializers.Serializer):
     status = serializers.CharField()
 
 
-class PlaybooksApi(ReadOrWrite, APIView):
+class PlaybooksApi(RecordsRefusals, ReadOrWrite, APIView):
+    refusal_kind = "playbook"
+
     @extend_schema(request=PlaybookIn, responses=PlaybookReceiptOut, summary="Write a playbook")
     def post(self, request):
-        data = validated(request, PlaybookIn, kind="playbook")
+        data = validated(request, PlaybookIn)
         receipt = playbook_services.check_playbook_write(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "written" else 200)
 
@@ -85,12 +88,13 @@ class RunIn(StrictSerializer):
     succeeded = serializers.BooleanField()
 
 
-class PlaybookRunApi(APIView):
+class PlaybookRunApi(RecordsRefusals, APIView):
+    refusal_kind = "playbook_run"
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(request=RunIn, summary="Judge the run of a playbook in one episode, once")
     def post(self, request, key: str):
-        data = validated(request, RunIn, kind="playbook_run")
+        data = validated(request, RunIn)
         return Response(playbook_services.check_playbook_run(request.auth, key=key, **data))
 
 
@@ -99,10 +103,11 @@ class SwitchIn(StrictSerializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
 
 
-class PlaybookSwitchApi(APIView):
+class PlaybookSwitchApi(RecordsRefusals, APIView):
+    refusal_kind = "playbook_switch"
     required_scope = KeyScope.REVIEW
 
     @extend_schema(request=SwitchIn, summary="Switch a playbook on or off (review)")
     def post(self, request, key: str):
-        data = validated(request, SwitchIn, kind="playbook_switch")
+        data = validated(request, SwitchIn)
         return Response(playbook_services.check_playbook_switch(request.auth, key=key, **data))

@@ -12,14 +12,14 @@ import uuid
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.lessons.refusals import refusal_recorded
 from apps.lessons.services.references import (
-    check_key,
-    check_references,
-    check_values,
     find_references,
+    validate_key,
+    validate_references,
+    validate_values,
 )
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
+from memoryproject.refusals import refusal_recorded
 
 OUTCOME = "outcome"
 TYPE_PATTERN = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
@@ -102,10 +102,10 @@ def check_episode_open(
 ) -> dict:
     """Open an episode about existing entities. With `key`, opening again is idempotent while the
     episode is open and refused once it is closed (an episode is never reopened)."""
-    key = check_key(key, field="key") if key is not None else uuid.uuid4().hex
+    key = validate_key(key, field="key") if key is not None else uuid.uuid4().hex
     if not isinstance(title, str) or len(title) > MAX_TITLE_CHARS:
         raise ApplicationError("title is too long.", field="title", limit=MAX_TITLE_CHARS)
-    refs = check_references(
+    refs = validate_references(
         [{"kind": "entity", "id": uid} for uid in (about or [])], field="about", kinds=("entity",)
     )
 
@@ -138,8 +138,8 @@ def check_entry_record(
         raise ApplicationError("type is a lowercase word of at most 40.", field="type", limit=40)
     if not isinstance(text, str) or len(text) > MAX_TEXT_CHARS:
         raise ApplicationError("text is too long.", field="text", limit=MAX_TEXT_CHARS)
-    values_json = check_values(values)
-    refs = check_references(cites or [], field="cites", kinds=CITABLE)
+    values_json = validate_values(values)
+    refs = validate_references(cites or [], field="cites", kinds=CITABLE)
 
     def work(stx):
         rows = stx.run(LOCK, episode=episode)
@@ -171,7 +171,7 @@ def check_episode_close(
     scope: Scope, *, episode: str, outcome: dict, text: str = "", cites: list | None = None
 ) -> dict:
     """Close with the outcome entry (the last entry the episode will ever have)."""
-    check_values(outcome, field="outcome")
+    validate_values(outcome, field="outcome")
     return check_entry_record(
         scope, episode=episode, type=OUTCOME, text=text, values=outcome, cites=cites
     )

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.lessons.refusals import refusal_recorded
-from apps.lessons.services.references import check_key, check_references, find_references
+from apps.lessons.services.references import find_references, validate_key, validate_references
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
+from memoryproject.refusals import refusal_recorded
 
 MAX_NOTE_CHARS = 2000
 
@@ -65,12 +65,12 @@ RETURN accepting, h.receiver AS receiver, h.status AS status
 @refusal_recorded("handoff")
 def check_handoff_give(scope: Scope, *, key: str, to: str, points_to: list, note: str = "") -> dict:
     """Give work to agent `to`, pointing at entries, episodes, entities, lessons or playbooks."""
-    check_key(key, field="key")
+    validate_key(key, field="key")
     if not isinstance(to, str) or not 0 < len(to) <= 200:
         raise ApplicationError("to names the receiving agent.", field="to", limit=200)
     if not isinstance(note, str) or len(note) > MAX_NOTE_CHARS:
         raise ApplicationError("note is too long.", field="note", limit=MAX_NOTE_CHARS)
-    refs = check_references(points_to, field="points_to")
+    refs = validate_references(points_to, field="points_to")
     if not refs:
         raise ApplicationError(
             "A handoff points at something that exists; text alone is refused.",

@@ -10,9 +10,9 @@ from __future__ import annotations
 from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
-from apps.lessons.refusals import refusal_recorded
-from apps.lessons.services.references import check_key, check_references, find_references
+from apps.lessons.services.references import find_references, validate_key, validate_references
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
+from memoryproject.refusals import refusal_recorded
 
 MAX_STATEMENT_CHARS = 2000
 MAX_EVIDENCE = 100
@@ -97,7 +97,7 @@ def _closed_episodes(stx: ScopedTx, episodes: list[str], *, field: str) -> None:
 
 
 def _episode_ids(value, *, field: str, at_least: int) -> list[str]:
-    refs = check_references(
+    refs = validate_references(
         [{"kind": "episode", "id": v} for v in (value or [])], field=field, kinds=("episode",)
     )
     if len(refs) < at_least:
@@ -153,7 +153,7 @@ def check_lesson_learn(
 ) -> dict:
     """Learn a lesson from at least one episode that ended. Learning the same key again adds the
     episodes as support (each once); another statement under the same key is refused."""
-    check_key(key, field="key")
+    validate_key(key, field="key")
     if not isinstance(statement, str) or not statement.strip():
         raise ApplicationError("statement is required.", field="statement")
     if len(statement) > MAX_STATEMENT_CHARS:
@@ -161,7 +161,7 @@ def check_lesson_learn(
             "statement is too long.", field="statement", limit=MAX_STATEMENT_CHARS
         )
     episodes = _episode_ids(supported_by, field="supported_by", at_least=1)
-    about_refs = check_references(
+    about_refs = validate_references(
         [{"kind": "entity", "id": u} for u in (about or [])], field="about", kinds=("entity",)
     )
 

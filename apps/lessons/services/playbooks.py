@@ -15,12 +15,18 @@ import json
 from dataclasses import replace
 
 from apps.graph import cypher
+from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
-from apps.lessons.refusals import refusal_recorded
 from apps.lessons.services.lessons import _closed_episodes, _episode_ids
-from apps.lessons.services.references import check_key
-from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
-from memoryproject.json_values import FREE_FORM, check_json, check_json_object
+from apps.lessons.services.references import validate_key
+from memoryproject.api_errors import (
+    ApplicationError,
+    ConflictError,
+    NotFoundError,
+    PermissionDeniedError,
+)
+from memoryproject.json_values import FREE_FORM, validate_json, validate_json_object
+from memoryproject.refusals import refusal_recorded
 
 MAX_STEPS = 50
 MAX_TRIGGER_KEYS = 20
@@ -44,10 +50,10 @@ def trigger_terms(values: dict) -> list[str]:
     return sorted(terms)
 
 
-def check_trigger(trigger, *, field: str = "trigger") -> dict:
+def validate_trigger(trigger, *, field: str = "trigger") -> dict:
     if not isinstance(trigger, dict) or not trigger:
         raise ApplicationError(f"{field} is an object of at least one value.", field=field)
-    check_json_object(trigger, field=field)
+    validate_json_object(trigger, field=field)
     if len(trigger) > MAX_TRIGGER_KEYS:
         raise ApplicationError(f"{field} is too large.", field=field, limit=MAX_TRIGGER_KEYS)
     for name, value in trigger.items():
@@ -60,12 +66,12 @@ def check_trigger(trigger, *, field: str = "trigger") -> dict:
     return trigger
 
 
-def check_steps(steps) -> list:
+def validate_steps(steps) -> list:
     if not isinstance(steps, list) or not steps:
         raise ApplicationError("A playbook needs at least one step.", field="steps", limit=1)
     if len(steps) > MAX_STEPS:
         raise ApplicationError("Too many steps.", field="steps", limit=MAX_STEPS)
-    check_json(steps, field="steps", limits=STEPS_LIMITS)
+    validate_json(steps, field="steps", limits=STEPS_LIMITS)
     for step in steps:
         if not isinstance(step, dict | str) or not step:
             raise ApplicationError("Each step is a non-empty object or text.", field="steps")
@@ -108,7 +114,7 @@ RETURN DISTINCT p.version AS version
 
 
 def do_playbook_write(
-    stx, scope: Scope, *, key: str, trigger: dict, steps: list, episodes: list[str]
+    stx: ScopedTx, *, key: str, trigger: dict, steps: list, episodes: list[str]
 ) -> dict:
     """Write the next version unless the newest one already says the same. The caller checked
     the input and that the episodes ended."""
@@ -124,7 +130,7 @@ def do_playbook_write(
         terms=trigger_terms(trigger),
         steps=json.dumps(steps),
         signature=sig,
-        actor=scope.actor,
+        actor=stx.scope.actor,
         episodes=episodes,
     )[0]["version"]
     return {"id": f"{key}#{version}", "version": version, "status": "written"}
@@ -142,9 +148,9 @@ def check_playbook_write(
 ) -> dict:
     """Write a playbook drawn from at least `needs` episodes that ended, and never from fewer
     than the tenant's `playbook_needs`."""
-    check_key(key, field="key")
-    check_trigger(trigger)
-    check_steps(steps)
+    validate_key(key, field="key")
+    validate_trigger(trigger)
+    validate_steps(steps)
     if needs is not None and (not isinstance(needs, int) or needs < 1):
         raise ApplicationError("needs is at least 1.", field="needs", limit=1)
     # A caller may ask for more support than the tenant demands, never for less.
@@ -153,9 +159,7 @@ def check_playbook_write(
 
     def work(stx):
         _closed_episodes(stx, episodes, field="supported_by")
-        return do_playbook_write(
-            stx, scope, key=key, trigger=trigger, steps=steps, episodes=episodes
-        )
+        return do_playbook_write(stx, key=key, trigger=trigger, steps=steps, episodes=episodes)
 
     return cypher.write_unit(scope, work)
 
@@ -229,7 +233,7 @@ def check_playbook_switch(scope: Scope, *, key: str, enabled: bool, reason: str 
     from apps.tenants.services import audit_record
 
     if not scope.allows(KeyScope.REVIEW):
-        raise ApplicationError("Switching a playbook needs the review permission.", status=403)
+        raise PermissionDeniedError("Switching a playbook needs the review permission.")
     if not isinstance(enabled, bool):
         raise ApplicationError("enabled is true or false.", field="enabled")
     if not isinstance(reason, str) or len(reason) > 500:

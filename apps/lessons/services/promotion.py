@@ -20,19 +20,19 @@ from django.utils.module_loading import import_string
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.lessons.refusals import refusal_recorded
 from apps.lessons.selectors import episode_get
 from apps.lessons.services.lessons import CREATE as LESSON_CREATE
 from apps.lessons.services.lessons import MAX_STATEMENT_CHARS, do_lesson_evidence
 from apps.lessons.services.playbooks import (
     RUN,
-    check_steps,
-    check_trigger,
     do_playbook_write,
     signature,
+    validate_steps,
+    validate_trigger,
 )
 from apps.lessons.services.references import KEY_PATTERN
 from memoryproject.api_errors import ApplicationError
+from memoryproject.refusals import refusal_recorded
 
 MAX_EPISODES_PER_CALL = 200
 MAX_CLAIMS_PER_EPISODE = 50
@@ -79,7 +79,7 @@ def promotion_rule(name: str):
     return import_string(path)
 
 
-def check_claim(claim) -> dict:
+def validate_claim(claim) -> dict:
     """The claim as it will be applied, or an error saying why it is not one."""
     if not isinstance(claim, dict):
         raise ApplicationError(f"A rule gave something that is not a claim: {claim!r:.200}")
@@ -98,8 +98,8 @@ def check_claim(claim) -> dict:
             return {"about": [], **claim}
     elif "playbook" in claim and keys == {"playbook", "trigger", "steps"}:
         if isinstance(claim["playbook"], str) and KEY_PATTERN.match(claim["playbook"]):
-            check_trigger(claim["trigger"])
-            check_steps(claim["steps"])
+            validate_trigger(claim["trigger"])
+            validate_steps(claim["steps"])
             return claim
     elif "ran" in claim and keys == {"ran", "succeeded"}:
         if isinstance(claim["ran"], str) and isinstance(claim["succeeded"], bool):
@@ -184,7 +184,7 @@ def _apply_playbook(stx, scope, rule, episode, claim, at_least, receipts) -> Non
         )
         return
     receipt = do_playbook_write(
-        stx, scope, key=key, trigger=claim["trigger"], steps=claim["steps"], episodes=shown["agree"]
+        stx, key=key, trigger=claim["trigger"], steps=claim["steps"], episodes=shown["agree"]
     )
     receipts.note(receipts.playbooks, key, receipt)
 
@@ -228,7 +228,7 @@ def check_promote(scope: Scope, *, rule: str, at_least: int = 3, limit: int = 20
                 f"A rule returns a list of at most {MAX_CLAIMS_PER_EPISODE} claims.",
                 limit=MAX_CLAIMS_PER_EPISODE,
             )
-        shown.append((uid, [check_claim(c) for c in claims]))
+        shown.append((uid, [validate_claim(c) for c in claims]))
 
     receipts = Receipts()
     for uid, claims in shown:

@@ -13,7 +13,7 @@ from typing import Any
 
 from apps.graph.cypher import ScopedTx
 from memoryproject.api_errors import ApplicationError
-from memoryproject.json_values import FREE_FORM, check_json_object
+from memoryproject.json_values import FREE_FORM, validate_json_object
 
 REF_KINDS = ("entry", "episode", "entity", "lesson", "playbook")
 MAX_REFS = 100
@@ -50,7 +50,7 @@ RETURN ref.kind AS kind, ref.id AS id, n.uid AS uid
 """
 
 
-def check_key(value: Any, *, field: str) -> str:
+def validate_key(value: Any, *, field: str) -> str:
     if not isinstance(value, str) or not KEY_PATTERN.match(value):
         raise ApplicationError(
             f"{field} must be 1-120 letters, digits or _.:- characters.", field=field, limit=120
@@ -58,7 +58,7 @@ def check_key(value: Any, *, field: str) -> str:
     return value
 
 
-def check_references(refs: Any, *, field: str, kinds: tuple[str, ...] = REF_KINDS) -> list[dict]:
+def validate_references(refs: Any, *, field: str, kinds: tuple[str, ...] = REF_KINDS) -> list[dict]:
     """Shape only: a list of {kind, id} of the allowed kinds, deduplicated, in order."""
     if not isinstance(refs, list):
         raise ApplicationError(f"{field} must be a list of references.", field=field)
@@ -98,9 +98,9 @@ def find_references(stx: ScopedTx, refs: list[dict], *, field: str) -> list[dict
     return [{"kind": r["kind"], "id": r["id"], "uid": found[(r["kind"], r["id"])]} for r in refs]
 
 
-def check_values(values: Any, *, field: str = "values") -> str:
+def validate_values(values: Any, *, field: str = "values") -> str:
     """A free-form JSON object of bounded size, stored as text (an entry's values never change)."""
     if values is None:
         values = {}
-    check_json_object(values, field=field, limits=FREE_FORM)
+    validate_json_object(values, field=field, limits=FREE_FORM)
     return json.dumps(values, sort_keys=True, ensure_ascii=False)

@@ -40,6 +40,11 @@ class Command(BaseCommand):
             return
         state = f"running (pid {status['pid']})" if status["running"] else "stopped"
         self.stdout.write(f"Neo4j {status['version']} {state}")
+        if status["running"]:
+            vectorized = {True: "yes", False: "no (no jdk.incubator.vector)", None: "unknown"}
+            self.stdout.write(f"  java: {status['java'] or 'unknown'}")
+            self.stdout.write(f"  vector search vectorized: {vectorized[status['vectorized']]}")
+            self.stdout.write(f"  gds: {status['gds'] or 'unknown'}")
         for key in ("bolt_url", "data_dir", "logs_dir", "launcher_log", "jars_dir"):
             self.stdout.write(f"  {key}: {status[key]}")
 

@@ -1,5 +1,6 @@
-"""One call for callers that have no transaction of their own (agents' facts without text,
-benchmarks): embed outside, then resolve and write in one transaction."""
+"""The resolution app's service for callers that have no transaction of their own (agents' facts
+without text, tests, benchmarks): embed outside, then resolve and write in one transaction. A
+caller inside a transaction (a chunk's write) calls `entity_writes.do_resolve_and_write`."""
 
 from __future__ import annotations
 
