@@ -16,10 +16,10 @@ from apps.conversations.traces import do_trace_record_in
 from apps.graph import cypher
 from apps.graph.embeddings import embed_one
 from apps.graph.fulltext import entity_words_query, fulltext_terms
+from apps.graph.rank_fusion import rrf_fuse
 from apps.graph.scope import Scope
 from memoryproject.thread_pools import thread_pool
 
-RRF_K = 60
 RECENT_SESSIONS = 20  # exact similarity over the user's latest messages in this many sessions,
 EXACT_BUDGET = 200  # at most this many (about 8 ms here); older ones are found as below
 WORD_CANDIDATES = 100
@@ -141,17 +141,6 @@ CALL (e) {
 RETURN e {.uid, .name, .type, .description, aliases: coalesce(e.aliases, [])} AS entity,
        neighbours, traces
 """
-
-
-def rrf_fuse(rankings: dict[str, list[str]], *, k: int = RRF_K) -> list[dict]:
-    """Reciprocal rank fusion: places only (scores of different rankings do not compare)."""
-    fused: dict[str, dict] = {}
-    for name, uids in rankings.items():
-        for place, uid in enumerate(uids, start=1):
-            item = fused.setdefault(uid, {"uid": uid, "score": 0.0, "ranks": {}})
-            item["score"] += 1.0 / (k + place)
-            item["ranks"][name] = place
-    return sorted(fused.values(), key=lambda item: (-item["score"], item["uid"]))
 
 
 def check_context(

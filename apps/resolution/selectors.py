@@ -10,20 +10,21 @@ import json
 from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
 from apps.graph.fulltext import entity_words_query, fulltext_terms
+from apps.graph.rank_fusion import rrf_fuse
 from apps.graph.scope import Scope
 from apps.resolution.entity_values import values_load, values_rows
 
-RRF_K = 60  # reciprocal rank fusion's usual constant: damps the weight of the first ranks
+ENTITY_FIELDS = ("uid", "name", "type", "aliases", "description")
 SEARCH_HITS = 100  # how deep each index is read (inside the tenant and type) before fusion
 DETAIL_RELATIONS = 100
 DETAIL_MENTIONS = 50
 DETAIL_PENDING = 50
 
-_FUSED_FIELDS = """
-WITH node AS e, sum(1.0 / ($rrf_k + rank)) AS fused, collect(DISTINCT via) AS via
-RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS aliases,
-       coalesce(e.description, '') AS description, fused AS score, via
-ORDER BY score DESC, name LIMIT $limit
+# Each index's places, fused in Python by the one rank fusion (apps.graph.rank_fusion).
+_RANKED_FIELDS = """
+RETURN node.uid AS uid, node.name AS name, node.type AS type, coalesce(node.aliases, []) AS aliases,
+       coalesce(node.description, '') AS description, rank, via
+ORDER BY via, rank
 """
 
 # Tenant, type and status are filters inside both indexes (see graph.nodes.entities).
@@ -57,7 +58,7 @@ SEARCHES = {
     + (_RANKED_WORDS if words else "")
     + (_RANKED_VECTOR_TYPED if typed else _RANKED_VECTOR)
     + "}"
-    + _FUSED_FIELDS
+    + _RANKED_FIELDS
     for words in (True, False)
     for typed in (True, False)
 }
@@ -110,16 +111,26 @@ def entities_search(scope: Scope, *, q: str = "", type: str | None = None, limit
         return cypher.read(scope, BROWSE, type=type, limit=limit)
     words = entity_words_query(scope.tenant, fulltext_terms(q, fuzzy=True), type=type)
     embedding = get_embedder().embed([q])[0]
-    return cypher.read(
+    rows = cypher.read(
         scope,
         SEARCHES[(bool(words), type is not None)],
         words=words,
         embedding=embedding,
         type=type,
         hits=SEARCH_HITS,
-        rrf_k=RRF_K,
-        limit=limit,
     )
+    rankings: dict[str, list[str]] = {}
+    for row in rows:  # ordered by index, then place
+        rankings.setdefault(row["via"], []).append(row["uid"])
+    fields = {row["uid"]: row for row in rows}
+    return [
+        {
+            **{key: fields[item["uid"]][key] for key in ENTITY_FIELDS},
+            "score": item["score"],
+            "via": sorted(item["ranks"]),
+        }
+        for item in rrf_fuse(rankings)[:limit]
+    ]
 
 
 def entity_detail(scope: Scope, *, uid: str) -> dict | None:

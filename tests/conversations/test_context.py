@@ -60,12 +60,6 @@ def test_the_block_fits_the_budget():
         assert block["cited"] and block["cited"][0] == "summary:s1"
 
 
-def test_rrf_fuses_by_place():
-    fused = context.rrf_fuse({"vector": ["a", "b", "c"], "words": ["c", "a"]})
-    assert [f["uid"] for f in fused] == ["a", "c", "b"]
-    assert fused[0]["ranks"] == {"vector": 1, "words": 2}
-
-
 @pytest.mark.parametrize(
     "kwargs,field", [({"k": 0}, "k"), ({"k": 51}, "k"), ({"token_budget": 10}, "token_budget")]
 )
