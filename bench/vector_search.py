@@ -85,6 +85,7 @@ def main() -> None:
     data = {t: vectors_make(rng, n, centers) for t, n in sizes.items()}
 
     wipe(driver)
+    # Index DDL takes no $parameters: the name, label and options are this script's constants.
     options = "`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'"
     if filtered:
         driver.execute_query(
