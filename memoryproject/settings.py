@@ -264,6 +264,11 @@ INGESTION_LLM_TIMEOUT = float(os.environ.get("INGESTION_LLM_TIMEOUT", "60"))
 TENANT_DEFAULTS = {
     "merge_threshold": 0.995,  # match probability (apps/resolution/match_model.py)
     "review_threshold": 0.5,
+    # The tenant's match model learns from its reviewers (apps/resolution/tenant_model.py):
+    # after every `model_learn_every` decisions, with the shipped defaults worth
+    # `model_prior_pairs` decided pairs.
+    "model_learn_every": 25,
+    "model_prior_pairs": 20,
     "max_document_bytes": 1_000_000,
     "max_inline_document_bytes": 20_000,  # POST /documents?wait=true processes inline up to this
     "max_message_chars": 20_000,
