@@ -9,6 +9,7 @@ from apps.tasks.services.task_writes import resolve_task_uid
 
 MAX_READY = 200
 MAX_DAG_TASKS = 5000
+MAX_ID_CHARS = 64
 
 TASK = """
 MATCH (t:Task {tenant: $tenant, uid: $uid})
@@ -31,14 +32,14 @@ RETURN t.uid AS uid, t.short_id AS id, t.kind AS kind, t.description AS descript
          AS evidence
 """
 READY = """
-MATCH (t:Task {tenant: $tenant}) WHERE t.ready_at IS NOT NULL
-WITH t ORDER BY t.ready_at LIMIT $limit
+MATCH (t:Task) WHERE t.tenant = $tenant AND t.ready_at IS NOT NULL
+WITH t ORDER BY t.tenant, t.ready_at LIMIT $limit
 RETURN t.uid AS uid, t.short_id AS id, t.kind AS kind, t.description AS description,
        toString(t.created_at) AS created_at
 """
 READY_KIND = """
-MATCH (t:Task {tenant: $tenant, kind: $kind}) WHERE t.ready_at IS NOT NULL
-WITH t ORDER BY t.ready_at LIMIT $limit
+MATCH (t:Task) WHERE t.tenant = $tenant AND t.kind = $kind AND t.ready_at IS NOT NULL
+WITH t ORDER BY t.tenant, t.kind, t.ready_at LIMIT $limit
 RETURN t.uid AS uid, t.short_id AS id, t.kind AS kind, t.description AS description,
        toString(t.created_at) AS created_at
 """
@@ -73,3 +74,30 @@ def ready_set(scope: Scope, *, kind: str | None = None, limit: int = 50) -> list
 def task_dag(scope: Scope, *, limit: int = MAX_DAG_TASKS) -> list[dict]:
     """Every task (oldest first, up to `limit`) with its parent and dependencies."""
     return cypher.read(scope, DAG, limit=max(1, min(limit, MAX_DAG_TASKS)))
+
+
+EVIDENCE = """
+OPTIONAL MATCH (a:Evidence {tenant: $tenant, uid: $id})
+OPTIONAL MATCH (b:Evidence {tenant: $tenant, short_id: $id})
+WITH coalesce(a, b) AS e WHERE e IS NOT NULL
+RETURN e.uid AS uid, e.short_id AS id, e.content AS content, e.embed_text AS embed_text,
+       e.source AS source, e.url AS url, e.strength AS strength, e.superseded AS superseded,
+       toString(e.created_at) AS created_at,
+       [(t)-[:PRODUCED]->(e) | t.short_id][0] AS task,
+       [(e)-[:SUPERSEDES]->(o) | o.short_id] AS supersedes,
+       [(n)-[:SUPERSEDES]->(e) | n.short_id] AS superseded_by,
+       [(e)-[:MENTIONS]->(n) | {uid: n.uid, name: n.name}] AS mentions,
+       [(e)-[r:SIMILAR_TO]-(o) | {id: o.short_id, score: r.score}] AS similar
+"""
+
+
+def evidence_detail(scope: Scope, *, evidence: str) -> dict:
+    """One evidence node by uid or short id (`e-7c0b`), whole, with its provenance."""
+    from memoryproject.api_errors import NotFoundError
+
+    if not isinstance(evidence, str) or len(evidence) > MAX_ID_CHARS:
+        raise NotFoundError("No such evidence.", field="evidence")
+    rows = cypher.read(scope, EVIDENCE, id=evidence)
+    if not rows:
+        raise NotFoundError("No such evidence.", field="evidence")
+    return rows[0]
