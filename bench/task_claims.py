@@ -49,14 +49,18 @@ def tasks_write(scope, count: int) -> None:
         cypher.write(scope, BULK, rows=rows[start : start + 5000])
 
 
-def timed(fn, repeat: int) -> tuple[float, float]:
-    samples = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        samples.append((time.perf_counter() - t0) * 1000)
-    samples.sort()
-    return statistics.median(samples), samples[int(len(samples) * 0.95) - 1]
+def db_hits(scope, query: str, **params) -> int:
+    """Database hits of one run of `query` (PROFILE): what it read, whatever the machine's load."""
+    from apps.graph.connection import graph_driver
+
+    with graph_driver().session() as session:
+        profile = session.run("PROFILE " + query.strip(), tenant=scope.tenant, **params)
+        profile = profile.consume().profile
+
+    def total(op):
+        return op.get("dbHits", 0) + sum(total(c) for c in op.get("children", []))
+
+    return total(profile)
 
 
 def main() -> None:
@@ -76,39 +80,53 @@ def main() -> None:
     from apps.tasks.services import claims
 
     schema_install()
-    results = {}
-    for size in (args.small, args.large):
-        scope = Scope(tenant=f"bench-claims-{uuid.uuid4().hex[:8]}", actor="agent:bench")
-        try:
+    sizes = (args.small, args.large)
+    scopes = {n: Scope(tenant=f"bench-claims-{uuid.uuid4().hex[:8]}", actor="agent:bench")
+              for n in sizes}  # fmt: skip
+    samples = {n: {"ready": [], "claim": []} for n in sizes}
+    try:
+        for size, scope in scopes.items():
             t0 = time.perf_counter()
             tasks_write(scope, size)
             print(f"{size} tasks written in {time.perf_counter() - t0:.1f} s")
 
-            def one_claim(scope=scope):
-                t0 = time.perf_counter()
-                got = claims.check_task_claim(scope, kind="crawl", lease_seconds=60)
-                spent = time.perf_counter() - t0
-                claims.check_task_release(scope, task=got["uid"])
-                return spent
+        def one_round(scope, into):
+            t0 = time.perf_counter()
+            selectors.ready_set(scope, limit=50)
+            into["ready"].append((time.perf_counter() - t0) * 1000)
+            t0 = time.perf_counter()
+            got = claims.check_task_claim(scope, kind="crawl", lease_seconds=60)
+            into["claim"].append((time.perf_counter() - t0) * 1000)
+            claims.check_task_release(scope, task=got["uid"])
 
-            for _ in range(10):  # warm the plan cache and the page cache
-                one_claim()
-                selectors.ready_set(scope, limit=50)
-            ready = timed(lambda scope=scope: selectors.ready_set(scope, limit=50), args.repeat)
-            claim_ms = sorted(one_claim() * 1000 for _ in range(args.repeat))
-            claim = (statistics.median(claim_ms), claim_ms[int(len(claim_ms) * 0.95) - 1])
-            results[size] = (ready, claim)
-            print(f"{size:>7} tasks: ready set p50 {ready[0]:.1f} ms p95 {ready[1]:.1f} ms; "
-                  f"claim p50 {claim[0]:.1f} ms p95 {claim[1]:.1f} ms")  # fmt: skip
-            if size == args.large:
-                _plan_print(scope)
-        finally:
+        for _ in range(10):  # warm the plan cache and the page cache
+            for size in sizes:
+                one_round(scopes[size], {"ready": [], "claim": []})
+        # Interleaved, so both sizes see the same machine load.
+        for _ in range(args.repeat):
+            for size in sizes:
+                one_round(scopes[size], samples[size])
+        p50 = {}
+        for size in sizes:
+            scope = scopes[size]
+            hits_ready = db_hits(scope, selectors.READY, limit=50)
+            now = claims.clock()
+            hits_claim = db_hits(scope, claims.CLAIM, kind="crawl", now=now, until=now,
+                                 actor="agent:profile", epoch=claims.EPOCH)  # fmt: skip
+            r, c = sorted(samples[size]["ready"]), sorted(samples[size]["claim"])
+            p50[size] = (statistics.median(r), statistics.median(c))
+            print(f"{size:>7} tasks: ready set p50 {p50[size][0]:.1f} ms "
+                  f"p95 {r[int(len(r) * 0.95) - 1]:.1f} ms, {hits_ready} db hits; "
+                  f"claim p50 {p50[size][1]:.1f} ms p95 {c[int(len(c) * 0.95) - 1]:.1f} ms, "
+                  f"{hits_claim} db hits")  # fmt: skip
+        _plan_print(scopes[args.large])
+        print(f"ratio large/small (p50): ready set {p50[args.large][0] / p50[args.small][0]:.2f}, "
+              f"claim {p50[args.large][1] / p50[args.small][1]:.2f}")  # fmt: skip
+    finally:
+        for scope in scopes.values():
             cypher.write(scope, AGENTS)
             while cypher.write(scope, WIPE)[0]["n"]:
                 pass
-    (r_small, c_small), (r_large, c_large) = results[args.small], results[args.large]
-    print(f"ratio large/small (p50): ready set {r_large[0] / r_small[0]:.2f}, "
-          f"claim {c_large[0] / c_small[0]:.2f}")  # fmt: skip
 
 
 def _plan_print(scope) -> None:

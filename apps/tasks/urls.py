@@ -14,6 +14,7 @@ api_urlpatterns = [
     path("tasks/<str:task>/release", tasks.ReleaseApi.as_view(), name="api-task-release"),
     path("tasks/<str:task>/complete", tasks.FinishApi.as_view(), name="api-task-complete"),
     path("tasks/<str:task>/fail", tasks.FailApi.as_view(), name="api-task-fail"),
+    path("tasks/<str:task>/context", tasks.ContextApi.as_view(), name="api-task-context"),
     path("tasks/<str:task>/evidence", evidence.EvidenceAddApi.as_view(), name="api-task-evidence"),
     path("tasks/<str:task>/pages", evidence.PagesApi.as_view(), name="api-task-pages"),
     path("evidence/synthesis", evidence.SynthesisApi.as_view(), name="api-evidence-synthesis"),

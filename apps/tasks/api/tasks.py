@@ -7,7 +7,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from apps.tasks import selectors
+from apps.tasks import context, selectors
 from apps.tasks.services import claims
 from apps.tasks.services.task_writes import (
     MAX_DEPENDS_ON,
@@ -213,3 +213,47 @@ class FinishApi(WriteApi):
 
 class FailApi(FinishApi):
     status = "FAILED"
+
+
+class ContextIn(StrictSerializer):
+    token_budget = serializers.IntegerField(required=False, min_value=1,
+                                            max_value=context.MAX_TOKEN_BUDGET, default=4000)  # fmt: skip
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=context.MAX_ITEMS,
+                                     default=30)  # fmt: skip
+
+
+class ContextItemOut(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["task", "evidence"])
+    id = serializers.CharField()
+    uid = serializers.CharField()
+    text = serializers.CharField()
+    score = serializers.FloatField()
+    tokens = serializers.IntegerField()
+    strength = serializers.FloatField(allow_null=True)
+    status = serializers.CharField(allow_null=True)
+    source = serializers.CharField(allow_null=True)
+    why = serializers.DictField(help_text="{seed: 'ancestor'|null, path: [id, EDGE, id, ...]}")
+
+
+class ContextOut(serializers.Serializer):
+    task = serializers.CharField()
+    seeds = serializers.ListField(child=serializers.CharField())
+    items = ContextItemOut(many=True)
+    tokens = serializers.IntegerField()
+    token_budget = serializers.IntegerField()
+
+
+class ContextApi(APIView):
+    """A read (memory:read) sent as POST, like the conversations' context."""
+
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(request=ContextIn, responses={200: ContextOut},
+                   summary="Context for a task by Personalized PageRank over the work graph",
+                   description="Seeded from the task and its ancestors; tasks and evidence that "
+                   "are not superseded, best first, within `token_budget` (about 4 characters a "
+                   "token), each with why it was chosen: a seed, or the path from one. 413 "
+                   "`graph_too_large` over the GRAPH_ALGORITHMS bounds.")  # fmt: skip
+    def post(self, request, task: str):
+        data = validated(request, ContextIn)
+        return Response(context.task_context(request.auth, task=task, **data))
