@@ -73,3 +73,46 @@ def test_scopes_and_tenant_isolation(tenant, make_tenant, make_api_client, api_c
     assert stranger.get(f"/api/v1/tasks/{mine['uid']}").status_code == 404
     assert stranger.post(f"/api/v1/tasks/{mine['id']}/release").status_code == 404
     assert stranger.get("/api/v1/tasks/ready").json()["results"] == []
+
+
+def test_evidence_pages_synthesis_and_sync_over_the_api(tenant, api_client, make_api_client):
+    task = api_client.post("/api/v1/tasks", {"description": "Why do pumps fail?"},
+                           format="json").json()["id"]  # fmt: skip
+    one = api_client.post(f"/api/v1/tasks/{task}/evidence",
+                          {"content": "Seals wear out", "source": "manual", "strength": 0.9},
+                          format="json")  # fmt: skip
+    assert one.status_code == 201 and one.json()["id"].startswith("e-")
+    bad = api_client.post(f"/api/v1/tasks/{task}/evidence",
+                          {"content": "x", "source": "s", "strength": 2}, format="json")  # fmt: skip
+    assert bad.status_code == 400 and bad.json()["error"]["field"] == "strength"
+    pages = api_client.post(f"/api/v1/tasks/{task}/pages",
+                            {"pages": [{"url": "https://ex.org/p", "content": "Pumps fail when "
+                                        "their seals wear out or their bearings run dry."}]},
+                            format="json")  # fmt: skip
+    assert pages.status_code == 201 and len(pages.json()["created"]) == 1
+    page_id = pages.json()["created"][0]["id"]
+    summary = api_client.post("/api/v1/evidence/synthesis",
+                              {"task": task, "content": "Seals and bearings",
+                               "sources": [one.json()["id"], page_id]}, format="json")  # fmt: skip
+    assert summary.status_code == 201
+    shown = api_client.get(f"/api/v1/evidence/{page_id}").json()
+    assert shown["superseded"] is True and shown["superseded_by"] == [summary.json()["id"]]
+    job = api_client.post("/api/v1/tasks/similarity-sync")
+    assert job.status_code == 202 and job.json()["url"].startswith("/api/v1/jobs/")
+    reader = make_api_client(tenant, scopes=["memory:read"])
+    assert reader.get(f"/api/v1/evidence/{page_id}").status_code == 200
+    assert reader.post("/api/v1/tasks/similarity-sync").status_code == 403
+    assert reader.post(f"/api/v1/tasks/{task}/pages", {"pages": []},
+                       format="json").status_code == 403  # fmt: skip
+
+
+def test_other_tenant_cannot_reach_evidence_over_the_api(api_client, make_tenant, make_api_client):
+    task = api_client.post("/api/v1/tasks", {"description": "t"}, format="json").json()["id"]
+    made = api_client.post(f"/api/v1/tasks/{task}/evidence",
+                           {"content": "c", "source": "s", "strength": 0.5}, format="json")  # fmt: skip
+    stranger = make_api_client(make_tenant())
+    assert stranger.get(f"/api/v1/evidence/{made.json()['id']}").status_code == 404
+    assert stranger.post(f"/api/v1/tasks/{task}/evidence",
+                         {"content": "c", "source": "s", "strength": 0.5},
+                         format="json").status_code == 404  # fmt: skip
+    assert stranger.post(f"/api/v1/tasks/{task}/context", {}, format="json").status_code == 404

@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 
 from apps.graph import cypher
+from apps.graph.cypher import ScopedTx
 from apps.graph.embeddings import get_embedder
 from apps.graph.scope import Scope
 from apps.tasks.services.task_writes import REF_PATTERN, resolve_task_uid, short_id_candidates
@@ -86,7 +87,7 @@ def validate_strength(value) -> float:
     return float(value)
 
 
-def do_evidence_write(stx, scope: Scope, *, task_uid: str, rows: list[dict]) -> list[dict]:
+def do_evidence_write(stx: ScopedTx, scope: Scope, *, task_uid: str, rows: list[dict]) -> list[dict]:
     """Write evidence rows ({content, source, strength, embedding, embed_text, url,
     content_hash, mentions}) PRODUCED by an open task, inside the caller's transaction.
     Returns [{id, uid}] in order."""
