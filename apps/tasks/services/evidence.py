@@ -87,7 +87,9 @@ def validate_strength(value) -> float:
     return float(value)
 
 
-def do_evidence_write(stx: ScopedTx, scope: Scope, *, task_uid: str, rows: list[dict]) -> list[dict]:
+def do_evidence_write(
+    stx: ScopedTx, scope: Scope, *, task_uid: str, rows: list[dict]
+) -> list[dict]:
     """Write evidence rows ({content, source, strength, embedding, embed_text, url,
     content_hash, mentions}) PRODUCED by an open task, inside the caller's transaction.
     Returns [{id, uid}] in order."""
