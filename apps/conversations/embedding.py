@@ -20,9 +20,18 @@ CLAIM_LEASE_S = 600
 # The lock is taken first (Neo4j's documented way to read-then-write safely: a property read
 # after the write lock is the committed one), then the marker is checked again and set.
 CLAIM = """
-MATCH (m:MessageToEmbed {tenant: $tenant})
-WHERE ($uids IS NULL OR m.uid IN $uids)
-  AND (m.embed_claim IS NULL OR m.embed_claimed_at < datetime() - duration({seconds: $lease}))
+CALL () {
+  WITH 1 AS listed WHERE $uids IS NOT NULL
+  UNWIND $uids AS uid
+  MATCH (m:Message {uid: uid}) WHERE m.tenant = $tenant AND m:MessageToEmbed
+  RETURN m
+  UNION
+  WITH 1 AS any WHERE $uids IS NULL
+  MATCH (m:MessageToEmbed {tenant: $tenant})
+  RETURN m
+}
+WITH m
+WHERE m.embed_claim IS NULL OR m.embed_claimed_at < datetime() - duration({seconds: $lease})
 WITH m LIMIT $batch
 SET m._embed_lock = true
 REMOVE m._embed_lock

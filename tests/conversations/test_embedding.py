@@ -90,3 +90,11 @@ def test_a_lapsed_claim_is_taken_again(scope, monkeypatch):
     monkeypatch.setattr(embedding, "CLAIM_LEASE_S", 0)
     assert embedding.messages_embed_pending(scope) == {"embedded": 1, "more": False}
     assert cypher.read(scope, STATE)[0] == {"embedded": 1, "waiting": 0, "marked": 0}
+
+
+def test_a_listed_batch_embeds_only_its_waiting_messages(scope):
+    listed = [say(scope, f"Pallet {i} is on dock two.")["uid"] for i in range(3)]
+    say(scope, "Not in the batch.")
+    assert embedding.messages_embed_listed(scope, uids=listed) == {"embedded": 3}
+    assert embedding.messages_embed_listed(scope, uids=listed) == {"embedded": 0}
+    assert cypher.read(scope, STATE)[0] == {"embedded": 3, "waiting": 1, "marked": 0}
