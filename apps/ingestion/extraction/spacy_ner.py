@@ -38,8 +38,12 @@ class SpacyExtractor:
                 _shared = cls()
         return _shared
 
-    def extract(self, text: str, *, state: ShortTermState) -> Extraction:
-        doc = self.nlp(text)
+    def parse_window(self, texts: list[str]) -> list:
+        """The window's texts parsed in one batch (`nlp.pipe`), for `extract(parsed=...)`."""
+        return list(self.nlp.pipe(texts, batch_size=max(1, len(texts))))
+
+    def extract(self, text: str, *, state: ShortTermState, parsed=None) -> Extraction:
+        doc = parsed if parsed is not None else self.nlp(text)
         spans = [_span(doc, ent) for ent in doc.ents if ent.label_ in SPACY_LABELS]
         reading = read_chunk(state, text, spans)
         # Each token inside a mention (names and resolved descriptions) points to its entity.
