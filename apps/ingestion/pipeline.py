@@ -29,6 +29,7 @@ from apps.ingestion.extraction import (
     Extractor,
     default_extractor,
 )
+from apps.ingestion.extraction.known_names import known_names_learn
 from apps.ingestion.working_memory import WorkingMemory
 from apps.resolution.gate import candidates_embed
 
@@ -54,6 +55,8 @@ def document_ingest(
     if document is None:
         raise LookupError(f"No document {document_uid}")
     extractor = extractor or default_extractor()
+    bind = getattr(extractor, "for_scope", None)  # an extractor that reads the tenant's names
+    reader = bind(scope) if bind else extractor
     chunks = chunk_document(document["content"] or "")
     counts: Counter = Counter()
     receipts: list[dict] = []
@@ -63,7 +66,7 @@ def document_ingest(
     state = WorkingMemory(document_outline(document["content"] or ""))
     for start in range(0, len(chunks), EMBED_BATCH):
         window = chunks[start : start + EMBED_BATCH]
-        _window_ingest(scope, extractor, state, document_uid, window, counts, receipts)
+        _window_ingest(scope, reader, state, document_uid, window, counts, receipts)
         report(_progress(counts, len(chunks)))
     result = {
         "document": document_uid,
@@ -92,6 +95,12 @@ def _window_ingest(scope, extractor, state, document_uid, window, counts, receip
         for i, entities in zip(todo, embedded, strict=True)
     ]) if todo else []  # fmt: skip
     outcome = dict(zip(todo, written, strict=True))
+    # A chunk's receipts are its entities' in order, then its relations'.
+    known_names_learn(scope.tenant, [
+        (c.name, c.type, list(c.aliases)) for i, entities in zip(todo, embedded, strict=True)
+        for c, r in zip(entities, outcome[i] or (), strict=False)
+        if r.action in ("created", "pending")
+    ])  # fmt: skip
     for i, record in enumerate(records):
         chunk_receipt = {
             "kind": "chunk",
