@@ -20,6 +20,7 @@ from apps.resolution import urls as resolution_urls
 from apps.review import urls as review_urls
 from apps.tenants import urls as tenants_urls
 from apps.tenants import views as tenant_views
+from apps.timeline import urls as timeline_urls
 from apps.tenants.auth import ApiKeyAuthentication
 
 # Under /api/ these answer in the API's JSON error shape; pages keep Django's HTML.
@@ -41,6 +42,7 @@ APPS = [
     conversations_urls,
     lessons_urls,
     knowledge_urls,
+    timeline_urls,
 ]
 api_v1 = [route for app in APPS for route in app.api_urlpatterns]
 pages = [route for app in APPS for route in app.urlpatterns]
