@@ -123,7 +123,7 @@ KIND_COUNT = "MATCH (k:Kind {tenant: $tenant}) RETURN count(k) AS n"
 KIND_WRITE = """
 MERGE (k:Kind {tenant: $tenant, name: $name})
 ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
-SET k.spec = $spec, k.updated_at = datetime()
+SET k.spec = $spec, k.one_relations = $one_relations, k.updated_at = datetime()
 """
 
 
@@ -147,7 +147,9 @@ def check_kind_declare(scope: Scope, *, kind: dict) -> dict:
                                        field="name", limit=MAX_KINDS, code="too_many")  # fmt: skip
         else:
             _check_compatible(old, spec)
-        stx.run(KIND_WRITE, name=spec.name, spec=json.dumps(spec.as_dict(), sort_keys=True))
+        one = sorted(n for n, r in spec.relations.items() if r.one)
+        stx.run(KIND_WRITE, name=spec.name, spec=json.dumps(spec.as_dict(), sort_keys=True),
+                one_relations=one)  # fmt: skip
         return {"kind": spec.as_dict(), "status": "declared" if old is None else "updated"}
 
     return cypher.write_unit(scope, work)
@@ -187,14 +189,3 @@ def kinds_list(scope: Scope) -> list[dict]:
         scope, "MATCH (k:Kind {tenant: $tenant}) RETURN k.spec AS spec ORDER BY k.name LIMIT 200"
     )
     return [json.loads(r["spec"]) for r in rows]
-
-
-def one_at_a_time_predicates(scope: Scope) -> set[str]:
-    """Relation names some kind of the tenant declares one-at-a-time: a fact from text with that
-    predicate closes the subject's earlier target."""
-    return {
-        name
-        for spec in kinds_list(scope)
-        for name, rel in spec.get("relations", {}).items()
-        if rel.get("one")
-    }

@@ -47,7 +47,9 @@ def test_created_changed_unchanged_and_a_replay_changes_nothing(kinds):
 
 def test_a_missing_value_is_removed_and_a_time_value_is_normalized(kinds):
     check_rows_write(kinds, rows=[row("d1", T1, status="ok", temp=3.5)])
-    check_rows_write(kinds, rows=[row("d1", T2, status="ok", last_seen="2026-01-02T01:00:00+01:00")])
+    check_rows_write(
+        kinds, rows=[row("d1", T2, status="ok", last_seen="2026-01-02T01:00:00+01:00")]
+    )
     states = selectors.history(kinds, kind="Device", key="d1")
     assert states[1]["values"] == {"status": "ok", "last_seen": "2026-01-02T00:00:00Z"}
 
