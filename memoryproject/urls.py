@@ -20,8 +20,8 @@ from apps.resolution import urls as resolution_urls
 from apps.review import urls as review_urls
 from apps.tenants import urls as tenants_urls
 from apps.tenants import views as tenant_views
-from apps.timeline import urls as timeline_urls
 from apps.tenants.auth import ApiKeyAuthentication
+from apps.timeline import urls as timeline_urls
 
 # Under /api/ these answer in the API's JSON error shape; pages keep Django's HTML.
 handler400 = "memoryproject.api_errors.handler400"

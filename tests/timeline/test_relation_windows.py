@@ -64,8 +64,8 @@ def test_a_late_row_splits_a_window_and_another_moves_one(kinds):
 
 
 def test_a_one_at_a_time_relation_takes_one_target(kinds):
-    from apps.timeline.rows import validate_targets
     from apps.timeline.kinds import kind_get
+    from apps.timeline.rows import validate_targets
 
     spec = kind_get(kinds, name="Device")
     assert validate_targets(spec, "LOCATED_IN", "r1", field="f") == ["r1"]
