@@ -10,9 +10,8 @@ from rest_framework.views import APIView
 
 from apps.tenants.models import KeyScope
 from apps.timeline import kinds as kind_services
-from apps.timeline.partial import check_row_update
 from apps.timeline.rows import MAX_KEY_CHARS, MAX_ROWS
-from apps.timeline.write_rule import check_rows_write
+from apps.timeline.services import check_row_update, check_rows_write
 from memoryproject.api_errors import StrictSerializer
 from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import validated

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+from apps.graph.cypher import ScopedTx
 from apps.timeline import state_writes as q
 from apps.timeline.rows import Row, content_of
 
@@ -32,7 +33,7 @@ def same(state: dict, row: Row) -> bool:
     return said == row.content()
 
 
-def do_late_wave(stx, wave: list[Row], by_key: dict, by: str) -> dict[int, dict]:
+def do_late_wave(stx: ScopedTx, wave: list[Row], by_key: dict, by: str) -> dict[int, dict]:
     """One wave (at most one late row per entity): one read, then the writes it decides."""
     from apps.timeline.write_rule import _new_state, _receipt, _start
 

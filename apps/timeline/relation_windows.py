@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 
+from apps.graph.cypher import ScopedTx
+
 RELATIONS_OPEN = """
 UNWIND $opens AS o
 MATCH (e:Entity {tenant: $tenant, uid: o.entity})
@@ -89,7 +91,9 @@ def windows_wanted(states: list[dict]) -> dict[tuple[str, str], list[tuple]]:
     return wanted
 
 
-def do_windows_rebuild(stx, *, entities: list[str], kinds_of: dict, kinds: dict, by: str) -> None:
+def do_windows_rebuild(
+    stx: ScopedTx, *, entities: list[str], kinds_of: dict, kinds: dict, by: str
+) -> None:
     """Make the edges of `entities` match the windows their States say (after late rows)."""
     if not entities:
         return
@@ -122,7 +126,7 @@ def do_windows_rebuild(stx, *, entities: list[str], kinds_of: dict, kinds: dict,
         do_relations_open(stx, opens=opens, kinds=kinds, by=by)
 
 
-def do_relations_open(stx, *, opens: list[dict], kinds: dict, by: str) -> None:
+def do_relations_open(stx: ScopedTx, *, opens: list[dict], kinds: dict, by: str) -> None:
     """Open edges; a target that is no entity yet is created, of the target kind, existing from
     the edge's start (`kinds`: name -> KindSpec, the targets' kinds among them)."""
     if not opens:
@@ -133,6 +137,6 @@ def do_relations_open(stx, *, opens: list[dict], kinds: dict, by: str) -> None:
     stx.run(RELATIONS_OPEN, opens=opens, by=by)
 
 
-def do_relations_close(stx, *, closes: list[dict]) -> None:
+def do_relations_close(stx: ScopedTx, *, closes: list[dict]) -> None:
     if closes:
         stx.run(RELATIONS_CLOSE, closes=closes)

@@ -13,6 +13,7 @@ import datetime as dt
 import json
 
 from apps.graph import cypher
+from apps.graph.fulltext import fulltext_terms, scoped_query
 from apps.graph.scope import Scope
 from apps.timeline.rows import time_text
 
@@ -22,35 +23,39 @@ MAX_RELATED = 1000
 _STATE = """s {.uid, .valid_from, .valid_to, .seen_last, .values_json, .relations_json, .by,
                .entry, .recorded_at} AS state"""
 
-HISTORY = f"""
-MATCH (e:Entity {{tenant: $tenant, kind: $kind, key: $key}})
-MATCH (s:State {{tenant: $tenant, entity: e.uid}}) WHERE s.valid_from IS NOT NULL
+HISTORY = (
+    """
+MATCH (e:Entity {tenant: $tenant, kind: $kind, key: $key})
+MATCH (s:State {tenant: $tenant, entity: e.uid}) WHERE s.valid_from IS NOT NULL
 WITH s ORDER BY s.valid_from DESC LIMIT $last
-RETURN {_STATE}
-"""
+RETURN """
+    + _STATE
+)
 
-AS_OF = f"""
-MATCH (e:Entity {{tenant: $tenant, kind: $kind, key: $key}})
-MATCH (s:State {{tenant: $tenant, entity: e.uid}}) WHERE s.valid_from <= $at
+AS_OF = (
+    """
+MATCH (e:Entity {tenant: $tenant, kind: $kind, key: $key})
+MATCH (s:State {tenant: $tenant, entity: e.uid}) WHERE s.valid_from <= $at
 WITH s ORDER BY s.valid_from DESC LIMIT 1
-RETURN {_STATE}
-"""
+RETURN """
+    + _STATE
+)
 
 HOLDS = "(r.valid_from IS NULL OR r.valid_from <= $at) AND (r.valid_to IS NULL OR r.valid_to > $at)"
 
-RELATED = f"""
-MATCH (e:Entity {{tenant: $tenant, kind: $kind, key: $key}})-[r:RELATED_TO {{predicate: $rel}}]->
-      (x:Entity {{tenant: $tenant}})
-WHERE {HOLDS}
+RELATED = """
+MATCH (e:Entity {tenant: $tenant, kind: $kind, key: $key})-[r:RELATED_TO {predicate: $rel}]->
+      (x:Entity {tenant: $tenant})
+WHERE HOLDS
 RETURN DISTINCT coalesce(x.key, x.name) AS key ORDER BY key LIMIT $limit
-"""
+""".replace("HOLDS", HOLDS)
 
-POINTING_AT = f"""
-MATCH (x:Entity {{tenant: $tenant, kind: $kind, key: $key}})<-[r:RELATED_TO {{predicate: $rel}}]-
-      (e:Entity {{tenant: $tenant}})
-WHERE {HOLDS}
+POINTING_AT = """
+MATCH (x:Entity {tenant: $tenant, kind: $kind, key: $key})<-[r:RELATED_TO {predicate: $rel}]-
+      (e:Entity {tenant: $tenant})
+WHERE HOLDS
 RETURN DISTINCT e.kind AS kind, coalesce(e.key, e.name) AS key ORDER BY key LIMIT $limit
-"""
+""".replace("HOLDS", HOLDS)
 
 
 def _time(value) -> str | None:
@@ -95,3 +100,27 @@ def pointing_at(scope: Scope, *, kind: str, key: str, rel: str, at: dt.datetime 
     at = at or dt.datetime.now(dt.UTC)
     rows = cypher.read(scope, POINTING_AT, kind=kind, key=key, rel=rel, at=at, limit=MAX_RELATED)
     return [{"kind": r["kind"], "key": r["key"]} for r in rows]
+
+
+SEARCH_HISTORY = """
+CALL db.index.fulltext.queryNodes('state_words', $words, {limit: $hits}) YIELD node, score
+WITH node AS s, score WHERE s.tenant = $tenant AND s.kind = $kind
+RETURN s.key AS key, s.valid_from AS valid_from, s.valid_to AS valid_to,
+       s.values_json AS values_json, score
+ORDER BY score DESC LIMIT $limit
+"""
+
+
+def search_history(scope: Scope, *, kind: str, q: str, limit: int = 20) -> list[dict]:
+    """Past States of a kind whose text holds the words of `q` (old words too), and when each
+    held: [{key, valid_from, valid_to, values, score}]."""
+    terms = fulltext_terms(q, max_terms=20)
+    words = scoped_query(terms, ("words",), tenant=scope.tenant)
+    if not words:
+        return []
+    rows = cypher.read(scope, SEARCH_HISTORY, words=words, kind=kind, hits=limit * 5, limit=limit)
+    return [
+        {"key": r["key"], "valid_from": _time(r["valid_from"]), "valid_to": _time(r["valid_to"]),
+         "values": json.loads(r["values_json"] or "{}"), "score": round(r["score"], 4)}
+        for r in rows
+    ]  # fmt: skip

@@ -14,10 +14,8 @@ import json
 import uuid
 from dataclasses import dataclass, field
 
-from apps.graph import cypher
-from apps.graph.scope import Scope
+from apps.graph.cypher import ScopedTx
 from apps.timeline import state_writes as q
-from apps.timeline.kinds import kinds_get
 from apps.timeline.late_rows import do_late_wave, native
 from apps.timeline.relation_windows import (
     do_relations_close,
@@ -25,8 +23,7 @@ from apps.timeline.relation_windows import (
     do_windows_rebuild,
     relation_changes,
 )
-from apps.timeline.rows import Row, content_of, time_text, validate_batch
-from memoryproject.refusals import refusal_record
+from apps.timeline.rows import Row, content_of, time_text
 
 
 class StateMoved(Exception):
@@ -75,26 +72,9 @@ def _start(target: Target, t) -> None:
         target.first = t
 
 
-def check_rows_write(scope: Scope, *, rows: list, expect: dict | None = None) -> list[dict]:
-    """Write a batch of at most 500 rows by the write rule; one receipt per row, in order.
-    Bad input is a 400 before anything is written. `expect` ((kind, key) -> State uid) makes the
-    write conditional: StateMoved if another writer added a State since (partial updates)."""
-    names = (
-        {r.get("kind") for r in rows if isinstance(r, dict)} if isinstance(rows, list) else set()
-    )
-    kinds = kinds_get(scope, names={n for n in names if isinstance(n, str)})
-    targets = {rel.target for spec in kinds.values() for rel in spec.relations.values()}
-    kinds.update(kinds_get(scope, names=targets - set(kinds)))
-    checked = validate_batch(rows, kinds)
-    receipts = cypher.write_unit(scope, lambda stx: do_rows_write(stx, checked, kinds, expect))
-    for receipt in receipts:
-        if receipt["status"] == "refused":
-            raw = json.dumps(rows[receipt["index"]], sort_keys=True, default=str)[:1500]
-            refusal_record(scope, kind="row", reason=f"{receipt['reason']}: {raw}")
-    return receipts
-
-
-def do_rows_write(stx, rows: list[Row], kinds: dict, expect: dict | None = None) -> list[dict]:
+def do_rows_write(
+    stx: ScopedTx, rows: list[Row], kinds: dict, expect: dict | None = None
+) -> list[dict]:
     """The batch inside the caller's write transaction (see the module's docstring)."""
     by = stx.scope.actor
     receipts: dict[int, dict] = {}
@@ -164,7 +144,7 @@ def _pending(row: Row, target: Target, prev: str | None, before: dict) -> None:
     target.current_changed = True
 
 
-def _append(stx, targets, seen: list, kinds: dict, by: str) -> None:
+def _append(stx: ScopedTx, targets, seen: list, kinds: dict, by: str) -> None:
     """New States in waves (the n-th new State of each entity in wave n, so its prev exists),
     each wave's relation edges closed and opened after it, then each entity's current values."""
     waves: list[list[dict]] = []

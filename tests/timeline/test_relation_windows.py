@@ -6,7 +6,7 @@ import datetime as dt
 
 from apps.graph import cypher
 from apps.timeline import selectors
-from apps.timeline.write_rule import check_rows_write
+from apps.timeline.services import check_rows_write
 from tests.timeline.conftest import row
 
 T1, T2, T3 = (f"2026-01-0{d}T00:00:00Z" for d in (1, 2, 3))

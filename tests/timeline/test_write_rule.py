@@ -11,7 +11,7 @@ from apps.graph import cypher
 from apps.graph.write_failures import write_failures_list
 from apps.lessons.services.episodes import check_entry_record, check_episode_open
 from apps.timeline import selectors
-from apps.timeline.write_rule import check_rows_write
+from apps.timeline.services import check_rows_write
 from memoryproject.api_errors import ApplicationError
 from tests.timeline.conftest import row
 

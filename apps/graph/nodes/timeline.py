@@ -43,5 +43,8 @@ SCHEMA = [
     "CREATE INDEX state_from IF NOT EXISTS FOR (s:State) ON (s.tenant, s.valid_from)",
     "CREATE INDEX state_by IF NOT EXISTS FOR (s:State) ON (s.tenant, s.by)",
     "CREATE INDEX state_entry IF NOT EXISTS FOR (s:State) ON (s.tenant, s.entry)",
+    # Windows of relations, for the difference between two times.
+    "CREATE INDEX related_valid_from IF NOT EXISTS FOR ()-[r:RELATED_TO]-() ON (r.valid_from)",
+    "CREATE INDEX related_valid_to IF NOT EXISTS FOR ()-[r:RELATED_TO]-() ON (r.valid_to)",
     "CREATE FULLTEXT INDEX state_words IF NOT EXISTS FOR (s:State) ON EACH [s.words, s.tenant]",
 ]

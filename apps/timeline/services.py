@@ -1,4 +1,6 @@
-"""Partial updates: change what is named from time t on, keep the rest as the current State says.
+"""Writes of versioned entities: rows by the write rule, and partial updates.
+
+Partial updates change what is named from time t on, keep the rest as the current State says.
 
 Optimistic: the full row is made from the current State and written only if that State is still
 the current one; if another writer added a State in between, it reads again. After 5 reads that
@@ -17,9 +19,30 @@ from apps.timeline.late_rows import native
 from apps.timeline.rows import parse_time, time_text, validate_batch
 from apps.timeline.write_rule import StateMoved, do_rows_write
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
-from memoryproject.refusals import refusal_recorded
+from memoryproject.refusals import refusal_record, refusal_recorded
 
 MAX_READS = 5
+
+
+@refusal_recorded("row")
+def check_rows_write(scope: Scope, *, rows: list, expect: dict | None = None) -> list[dict]:
+    """Write a batch of at most 500 rows by the write rule; one receipt per row, in order.
+    Bad input is a 400 before anything is written. `expect` ((kind, key) -> State uid) makes the
+    write conditional: StateMoved if another writer added a State since (partial updates)."""
+    names = (
+        {r.get("kind") for r in rows if isinstance(r, dict)} if isinstance(rows, list) else set()
+    )
+    kinds = kinds_get(scope, names={n for n in names if isinstance(n, str)})
+    targets = {rel.target for spec in kinds.values() for rel in spec.relations.values()}
+    kinds.update(kinds_get(scope, names=targets - set(kinds)))
+    checked = validate_batch(rows, kinds)
+    receipts = cypher.write_unit(scope, lambda stx: do_rows_write(stx, checked, kinds, expect))
+    for receipt in receipts:
+        if receipt["status"] == "refused":
+            raw = json.dumps(rows[receipt["index"]], sort_keys=True, default=str)[:1500]
+            refusal_record(scope, kind="row", reason=f"{receipt['reason']}: {raw}")
+    return receipts
+
 
 CURRENT = """
 MATCH (e:Entity {tenant: $tenant, kind: $kind, key: $key})

@@ -8,8 +8,7 @@ import pytest
 
 from apps.graph.write_failures import write_failures_list
 from apps.timeline import selectors
-from apps.timeline.partial import check_row_update
-from apps.timeline.write_rule import check_rows_write
+from apps.timeline.services import check_row_update, check_rows_write
 from memoryproject.api_errors import ApplicationError
 from tests.timeline.conftest import row
 
@@ -42,7 +41,7 @@ def test_an_update_before_the_current_state_is_stale_and_kept(kinds):
 
 
 def test_an_update_that_always_finds_another_writer_is_busy(kinds, monkeypatch):
-    from apps.timeline import partial
+    from apps.timeline import services as partial
 
     check_rows_write(kinds, rows=[row("d1", T1, status="ok")])
     reads = []
