@@ -27,6 +27,7 @@ api_urlpatterns = [
 
 urlpatterns = [
     path("entities/<str:uid>/timeline", views.entity_timeline_part, name="entity-timeline"),
+    path("memory/kinds", views.kinds_page, name="kinds"),
     path("memory/diff", views.diff_page, name="timeline-diff"),
     path("memory/entries/<str:uid>", views.entry_page, name="entry-page"),
     path("memory/entries/<str:uid>/invalidate", views.entry_invalidate, name="entry-invalidate"),

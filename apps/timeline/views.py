@@ -8,16 +8,40 @@ import datetime as dt
 
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from apps.tenants.models import Role
 from apps.tenants.roles import role_required
 from apps.timeline.impact import check_entry_invalidate, impact_of_entry
+from apps.timeline.kinds import check_kind_declare, kinds_list
 from apps.timeline.page_selectors import entity_timeline
 from apps.timeline.rows import parse_time
 from apps.timeline.time_diff import diff_between
 from memoryproject.api_errors import ApplicationError
+from memoryproject.json_values import FREE_FORM, json_loads
 from memoryproject.request_inputs import MAX_UID_CHARS
+
+MAX_KIND_JSON = 20_000
+
+
+@require_http_methods(["GET", "POST"])
+@role_required(Role.VIEWER)
+def kinds_page(request):
+    """The tenant's kinds; admins declare one (or add to one) as JSON, as the API takes it."""
+    error, text = "", ""
+    if request.method == "POST":
+        if not request.scope.allows("admin"):
+            return render(request, "tenants/forbidden.html", {"role": "admin"}, status=403)
+        text = request.POST.get("kind", "")[:MAX_KIND_JSON]
+        try:
+            check_kind_declare(request.scope, kind=json_loads(text, field="kind",
+                                                              limits=FREE_FORM))  # fmt: skip
+            return redirect("kinds")
+        except ApplicationError as exc:
+            error = exc.message
+    context = {"kinds": kinds_list(request.scope), "error": error, "text": text,
+               "can_declare": request.scope.allows("admin")}  # fmt: skip
+    return render(request, "timeline/kinds.html", context, status=400 if error else 200)
 
 
 def _moment(raw: str | None) -> dt.datetime | None:

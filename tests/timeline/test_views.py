@@ -67,3 +67,17 @@ def test_viewers_cannot_mark_and_pages_need_a_login(client, tenant, make_person)
     assert page.status_code == 200 and b"invalidate-form" not in page.content
     assert client.post(f"/memory/entries/{entry}/invalidate").status_code == 403
     assert client.get("/memory/entries/nope").status_code == 404
+
+
+def test_admins_declare_kinds_on_the_page_and_viewers_only_read(client, tenant, make_person):
+    admin = make_person(tenant, Role.ADMIN)
+    client.force_login(admin)
+    bad = client.post("/memory/kinds", {"kind": '{"name": "room", "key": "code"}'})
+    assert bad.status_code == 400 and b"capitalised" in bad.content
+    good = client.post("/memory/kinds", {"kind": '{"name": "Room", "key": "code"}'})
+    assert good.status_code == 302
+    assert b'data-kind="Room"' in client.get("/memory/kinds").content
+    client.force_login(make_person(tenant, Role.VIEWER))
+    listed = client.get("/memory/kinds")
+    assert b'data-kind="Room"' in listed.content and b"kind-form" not in listed.content
+    assert client.post("/memory/kinds", {"kind": '{"name": "Hall", "key": "k"}'}).status_code == 403
