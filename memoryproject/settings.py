@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "apps.lessons",
     "apps.knowledge",
     "apps.timeline",
+    "apps.tasks",
 ]
 
 MIDDLEWARE = [
@@ -264,6 +265,11 @@ INGESTION_LLM_TIMEOUT = float(os.environ.get("INGESTION_LLM_TIMEOUT", "60"))
 TENANT_DEFAULTS = {
     "merge_threshold": 0.995,  # match probability (apps/resolution/match_model.py)
     "review_threshold": 0.5,
+    # The tenant's match model learns from its reviewers (apps/resolution/tenant_model.py):
+    # after every `model_learn_every` decisions, with the shipped defaults worth
+    # `model_prior_pairs` decided pairs.
+    "model_learn_every": 25,
+    "model_prior_pairs": 20,
     "max_document_bytes": 1_000_000,
     "max_inline_document_bytes": 20_000,  # POST /documents?wait=true processes inline up to this
     "max_message_chars": 20_000,
@@ -278,6 +284,11 @@ TENANT_DEFAULTS = {
     "knowledge_promotion_minutes": 30,
     "knowledge_heat_threshold": 0.25,
     "knowledge_extractor": "rules",
+    # The work graph (apps/tasks): SIMILAR_TO at or above this cosine (similarity.py says why
+    # 0.5 for all-MiniLM-L6-v2), a sync once writes paused this long, the goal-alignment gate.
+    "similar_to_threshold": 0.5,
+    "similarity_settle_seconds": 5,
+    "evidence_ga_floor": 0.2,
 }
 
 # Rules that say what one closed episode shows (apps/lessons/services/promotion.py), by name.
@@ -317,6 +328,14 @@ SUMMARIZER_URL = os.environ.get("SUMMARIZER_URL", "")
 SUMMARIZER_MODEL = os.environ.get("SUMMARIZER_MODEL", "gpt-4o-mini")
 SUMMARIZER_API_KEY = os.environ.get("SUMMARIZER_API_KEY", "")
 SUMMARIZER_TIMEOUT = float(os.environ.get("SUMMARIZER_TIMEOUT", "30"))
+
+# --- Tenant export, import and deletion -------------------------------------------------------
+# Archives of exports and uploaded imports; the web and the workers must both reach it (a shared
+# volume at scale). Files are created 0600 (the umask above).
+TENANT_ARCHIVE_DIR = Path(os.environ.get("TENANT_ARCHIVE_DIR", DATA_DIR / "archives"))
+TENANT_ARCHIVE_COMPRESSION = int(os.environ.get("TENANT_ARCHIVE_COMPRESSION", "6"))
+TENANT_IMPORT_MAX_BYTES = int(os.environ.get("TENANT_IMPORT_MAX_BYTES", 512 * 1024 * 1024))
+TENANT_DELETE_BATCH = int(os.environ.get("TENANT_DELETE_BATCH", "500"))
 
 LOGGING = {
     "version": 1,
