@@ -63,6 +63,7 @@ INSTALLED_APPS = [
     "apps.conversations",
     "apps.lessons",
     "apps.knowledge",
+    "apps.timeline",
     "apps.mcp_server",
     "apps.tasks",
 ]
