@@ -20,6 +20,7 @@ from typing import Any
 from neo4j.time import Date, DateTime
 
 from apps.graph.cypher import ScopedTx
+from apps.insights.services import do_graph_version_bump
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
 
 REVIEW_LOCK = """
@@ -213,6 +214,7 @@ def do_merge_confirm(stx: ScopedTx, *, review_uid: str, survivor_uid: str | None
         reason=pair["reason"],
         record=record_dump(record),
     )[0]
+    do_graph_version_bump(stx)  # kept whole-graph answers see this merge
     return {
         "merge_uid": row["uid"],
         "review_uid": review_uid,
