@@ -324,6 +324,14 @@ SUMMARIZER_MODEL = os.environ.get("SUMMARIZER_MODEL", "gpt-4o-mini")
 SUMMARIZER_API_KEY = os.environ.get("SUMMARIZER_API_KEY", "")
 SUMMARIZER_TIMEOUT = float(os.environ.get("SUMMARIZER_TIMEOUT", "30"))
 
+# --- Tenant export, import and deletion -------------------------------------------------------
+# Archives of exports and uploaded imports; the web and the workers must both reach it (a shared
+# volume at scale). Files are created 0600 (the umask above).
+TENANT_ARCHIVE_DIR = Path(os.environ.get("TENANT_ARCHIVE_DIR", DATA_DIR / "archives"))
+TENANT_ARCHIVE_COMPRESSION = int(os.environ.get("TENANT_ARCHIVE_COMPRESSION", "6"))
+TENANT_IMPORT_MAX_BYTES = int(os.environ.get("TENANT_IMPORT_MAX_BYTES", 512 * 1024 * 1024))
+TENANT_DELETE_BATCH = int(os.environ.get("TENANT_DELETE_BATCH", "500"))
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -2,7 +2,14 @@ from django.contrib import admin
 from rest_framework_api_key.admin import APIKeyModelAdmin
 from rest_framework_api_key.models import APIKey
 
-from apps.tenants.models import AuditEvent, Job, Membership, Tenant, TenantAPIKey
+from apps.tenants.models import (
+    AuditEvent,
+    Job,
+    Membership,
+    Tenant,
+    TenantAPIKey,
+    TenantDeletion,
+)
 
 # The library registers its own APIKey model, which nothing here uses: one "API keys" list only.
 if admin.site.is_registered(APIKey):
@@ -48,3 +55,14 @@ class AuditEventAdmin(admin.ModelAdmin):
     list_display = ("at", "tenant", "actor", "action", "target")
     list_filter = ("tenant", "action")
     readonly_fields = [f.name for f in AuditEvent._meta.fields]
+
+
+@admin.register(TenantDeletion)
+class TenantDeletionAdmin(admin.ModelAdmin):
+    """The site-level record of deleted tenants: read only, it is the proof."""
+
+    list_display = ("created_at", "tenant_slug", "requested_by", "status", "finished_at")
+    readonly_fields = [f.name for f in TenantDeletion._meta.fields]
+
+    def has_add_permission(self, request) -> bool:
+        return False

@@ -126,3 +126,27 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor} {self.action} {self.target}"
+
+
+class TenantDeletion(models.Model):
+    """A whole tenant's deletion: the job (status, progress) and, once the tenant is gone, the
+    site-level record that it was deleted, by whom, and the scan proving nothing of it is left.
+    Site-level on purpose: it outlives the tenant, its jobs and its audit trail."""
+
+    uid = models.CharField(max_length=32, unique=True, default=_uid, editable=False)
+    tenant_uid = models.CharField(max_length=32, db_index=True)
+    tenant_slug = models.CharField(max_length=50)
+    requested_by = models.CharField(max_length=200)
+    status = models.CharField(max_length=10, choices=JobStatus.choices, default=JobStatus.QUEUED)
+    progress = models.JSONField(default=dict, blank=True)
+    scan = models.JSONField(default=dict, blank=True)  # tenant_scan() after the deletion
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"deletion of {self.tenant_slug} {self.status}"

@@ -75,7 +75,7 @@ def test_every_nav_page_is_clean(live_server, page, tenant, make_person):
     page.goto(live_server.url + "/")
     page.click("nav.mainnav >> text=Console")
     sections = page.locator("nav.subnav a").evaluate_all("links => links.map(a => a.pathname)")
-    assert len(sections) == 6, sections
+    assert len(sections) == 7, sections
     for path in sections:
         visit(page, live_server.url + path)
         visited.append(path)

@@ -36,7 +36,7 @@ def login(person) -> Client:
 def path_of(route: str, slug: str) -> str:
     return "/" + route.replace("<slug:slug>", slug).replace("<str:username>", "x").replace(
         "<str:prefix>", "x"
-    )
+    ).replace("<str:uid>", "x")
 
 
 def test_there_is_a_page_per_capability():
