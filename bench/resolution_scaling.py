@@ -1,19 +1,24 @@
-"""Resolution cost per mention against a small and a large tenant: the indexes do the blocking,
-so the cost must stay near flat as the tenant grows.
+"""Resolution cost per mention against a small and a large database: the indexes do the
+blocking, so the cost must stay near flat as the graph grows.
 
-A throwaway tenant is filled in bulk (batched UNWIND, a bench-only path: synthetic Person names
-from name lists, random unit vectors, since only the index sizes matter for the cost), then the
-same mix of probe mentions (half existing names, which merge; half new names, which are created)
-goes through the real `do_resolve_and_write`, one transaction each, at each size.
+The whole database grows, not one tenant: `--tenants` throwaway tenants are filled in bulk,
+round robin (batched UNWIND, a bench-only path: synthetic Person names from name lists with
+their blocking keys, random unit vectors, since only the index sizes matter for the cost), so
+at each size the probed tenant holds 1/`--tenants` of the entities. The same mix of probe
+mentions (half existing names, which merge; half new names, which are created) then goes
+through the real `do_resolve_and_write`, one transaction each, at each size. `--profile` adds,
+at the largest size, the round trips per mention and where the time goes (cProfile).
 
     .venv/bin/python bench/resolution_scaling.py                       # 1,000 and 50,000
-    .venv/bin/python bench/resolution_scaling.py --sizes 1000 200000 --probes 400
+    .venv/bin/python bench/resolution_scaling.py --sizes 1000 200000 --probes 400 --profile
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import os
+import pstats
 import random
 import statistics
 import sys
@@ -36,7 +41,8 @@ BULK = """
 UNWIND $rows AS row
 CREATE (e:Entity {uid: row.uid, tenant: $tenant, name: row.name, norm_name: row.norm,
                   type: 'Person', aliases: [], norm_aliases: [], description: row.description,
-                  status: 'active', created_at: datetime(), updated_at: datetime()})
+                  name_keys: row.keys, status: 'active', created_at: datetime(),
+                  updated_at: datetime()})
 WITH e, row  // float32 vectors, as the app stores them
 CALL db.create.setNodeVectorProperty(e, 'embedding', row.embedding)
 CALL db.create.setNodeVectorProperty(e, 'description_embedding', row.embedding)
@@ -64,6 +70,8 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 50000])
     parser.add_argument("--probes", type=int, default=200)
     parser.add_argument("--batch", type=int, default=1000)
+    parser.add_argument("--tenants", type=int, default=4, help="tenants sharing the database")
+    parser.add_argument("--profile", action="store_true", help="profile the largest size")
     args = parser.parse_args()
 
     import django
@@ -72,8 +80,10 @@ def main() -> None:
     from django.conf import settings
 
     from apps.graph import cypher
+    from apps.graph.cypher import count_round_trips
     from apps.graph.schema import schema_install
     from apps.graph.scope import Scope
+    from apps.resolution.blocking_keys import blocking_keys
     from apps.resolution.candidates import EntityCandidate, Provenance
     from apps.resolution.entity_writes import do_resolve_and_write
     from apps.resolution.gate import candidates_embed
@@ -81,7 +91,10 @@ def main() -> None:
 
     schema_install()
     rng = random.Random(7)
-    scope = Scope(tenant=f"bench-scale-{uuid.uuid4().hex[:8]}", actor="bench", actor_kind="system")
+    run = uuid.uuid4().hex[:8]
+    scopes = [Scope(tenant=f"bench-scale-{run}-{t}", actor="bench", actor_kind="system")
+              for t in range(max(1, args.tenants))]  # fmt: skip
+    scope = scopes[0]  # the probed tenant
     provenance = Provenance(agent="bench")
     dims = settings.EMBEDDING_DIMENSIONS
     filled, results = 0, []
@@ -89,49 +102,67 @@ def main() -> None:
         for size in sorted(args.sizes):
             started = time.perf_counter()
             while filled < size:
-                rows = []
+                batch = {}
                 for i in range(filled, min(size, filled + args.batch)):
-                    name = name_for(i)
-                    rows.append({"uid": uuid.uuid4().hex, "name": name,
-                                 "norm": name_normalize(name), "embedding": unit_vector(rng, dims),
-                                 "description": f"Person number {i} of the scaling bench."})  # fmt: skip
-                cypher.write(scope, BULK, rows=rows)
-                filled += len(rows)
+                    name = name_for(i // len(scopes))
+                    batch.setdefault(i % len(scopes), []).append(
+                        {"uid": uuid.uuid4().hex, "name": name, "norm": name_normalize(name),
+                         "keys": blocking_keys("Person", [name], {}),
+                         "embedding": unit_vector(rng, dims),
+                         "description": f"Person number {i} of the scaling bench."})  # fmt: skip
+                for t, rows in batch.items():
+                    cypher.write(scopes[t], BULK, rows=rows)
+                    filled += len(rows)
             cypher.system_query("CALL db.awaitIndexes(600)")
             fill_seconds = time.perf_counter() - started
             probes = []
             for n in range(args.probes):
-                if n % 2:  # an existing name, spelled differently: merges through the key
-                    probes.append(EntityCandidate(name_for(rng.randrange(size)).upper(), "Person"))
+                if n % 2:  # an existing name of the probed tenant, spelled differently
+                    mine = rng.randrange(size // len(scopes))
+                    probes.append(EntityCandidate(name_for(mine).upper(), "Person"))
                 else:  # a new person
                     probes.append(EntityCandidate(
                         f"{rng.choice(FIRST)} {rng.choice(LAST)} probe {size}-{n}", "Person",
                         description="A person first seen in a probe mention."))  # fmt: skip
             probes = candidates_embed(probes)
-            timings = []
+            timings, trips = [], []
+            profiler = cProfile.Profile() if args.profile and size == max(args.sizes) else None
             for i, probe in enumerate(probes):
+                warm = i >= min(20, len(probes) // 5)  # the first ones warm the caches
+                if profiler and warm:
+                    profiler.enable()
                 t0 = time.perf_counter()
-                cypher.write_unit(
-                    scope,
-                    lambda stx, p=probe: do_resolve_and_write(
-                        stx, entities=[p], relations=[], provenance=provenance
-                    ),
-                )
-                if i >= min(20, len(probes) // 5):  # the first ones warm the caches
+                with count_round_trips() as counted:
+                    cypher.write_unit(
+                        scope,
+                        lambda stx, p=probe: do_resolve_and_write(
+                            stx, entities=[p], relations=[], provenance=provenance
+                        ),
+                    )
+                if profiler:
+                    profiler.disable()
+                if warm:
                     timings.append(time.perf_counter() - t0)
+                    trips.append(counted[0])
             filled += args.probes // 2 + args.probes % 2
             mean = statistics.mean(timings) * 1000
             median = statistics.median(timings) * 1000
             results.append((size, mean, median))
-            print(f"{size:>8} entities: {mean:7.1f} ms mean, {median:7.1f} ms median per mention "
-                  f"({len(timings)} timed; filled in {fill_seconds:.0f}s)", flush=True)  # fmt: skip
+            print(f"{size:>8} entities ({len(scopes)} tenants): {mean:7.1f} ms mean, "
+                  f"{median:7.1f} ms median per mention, "
+                  f"{statistics.mean(trips):.1f} round trips ({len(timings)} timed; "
+                  f"filled in {fill_seconds:.0f}s)", flush=True)  # fmt: skip
+            if profiler:
+                stats = pstats.Stats(profiler, stream=sys.stdout)
+                stats.sort_stats("cumulative").print_stats(25)
     finally:
-        while cypher.write(
-            scope,
-            "MATCH (n) WHERE n.tenant = $tenant WITH n LIMIT 5000 DETACH DELETE n "
-            "RETURN count(*) AS n",
-        )[0]["n"]:
-            pass
+        for each in scopes:
+            while cypher.write(
+                each,
+                "MATCH (n) WHERE n.tenant = $tenant WITH n LIMIT 5000 DETACH DELETE n "
+                "RETURN count(*) AS n",
+            )[0]["n"]:
+                pass
     (small, s_mean, s_median), (large, l_mean, l_median) = results[0], results[-1]
     print(
         f"ratio {large}/{small}: {l_mean / s_mean:.2f} (mean), {l_median / s_median:.2f} (median)"

@@ -64,6 +64,8 @@ INSTALLED_APPS = [
     "apps.lessons",
     "apps.knowledge",
     "apps.insights",
+    "apps.mcp_server",
+    "apps.tasks",
 ]
 
 MIDDLEWARE = [
@@ -269,6 +271,11 @@ INGESTION_LLM_TIMEOUT = float(os.environ.get("INGESTION_LLM_TIMEOUT", "60"))
 TENANT_DEFAULTS = {
     "merge_threshold": 0.995,  # match probability (apps/resolution/match_model.py)
     "review_threshold": 0.5,
+    # The tenant's match model learns from its reviewers (apps/resolution/tenant_model.py):
+    # after every `model_learn_every` decisions, with the shipped defaults worth
+    # `model_prior_pairs` decided pairs.
+    "model_learn_every": 25,
+    "model_prior_pairs": 20,
     "max_document_bytes": 1_000_000,
     "max_inline_document_bytes": 20_000,  # POST /documents?wait=true processes inline up to this
     "max_message_chars": 20_000,
@@ -284,6 +291,11 @@ TENANT_DEFAULTS = {
     "knowledge_heat_threshold": 0.25,
     "knowledge_extractor": "rules",
     "graph_memory_mb": 256,  # MB one graph algorithm may need (apps/insights), <= GRAPH_ALGORITHMS
+    # The work graph (apps/tasks): SIMILAR_TO at or above this cosine (similarity.py says why
+    # 0.5 for all-MiniLM-L6-v2), a sync once writes paused this long, the goal-alignment gate.
+    "similar_to_threshold": 0.5,
+    "similarity_settle_seconds": 5,
+    "evidence_ga_floor": 0.2,
 }
 
 # Rules that say what one closed episode shows (apps/lessons/services/promotion.py), by name.

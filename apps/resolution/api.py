@@ -1,16 +1,19 @@
-"""Agent API of identity resolution: search entities, read one entity."""
+"""Agent API of identity resolution: search entities, read one entity, the tenant's match
+model and a job to make it learn from reviewers' decisions."""
 
 from __future__ import annotations
 
+from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.graph.nodes import ENTITY_TYPES
-from apps.resolution import selectors
+from apps.resolution import selectors, tenant_model
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
+from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import MAX_UID_CHARS, query_params
 
 MAX_QUERY_CHARS = 500
@@ -100,6 +103,7 @@ class EntityOut(serializers.Serializer):
     type = serializers.CharField()
     aliases = serializers.ListField(child=serializers.CharField())
     description = serializers.CharField(allow_blank=True)
+    absorbed_descriptions = serializers.ListField(child=serializers.CharField())
     values = serializers.DictField()
     value_conflicts = serializers.DictField(child=serializers.ListField())
     status = serializers.CharField()
@@ -123,3 +127,42 @@ class EntityDetailApi(APIView):
         if entity is None:
             raise NotFoundError("No such entity.")
         return Response(EntityOut(entity).data)
+
+
+class JobQueuedOut(serializers.Serializer):
+    job = serializers.CharField()
+    url = serializers.CharField(help_text="the job's progress and result")
+
+
+class LevelWeight(serializers.Serializer):
+    comparison = serializers.CharField()
+    level = serializers.CharField()
+    weight = serializers.FloatField(help_text="the tenant's log2(m/u)")
+    default = serializers.FloatField(help_text="the shipped default's log2(m/u)")
+
+
+class MatchModelOut(serializers.Serializer):
+    learned = serializers.BooleanField(help_text="false: the shipped defaults")
+    confirmed = serializers.IntegerField(help_text="confirmed pairs it learned from")
+    rejected = serializers.IntegerField(help_text="rejected pairs it learned from")
+    weights = LevelWeight(many=True)
+
+
+class MatchModelApi(APIView):
+    required_scope = KeyScope.REVIEW
+
+    @extend_schema(responses=MatchModelOut,
+                   summary="The tenant's match model: each comparison level's weight")  # fmt: skip
+    def get(self, request):
+        return Response(MatchModelOut(tenant_model.match_model_weights(request.auth)).data)
+
+
+class MatchModelLearnApi(RecordsRefusals, APIView):
+    required_scope = KeyScope.REVIEW
+
+    @extend_schema(request=None, responses={202: JobQueuedOut},
+                   summary="Queue the tenant's match model to learn from its decided pairs now")  # fmt: skip
+    def post(self, request):
+        job = tenant_model.match_model_learn_queue(request.auth)
+        url = reverse("api-job", kwargs={"uid": job.uid})
+        return Response(JobQueuedOut({"job": job.uid, "url": url}).data, status=202)

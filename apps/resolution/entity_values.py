@@ -26,6 +26,8 @@ KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_.-]*(:[a-z0-9][a-z0-9_.-]*)?$")
 # Keys whose value says who or what the entity is (the gate compares them).
 IDENTIFYING_KEYS = ("email", "phone", "url", "domain", "born", "address")
 DATE_KEYS = ("born", "died", "founded", "dissolved")
+# Descriptions from other sources kept on an entity (its own first, these listed after).
+MAX_ABSORBED_DESCRIPTIONS = 20
 _ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
 
 
@@ -109,6 +111,35 @@ def values_merged(kept: dict, conflicts: dict, incoming: dict) -> tuple[dict, di
         elif merged[key] != value and value not in others.get(key, []):
             others.setdefault(key, []).append(value)
     return merged, others
+
+
+def values_combined(kept: dict, conflicts: dict, other: dict, other_conflicts: dict):
+    """Two entities' values as one (a reviewer's merge): `other`'s values and the values it kept
+    in conflict fold into `kept` by `values_merged`, so a conflict on either side stays shown."""
+    merged, others = values_merged(kept, conflicts, other)
+    for key, values in other_conflicts.items():
+        for value in values:
+            merged, others = values_merged(merged, others, {key: value})
+    return merged, others
+
+
+def values_uncombined(
+    values: dict, conflicts: dict, *, before: tuple[dict, dict], taken: dict, taken_conflicts: dict
+) -> tuple[dict, dict]:
+    """Undo of `values_combined`: the values and conflicts that came from the other side
+    (`taken`, `taken_conflicts`) and were not there `before` are taken out again; values
+    stated since stay."""
+    had, had_conflicts = before
+    out, others = dict(values), {k: list(v) for k, v in conflicts.items()}
+    came = list(taken.items()) + [(k, v) for k, vs in taken_conflicts.items() for v in vs]
+    for key, value in came:
+        if key not in had and out.get(key) == value:
+            del out[key]
+        if value in others.get(key, []) and value not in had_conflicts.get(key, []):
+            others[key].remove(value)
+            if not others[key]:
+                del others[key]
+    return out, others
 
 
 def values_rows(values: dict, conflicts: dict) -> list[dict]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from apps.graph.cypher import ScopedTx
 from apps.graph.nodes import ENTITY_TYPES
 from apps.insights.services import do_graph_version_bump
+from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
 from apps.resolution.candidates import (
     EntityCandidate,
     MentionSpan,
@@ -20,7 +21,12 @@ from apps.resolution.candidates import (
     Receipt,
     RelationCandidate,
 )
-from apps.resolution.entity_values import values_dump, values_load, values_merged
+from apps.resolution.entity_values import (
+    MAX_ABSORBED_DESCRIPTIONS,
+    values_dump,
+    values_load,
+    values_merged,
+)
 from apps.resolution.gate import (
     Decision,
     candidates_embed,
@@ -36,7 +42,7 @@ ENTITY_CREATE = """
 MATCH (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
 CREATE (e:Entity {uid: $uid, tenant: $tenant, name: $name, norm_name: $norm, type: $type,
                   aliases: $aliases, norm_aliases: $norm_aliases, description: $description,
-                  values_json: $values_json, status: 'active', created_by: $agent,
+                  name_keys: $name_keys, values_json: $values_json, status: 'active', created_by: $agent,
                   created_at: datetime(), updated_at: datetime()})
 WITH k, e
 // Vectors are stored as float32 arrays (half of Cypher's float64 lists).
@@ -64,7 +70,8 @@ CALL (e) {
   WHERE m <> e
   MERGE (e)-[s:SAME_AS]->(m)
   ON CREATE SET s.uid = p.same_as_uid, s.tenant = $tenant, s.status = 'pending',
-                s.score = p.score, s.signals = p.signals, s.reason = $reason, s.agent = $agent,
+                s.score = p.score, s.signals = p.signals, s.evidence = p.evidence,
+                s.reason = $reason, s.agent = $agent,
                 s.created_at = datetime()
   RETURN count(s) AS proposed
 }
@@ -93,7 +100,16 @@ WITH e, [p IN $names WHERE p.norm <> e.norm_name
                        AND NOT p.norm IN coalesce(e.norm_aliases, [])] AS fresh,
      coalesce(e.description, '') = '' AND $description <> '' AS fills_description
 WITH e, fresh, fills_description, fills_description OR e.embedding IS NULL AS fills_embedding
-SET e.aliases = coalesce(e.aliases, []) + [p IN fresh | p.surface],
+// A different description from another source is kept in a list beside the entity's own.
+SET e.absorbed_descriptions = CASE
+      WHEN fills_description OR $description = '' OR $description = e.description
+        OR $description IN coalesce(e.absorbed_descriptions, [])
+        OR size(coalesce(e.absorbed_descriptions, [])) >= $max_descriptions
+      THEN e.absorbed_descriptions
+      ELSE coalesce(e.absorbed_descriptions, []) + [$description] END,
+    e.aliases = coalesce(e.aliases, []) + [p IN fresh | p.surface],
+    e.name_keys = (coalesce(e.name_keys, [])
+                   + [k IN $name_keys WHERE NOT k IN coalesce(e.name_keys, [])])[..$max_keys],
     e.norm_aliases = coalesce(e.norm_aliases, []) + [p IN fresh | p.norm],
     e.description = CASE WHEN fills_description THEN $description ELSE e.description END,
     e.description_embedding = CASE WHEN fills_description AND $description_embedding IS NULL
@@ -289,6 +305,7 @@ def _create(
         embedding=list(candidate.embedding or ()),
         description_embedding=_described(candidate),
         values_json=values_dump(candidate.values),
+        name_keys=blocking_keys(candidate.type, candidate.names, candidate.values),
         agent=prov.agent,
         proposals=[
             {
@@ -296,6 +313,9 @@ def _create(
                 "same_as_uid": uuid.uuid4().hex,
                 "score": round(p.probability, 6),
                 "signals": json.dumps(weights_of(p)),
+                # Each comparison's level and weight: the review page's words, and what the
+                # tenant's model learns from when a reviewer decides the pair.
+                "evidence": json.dumps(p.scored.as_dict()["parts"]),
             }
             for p in pending
         ],
@@ -314,6 +334,9 @@ def _absorb(stx: ScopedTx, candidate: EntityCandidate, norm: str, uid: str, prov
         embedding=list(candidate.embedding or ()),
         description_embedding=_described(candidate),
         agent=prov.agent,
+        max_descriptions=MAX_ABSORBED_DESCRIPTIONS,
+        name_keys=blocking_keys(candidate.type, candidate.names, candidate.values),
+        max_keys=2 * MAX_KEYS,
     )
     if not rows:  # no key claimed for this name: nothing was written
         return False, uid

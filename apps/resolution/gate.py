@@ -1,9 +1,10 @@
 """The resolution gate: find an entity candidate's possible matches through the indexes, score
 each with the match model, and decide merge, pending review, or create.
 
-Blocking is by index only (the name key and entities of the same name, full-text on names and
-aliases with the candidate's acronym, vector on embeddings), never a scan of a type, so the
-cost of one decision does not grow with the tenant's graph. The rule:
+Blocking is by index only (the name key and entities of the same name; full-text on names and
+aliases with the candidate's acronym, and on the blocking keys: phonetic, acronym, identifier
+digests; vector on embeddings), never a scan of a type, so the cost of one decision does not
+grow with the tenant's graph. Scores use the tenant's learned model (tenant_model). The rule:
 
 - merge into the most probable match when its match probability >= the tenant's
   `merge_threshold` and the model allows it (no conflicting identifier or date, and evidence
@@ -22,12 +23,14 @@ from dataclasses import dataclass
 from apps.graph.cypher import ScopedTx
 from apps.graph.embeddings import get_embedder
 from apps.graph.fulltext import entity_words_query, fulltext_terms
+from apps.resolution.blocking_keys import blocking_keys
 from apps.resolution.candidates import EntityCandidate, Provenance
 from apps.resolution.comparisons.organisation_names import acronym
 from apps.resolution.comparisons.records import Record, records_compare
 from apps.resolution.entity_values import values_load
 from apps.resolution.match_model import Scored, match_score, name_tf_adjustment, part_words
 from apps.resolution.name_frequency import type_name_counts
+from apps.resolution.tenant_model import tenant_params
 
 # How many hits each index may contribute (within the candidate's tenant, type and active entities).
 INDEX_HITS = 50
@@ -82,6 +85,8 @@ OPTIONAL CALL () {
 }
 WITH anchor, same_name, head(collect(seen.uid)) AS seen_here
 RETURN anchor.uid AS anchor, same_name, seen_here,
+       COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
+         AS model_json,
        COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: $norm})
                WHERE e.type = $type AND e.status = 'active' } AS same_name_count,
        COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: $norm})-[:NOT_SAME]-(o:Entity)
@@ -156,6 +161,7 @@ class KeyClaim:
     same_name: tuple[Match, ...] = ()
     same_name_count: int = 0
     not_same: frozenset[str] = frozenset()
+    model_json: str | None = None  # the tenant's learned match model (tenant_model)
 
 
 @dataclass(frozen=True)
@@ -215,18 +221,21 @@ def key_claim(
         same_name=tuple(_match(side) for side in row["same_name"]),
         same_name_count=int(row["same_name_count"]),
         not_same=frozenset(row["not_same"]),
+        model_json=row["model_json"],
     )
 
 
 def matches_find(stx: ScopedTx, candidate: EntityCandidate) -> list[Match]:
-    """Active entities of the candidate's type and tenant that the name (with the candidate's
-    acronym) or meaning indexes return for it."""
+    """Active entities of the candidate's type and tenant that the name index (its words, with
+    its acronym; its blocking keys: phonetic, acronym, identifiers) or the meaning indexes
+    return for it."""
     names = " ".join(candidate.names)
     words = fulltext_terms(names, fuzzy=True)
     short = acronym(candidate.name) if candidate.type == "Organization" else ""
     if words and short:
         words += " OR " + fulltext_terms(short)
-    words = entity_words_query(stx.scope.tenant, words, type=candidate.type)
+    keys = tuple(blocking_keys(candidate.type, candidate.names, candidate.values))
+    words = entity_words_query(stx.scope.tenant, words, type=candidate.type, keys=keys)
     query = MATCHES_BY_WORDS_AND_MEANING if words else MATCHES_BY_MEANING
     rows = stx.run(query, words=words, hits=INDEX_HITS, type=candidate.type,
                    **_vectors(candidate))  # fmt: skip
@@ -255,9 +264,11 @@ def _match(side: dict) -> Match:
 def proposals_score(
     stx: ScopedTx, candidate: EntityCandidate, claim: KeyClaim, matches: list[Match]
 ) -> list[Proposal]:
-    """Every distinct match scored by the model, most probable first; the name's frequency in
-    the tenant adjusts an identical name (read only when a name is identical)."""
+    """Every distinct match scored by the tenant's model (its learned one, else the defaults),
+    most probable first; the name's frequency in the tenant adjusts an identical name (read
+    only when a name is identical)."""
     mine = Record(candidate.names, candidate.values)
+    params = tenant_params(claim.model_json)
     unique = {m.uid: m for m in (*claim.same_name, *matches) if m.uid not in claim.not_same}
     scored = []
     tf_bits = None
@@ -271,7 +282,8 @@ def proposals_score(
                 entity_count=counts.entities,
                 distinct_names=counts.names,
             )
-        scored.append(Proposal(match, match_score(compared, name_tf_bits=tf_bits or 0.0)))
+        scored.append(Proposal(match, match_score(compared, name_tf_bits=tf_bits or 0.0,
+                                                  params=params)))  # fmt: skip
     scored.sort(key=lambda p: (-p.probability, p.match.uid))
     return scored
 

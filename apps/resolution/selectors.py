@@ -75,6 +75,7 @@ DETAIL = """
 MATCH (e:Entity {tenant: $tenant, uid: $uid})
 RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS aliases,
        coalesce(e.description, '') AS description, e.status AS status,
+       coalesce(e.absorbed_descriptions, []) AS absorbed_descriptions,
        e.values_json AS values_json, e.value_conflicts_json AS value_conflicts_json,
        toString(e.created_at) AS created_at, toString(e.updated_at) AS updated_at,
   COLLECT {

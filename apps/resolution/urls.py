@@ -7,6 +7,8 @@ from apps.resolution import api, views
 api_urlpatterns = [
     path("entities", api.EntitySearchApi.as_view(), name="api-entities"),
     path("entities/<str:uid>", api.EntityDetailApi.as_view(), name="api-entity"),
+    path("match-model", api.MatchModelApi.as_view(), name="api-match-model"),
+    path("match-model/learn", api.MatchModelLearnApi.as_view(), name="api-match-model-learn"),
 ]
 urlpatterns = [
     path("entities/", views.entity_search, name="entity-search"),

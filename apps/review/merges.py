@@ -13,21 +13,24 @@ the two are dropped. Every other relationship type moves as it is. Moved edges c
 
 from __future__ import annotations
 
-import json
 import uuid
-from typing import Any
-
-from neo4j.time import Date, DateTime
 
 from apps.graph.cypher import ScopedTx
 from apps.insights.services import do_graph_version_bump
+from apps.resolution.entity_values import (
+    MAX_ABSORBED_DESCRIPTIONS,
+    values_combined,
+    values_dump,
+    values_load,
+)
+from apps.review.merge_records import props_encode, record_dump
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
 
 REVIEW_LOCK = """
 MERGE (l:ReviewLock {lock_key: $tenant})
 ON CREATE SET l.uid = randomUUID(), l.tenant = $tenant, l.created_at = datetime()
-SET l.locked_at = datetime()
-RETURN l.uid AS uid
+SET l.locked_at = datetime(), l.decisions = coalesce(l.decisions, 0) + $decides
+RETURN l.uid AS uid, l.decisions AS decisions
 """
 
 PAIR_STATE = """
@@ -36,6 +39,7 @@ WHERE s.tenant = $tenant
 RETURN s.status AS status, s.decided_by AS decided_by, toString(s.decided_at) AS decided_at,
        a.uid AS a, b.uid AS b, a.name AS a_name, b.name AS b_name,
        a.status AS a_status, b.status AS b_status, s.score AS score, s.signals AS signals,
+       s.evidence AS evidence,
        s.reason AS reason, EXISTS { (a)-[:NOT_SAME]-(b) } AS not_same
 LIMIT 1
 """
@@ -58,15 +62,19 @@ MATCH (a)-[r]-(o) WHERE o <> a
 RETURN elementId(r) AS id, type(r) AS type, startNode(r) = a AS out, elementId(o) AS other_id,
        o.uid AS other_uid, labels(o)[0] AS other_label, properties(r) AS props,
        o = b AS to_survivor,
-       a {.name, .aliases, .norm_name, .norm_aliases, .description} AS merged,
-       b {.name, .aliases, .norm_name, .norm_aliases, .description} AS survivor
+       a {.name, .aliases, .norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
+          .absorbed_descriptions} AS merged,
+       b {.name, .aliases, .norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
+          .absorbed_descriptions} AS survivor
 """
 
 NAMES_ONLY = """
 MATCH (a:Entity {tenant: $tenant, uid: $merged})
 MATCH (b:Entity {tenant: $tenant, uid: $survivor})
-RETURN a {.name, .aliases, .norm_name, .norm_aliases, .description} AS merged,
-       b {.name, .aliases, .norm_name, .norm_aliases, .description} AS survivor
+RETURN a {.name, .aliases, .norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
+          .absorbed_descriptions} AS merged,
+       b {.name, .aliases, .norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
+          .absorbed_descriptions} AS survivor
 """
 
 # Only what could collide with a moved edge is read, so a hub survivor costs no more.
@@ -124,26 +132,31 @@ SET a.status = 'merged', a.merged_into = b.uid, a.updated_at = datetime(),
     b.aliases = $aliases, b.norm_aliases = $norm_aliases, b.description = $description,
     b.description_embedding = CASE WHEN $took_description THEN a.description_embedding
                                    ELSE b.description_embedding END,
-    b.updated_at = datetime()
+    b.values_json = $values_json, b.value_conflicts_json = $conflicts_json,
+    b.absorbed_descriptions = $absorbed_descriptions, b.updated_at = datetime(),
+    b.name_keys = coalesce(b.name_keys, [])
+                  + [k IN coalesce(a.name_keys, []) WHERE NOT k IN coalesce(b.name_keys, [])]
 CREATE (a)-[:MERGED_INTO {tenant: $tenant, merge_uid: $merge_uid, created_at: datetime()}]->(b)
 CREATE (m:Merge {uid: $merge_uid, tenant: $tenant, same_as_uid: $same_as_uid,
                  survivor_uid: b.uid, merged_uid: a.uid, survivor_name: b.name,
                  merged_name: a.name, actor: $actor, status: 'done', score: $score,
-                 signals: $signals, reason: $reason, record: $record, created_at: datetime()})
+                 signals: $signals, evidence: $evidence, reason: $reason, record: $record,
+                 created_at: datetime()})
 RETURN m.uid AS uid, toString(m.created_at) AS created_at
 """
 
 
-def do_review_lock(stx: ScopedTx) -> None:
+def do_review_lock(stx: ScopedTx, *, decides: bool = False) -> int:
     """Take the tenant's review lock: the rest of the transaction sees every decision that
-    committed before, and no other decision commits until this one does."""
-    stx.run(REVIEW_LOCK)
+    committed before, and no other decision commits until this one does. With `decides`, the
+    tenant's count of decisions (confirm or reject) goes up by one; returns the count."""
+    return stx.run(REVIEW_LOCK, decides=int(decides))[0]["decisions"] or 0
 
 
 def pending_pair_locked(stx: ScopedTx, review_uid: str) -> dict:
     """The pair as it is now, after taking the lock; refuses a pair that is not pending, saying
     who decided it and when."""
-    do_review_lock(stx)
+    decisions = do_review_lock(stx, decides=True)
     rows = stx.run(PAIR_STATE, uid=review_uid)
     if not rows:
         decided = stx.run(PAIR_DECIDED_BY_MERGE, uid=review_uid)
@@ -164,7 +177,7 @@ def pending_pair_locked(stx: ScopedTx, review_uid: str) -> dict:
         )  # fmt: skip
     if pair["not_same"] or pair["a_status"] != "active" or pair["b_status"] != "active":
         raise ConflictError("The two entities are no longer both active and distinct.")
-    return pair
+    return {**pair, "decisions": decisions}
 
 
 def do_merge_confirm(stx: ScopedTx, *, review_uid: str, survivor_uid: str | None = None) -> dict:
@@ -206,11 +219,17 @@ def do_merge_confirm(stx: ScopedTx, *, review_uid: str, survivor_uid: str | None
         norm_aliases=list(survivor_names.get("norm_aliases") or []) + absorbed["norm_aliases"],
         description=absorbed["description"] or survivor_names.get("description") or "",
         took_description=bool(absorbed["description"]),
+        **kept_values(names["merged"], survivor_names),
+        absorbed_descriptions=[
+            *(survivor_names.get("absorbed_descriptions") or []),
+            *absorbed["descriptions"],
+        ][:MAX_ABSORBED_DESCRIPTIONS],
         merge_uid=merge_uid,
         same_as_uid=review_uid,
         actor=stx.scope.actor,
         score=pair["score"],
         signals=pair["signals"],
+        evidence=pair["evidence"],
         reason=pair["reason"],
         record=record_dump(record),
     )[0]
@@ -227,6 +246,7 @@ def do_merge_confirm(stx: ScopedTx, *, review_uid: str, survivor_uid: str | None
         "dropped": len(plan["dropped"]),
         "aliases_absorbed": absorbed["aliases"],
         "created_at": row["created_at"],
+        "decisions": pair["decisions"],
     }
 
 
@@ -242,11 +262,28 @@ def names_absorbed(merged: dict, survivor: dict) -> dict:
             aliases.append(surface)
             norm_aliases.append(norm)
     fills = not (survivor.get("description") or "") and bool(merged.get("description"))
+    # Every description the merged entity carried that the survivor does not keep as its own:
+    # what each source said is kept, listed on the entity.
+    known = {survivor.get("description") or "", *(survivor.get("absorbed_descriptions") or [])}
+    theirs = [] if fills else [merged.get("description") or ""]
+    descriptions = [d for d in [*theirs, *(merged.get("absorbed_descriptions") or [])]
+                    if d and d not in known]  # fmt: skip
     return {
         "aliases": aliases,
         "norm_aliases": norm_aliases,
         "description": merged.get("description") if fills else "",
+        "descriptions": list(dict.fromkeys(descriptions))[:MAX_ABSORBED_DESCRIPTIONS],
     }
+
+
+def kept_values(merged: dict, survivor: dict) -> dict:
+    """The survivor's values with the merged entity's folded in; a differing value is kept as
+    a conflict beside the survivor's (`values_combined`), never written over it."""
+    values, conflicts = values_combined(
+        values_load(survivor.get("values_json")), values_load(survivor.get("value_conflicts_json")),
+        values_load(merged.get("values_json")), values_load(merged.get("value_conflicts_json")),
+    )  # fmt: skip
+    return {"values_json": values_dump(values), "conflicts_json": values_dump(conflicts)}
 
 
 def _edge_record(edge: dict, why: str) -> dict:
@@ -327,48 +364,3 @@ def _combine(edge: dict, twin: dict) -> dict:
         "edge": _edge_record(edge, "combined"),
     }
     return {"write": write, "record": record}
-
-
-# --- what a merge keeps to be undone ------------------------------------------------------------
-# Edge properties as JSON, with Neo4j temporal values tagged so
-# they come back as the same type (an undo restores `first_seen` as a datetime, not a string).
-
-_DATETIME = "$datetime"
-_DATE = "$date"
-
-
-def _encode(value: Any) -> Any:
-    if isinstance(value, DateTime):
-        return {_DATETIME: value.iso_format()}
-    if isinstance(value, Date):
-        return {_DATE: value.iso_format()}
-    if isinstance(value, list | tuple):
-        return [_encode(v) for v in value]
-    return value
-
-
-def _decode(value: Any) -> Any:
-    if isinstance(value, dict) and len(value) == 1:
-        if _DATETIME in value:
-            return DateTime.from_iso_format(value[_DATETIME])
-        if _DATE in value:
-            return Date.from_iso_format(value[_DATE])
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    return value
-
-
-def props_encode(props: dict[str, Any]) -> dict[str, Any]:
-    return {key: _encode(value) for key, value in props.items()}
-
-
-def props_decode(props: dict[str, Any]) -> dict[str, Any]:
-    return {key: _decode(value) for key, value in props.items()}
-
-
-def record_dump(record: dict) -> str:
-    return json.dumps(record, separators=(",", ":"))
-
-
-def record_load(text: str | None) -> dict:
-    return json.loads(text) if text else {}

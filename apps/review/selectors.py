@@ -8,7 +8,9 @@ import json
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.resolution.entity_values import values_load, values_rows
-from apps.review.merges import names_absorbed, record_load
+from apps.resolution.evidence_words import evidence_rows
+from apps.review.merge_records import record_load
+from apps.review.merges import names_absorbed
 from memoryproject.sentences import sentence_at
 
 QUEUE_ORDERS = ("impact", "score")
@@ -52,6 +54,7 @@ RETURN pending, matching, pairs
 _SIDE = """
   e {.uid, .name, .type, .norm_name, .description, .status, .values_json, .value_conflicts_json,
      aliases: coalesce(e.aliases, []), norm_aliases: coalesce(e.norm_aliases, []),
+     absorbed_descriptions: coalesce(e.absorbed_descriptions, []),
      mention_count: COUNT { (e)<-[:MENTIONS]-() },
      relation_count: COUNT { (e)-[:RELATED_TO]-() },
      mentions: COLLECT {
@@ -83,7 +86,7 @@ CALL (a, b) {
   WITH type(r) AS type, count(*) AS n
   RETURN collect({type: type, n: n}) AS moves
 }
-RETURN s {.uid, .status, .score, .signals, .reason, .decided_by,
+RETURN s {.uid, .status, .score, .signals, .evidence, .reason, .decided_by,
           decided_at: toString(s.decided_at), created_at: toString(s.created_at)} AS pair,
        COUNT { MATCH (a)-[r:RELATED_TO]-(o) WHERE EXISTS { (b)-[:RELATED_TO]-(o) } } AS shared,
        sides, moves
@@ -150,6 +153,8 @@ def pair_detail(scope: Scope, *, uid: str) -> dict | None:
     row = rows[0]
     pair = row["pair"]
     pair["signals"] = json.loads(pair["signals"]) if pair.get("signals") else {}
+    evidence = json.loads(pair.pop("evidence")) if pair.get("evidence") else None
+    pair["evidence"] = evidence_rows(evidence, pair["signals"])
     merged, survivor = row["sides"]
     for side in (merged, survivor):
         side["values"] = values_load(side.pop("values_json", None))

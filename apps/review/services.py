@@ -1,12 +1,14 @@
 """A reviewer's (or review agent's) decisions: confirm, reject, and undo either. Pages and the
 API call these same functions; each checks the review permission, runs in one graph transaction
-under the tenant's review lock, then records the human decision in the audit."""
+under the tenant's review lock, then records the human decision in the audit. Every
+`model_learn_every`-th decision queues the tenant's match model to learn (tenant_model)."""
 
 from __future__ import annotations
 
 from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
+from apps.resolution.tenant_model import match_model_learn_due
 from apps.review.merges import do_merge_confirm, do_review_lock, pending_pair_locked
 from apps.review.not_same import do_not_same_record
 from apps.review.unmerges import do_merge_undo
@@ -54,6 +56,7 @@ def check_review_confirm(scope: Scope, *, review_uid: str, survivor_uid: str | N
         details={k: result[k] for k in ("merge_uid", "survivor_uid", "merged_uid",
                                          "survivor_name", "merged_name", "moved")},
     )  # fmt: skip
+    match_model_learn_due(scope, result["decisions"])
     return result
 
 
@@ -70,6 +73,7 @@ def check_review_reject(scope: Scope, *, review_uid: str, reason: str = "") -> d
     result = {"review_uid": review_uid, "left_uid": pair["a"], "right_uid": pair["b"],
               "left_name": pair["a_name"], "right_name": pair["b_name"]}  # fmt: skip
     audit_record(scope, action="review.reject", target=review_uid, details=result)
+    match_model_learn_due(scope, pair["decisions"])
     return result
 
 

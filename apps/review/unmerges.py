@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from apps.graph.cypher import ScopedTx
 from apps.insights.services import do_graph_version_bump
+from apps.resolution.entity_values import values_dump, values_load, values_uncombined
 from apps.resolution.signals import name_normalize
-from apps.review.merges import do_review_lock, props_decode, record_load
+from apps.review.merge_records import props_decode, record_load
+from apps.review.merges import do_review_lock
 from memoryproject.api_errors import ConflictError, NotFoundError
 
 MERGE_STATE = """
@@ -30,7 +32,8 @@ OPTIONAL MATCH (a:Entity {tenant: $tenant, uid: m.merged_uid})
 RETURN m.status AS status, m.undone_by AS undone_by, toString(m.undone_at) AS undone_at,
        m.record AS record, m.created_at AS created_at, m.survivor_uid AS survivor,
        m.merged_uid AS merged, a.status AS a_status, b.status AS b_status,
-       b {.aliases, .norm_aliases, .description} AS survivor_now,
+       b {.aliases, .norm_aliases, .description, .values_json, .value_conflicts_json,
+          .absorbed_descriptions} AS survivor_now,
   COLLECT { MATCH (later:Merge {tenant: $tenant, survivor_uid: m.survivor_uid, status: 'done'})
             WHERE later.created_at > m.created_at
             RETURN later {.uid, .merged_name, .actor} ORDER BY later.created_at DESC } AS later,
@@ -110,7 +113,8 @@ SET a.status = 'active', a.merged_into = null, a.updated_at = datetime(),
     b.aliases = $aliases, b.norm_aliases = $norm_aliases, b.description = $description,
     b.description_embedding = CASE WHEN $description = '' THEN null
                                    ELSE b.description_embedding END,
-    b.updated_at = datetime()
+    b.values_json = $values_json, b.value_conflicts_json = $conflicts_json,
+    b.absorbed_descriptions = $absorbed_descriptions, b.updated_at = datetime()
 WITH a
 MATCH (m:Merge {tenant: $tenant, uid: $merge_uid})
 SET m.status = 'undone', m.undone_by = $actor, m.undone_at = datetime()
@@ -243,8 +247,22 @@ def _names_restored(record: dict, now: dict) -> dict:
     description = now.get("description") or ""
     if record["absorbed"]["description"] and description == record["absorbed"]["description"]:
         description = record["survivor"].get("description") or ""
+    taken = set(record["absorbed"].get("descriptions") or [])
+    before, merged = record["survivor"], record["merged"]
+    values, conflicts = values_uncombined(
+        values_load(now.get("values_json")), values_load(now.get("value_conflicts_json")),
+        before=(values_load(before.get("values_json")),
+                values_load(before.get("value_conflicts_json"))),
+        taken=values_load(merged.get("values_json")),
+        taken_conflicts=values_load(merged.get("value_conflicts_json")),
+    )  # fmt: skip
     return {
         "aliases": [p[0] for p in pairs],
         "norm_aliases": [p[1] for p in pairs],
         "description": description,
+        "absorbed_descriptions": [
+            d for d in now.get("absorbed_descriptions") or [] if d not in taken
+        ],
+        "values_json": values_dump(values),
+        "conflicts_json": values_dump(conflicts),
     }

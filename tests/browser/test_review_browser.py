@@ -135,3 +135,24 @@ def test_a_viewer_sees_the_queue_but_cannot_decide(live_server, page, make_tenan
     page.wait_for_timeout(500)
     assert count(page) == "1" and len(pending_pairs(scope_for(tenant))) == 1
     assert page.console_errors == []
+
+
+def test_the_pair_says_what_each_comparison_added_or_took_away(
+    live_server, page, make_tenant, make_person
+):
+    tenant = make_tenant()
+    scope = scope_for(tenant)
+    ingest(scope, "Jonathan Smith joined.", [EntityCandidate(
+        "Jonathan Smith", "Person", values={"born": "1990-01-02", "phone": "+44 20 7946 0001"})])  # fmt: skip
+    second = ingest(scope, "Jonathon Smith left.", [EntityCandidate(
+        "Jonathon Smith", "Person", values={"born": "1990-01-02", "phone": "+44 20 7946 0999"})],
+        title="second")  # fmt: skip
+    assert second[0].action == "pending", second[0].reason
+    browser_login(page, live_server, make_person(tenant, Role.REVIEWER))
+    page.click("nav.mainnav >> text=Review")
+    page.wait_for_selector("#pair-evidence li")
+    born = page.inner_text("#pair-evidence li[data-comparison='born']")
+    assert born.startswith("same birth date: very strong evidence for (+"), born
+    phone = page.inner_text("#pair-evidence li.against[data-comparison='phone']")
+    assert phone.startswith("phones differ: ") and "evidence against (-" in phone, phone
+    assert phone.endswith("; forbids an automatic merge")

@@ -23,6 +23,9 @@ class Entity(TenantNode):
     aliases = ArrayProperty(StringProperty(), default=list)
     norm_aliases = ArrayProperty(StringProperty(), default=list)
     description = StringProperty(default="")
+    absorbed_descriptions = ArrayProperty(StringProperty())  # other sources' descriptions
+    # Blocking keys (apps/resolution/blocking_keys.py): phonetic, acronym, identifier digests.
+    name_keys = ArrayProperty(StringProperty())
     embedding = ArrayProperty(FloatProperty())  # name and description: blocking, search
     description_embedding = ArrayProperty(FloatProperty())  # the semantic signal
     status = StringProperty(default="active", index=True)  # active | merged
@@ -43,7 +46,7 @@ SCHEMA_OPTIONS = {
     "entity_description_embedding": _VECTOR_OPTIONS,
 }
 SCHEMA_PROPERTIES = {
-    "entity_names": ["name", "aliases", *FILTERED_BY],
+    "entity_names": ["name", "aliases", "name_keys", *FILTERED_BY],
     "entity_embedding": ["embedding", *FILTERED_BY],
     "entity_description_embedding": ["description_embedding", *FILTERED_BY],
 }
@@ -52,7 +55,7 @@ SCHEMA = [
     "CREATE CONSTRAINT entity_key_unique IF NOT EXISTS "
     "FOR (k:EntityKey) REQUIRE (k.tenant, k.type, k.norm) IS UNIQUE",
     "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity) "
-    "ON EACH [e.name, e.aliases, e.tenant, e.type, e.status]",
+    "ON EACH [e.name, e.aliases, e.name_keys, e.tenant, e.type, e.status]",
     "CYPHER 25 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding "
     "WITH [e.tenant, e.type, e.status] "
     "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "

@@ -4,6 +4,7 @@ that serializes decisions within a tenant.
 (:Merge {uid, tenant, same_as_uid, survivor_uid, merged_uid, actor, status: done|undone, record})
 (:Entity {status: 'merged'})-[:MERGED_INTO {merge_uid}]->(:Entity): the tombstone's forward.
 Edges a merge moved carry `moved_by: <merge uid>` until the merge is undone.
+(:MatchModel {tenant, model_key, params_json}): the tenant's match model, learned from decisions.
 """
 
 from neomodel import DateTimeProperty, FloatProperty, StringProperty
@@ -21,6 +22,8 @@ class Merge(TenantNode):
     status = StringProperty(default="done")  # done | undone
     score = FloatProperty()
     signals = StringProperty()
+    # JSON: each comparison's level and weight when the pair was proposed (what learning reads).
+    evidence = StringProperty()
     reason = StringProperty()
     # JSON: the merged side's names, the survivor's names before, dropped and combined edges.
     record = StringProperty()
@@ -34,6 +37,18 @@ class ReviewLock(TenantNode):
     under a uniqueness constraint, so MERGE cannot make two."""
 
     lock_key = StringProperty(unique_index=True)
+
+
+class MatchModel(TenantNode):
+    """One per tenant, once its reviewers decided pairs: the match model's parameters learned
+    from their decisions (`params_json`, the shipped defaults' shape; none means the defaults).
+    `model_key` is the tenant uid under a uniqueness constraint, so MERGE cannot make two."""
+
+    model_key = StringProperty(unique_index=True)
+    params_json = StringProperty()
+    confirmed = FloatProperty()
+    rejected = FloatProperty()
+    learned_at = DateTimeProperty()
 
 
 SCHEMA = [

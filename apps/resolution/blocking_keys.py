@@ -1,0 +1,79 @@
+"""Blocking keys: what finds an entity's possible matches besides its words and meaning. Kept
+on the entity as `name_keys` (a list in the `entity_names` full-text index), looked up with the
+candidate's own keys (gate.matches_find), so a match spelled another way is found by an index:
+
+- a phonetic key (Metaphone, `jellyfish`) of each name word: 'Smyth' finds 'Smith', 'Katherine'
+  finds 'Catherine' when the fuzzy words do not reach;
+- an organisation's acronym, and a name that is one ('IBM' finds 'International Business
+  Machines' and the reverse);
+- a digest of each identifier (email, phone by its last nine digits, web domain, `id:<system>`):
+  a record with a garbled name is still found by its id. The digest is one plain token, so
+  Lucene matches it exactly.
+
+Every key is lower-case letters and digits with a two-letter prefix of its kind, so a key
+never equals a word of a name.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+
+import jellyfish
+from unidecode import unidecode
+
+from apps.resolution.comparisons.identifiers import EXTERNAL_ID_PREFIX, domain_of
+from apps.resolution.comparisons.organisation_names import acronym
+from apps.resolution.comparisons.phones import phone_normal
+
+MAX_KEYS = 40
+_WORD = re.compile(r"[a-z]+")
+_ACRONYM = re.compile(r"^[A-Z][A-Z0-9&]{1,7}$")
+_PHONE_DIGITS = 9
+
+
+@functools.lru_cache(maxsize=20000)
+def _phonetic(word: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", jellyfish.metaphone(word).lower())
+
+
+def _digest(kind: str, value: str) -> str:
+    return "id" + hashlib.sha1(f"{kind}\x00{value}".encode()).hexdigest()[:16]
+
+
+def name_keys_of(kind: str, names: tuple[str, ...] | list[str]) -> list[str]:
+    """Phonetic keys of each name's words (three letters or more) and, for an organisation,
+    its acronym; a name that looks like an acronym ('IBM') is one."""
+    keys: list[str] = []
+    for name in names:
+        plain = unidecode(name)
+        for word in _WORD.findall(plain.lower()):
+            code = _phonetic(word) if len(word) >= 3 else ""
+            if code:
+                keys.append("ph" + code)
+        if _ACRONYM.match(plain.strip()):
+            keys.append("ac" + re.sub(r"[^a-z0-9]", "", plain.lower()))
+        elif kind == "Organization" and (short := acronym(name)):
+            keys.append("ac" + short)
+    return keys
+
+
+def identifier_keys_of(values: dict) -> list[str]:
+    keys = []
+    if email := str(values.get("email") or "").strip().casefold():
+        keys.append(_digest("email", email))
+    if phone := phone_normal(values.get("phone")):
+        keys.append(_digest("phone", phone[-_PHONE_DIGITS:]))
+    if domain := domain_of(values):
+        keys.append(_digest("domain", domain))
+    for key, value in sorted(values.items()):
+        if key.startswith(EXTERNAL_ID_PREFIX) and str(value).strip():
+            keys.append(_digest(key, str(value).strip().casefold()))
+    return keys
+
+
+def blocking_keys(kind: str, names, values: dict) -> list[str]:
+    """Every key of a record (names first, then identifiers), unique, at most MAX_KEYS."""
+    keys = identifier_keys_of(values) + name_keys_of(kind, names)
+    return list(dict.fromkeys(keys))[:MAX_KEYS]

@@ -1,0 +1,71 @@
+"""Blocking keys find what the words cannot: a name that sounds alike, an acronym and its
+expansion, a garbled name with the same identifier; each found match is then decided by the
+model, with its reason."""
+
+from apps.graph import cypher
+from apps.graph.fulltext import entity_words_query
+from apps.resolution.blocking_keys import blocking_keys
+from tests.conftest import scope_for
+from tests.resolution.test_adversarial_identity import resolve
+
+FOUND_BY_KEYS = """
+CALL db.index.fulltext.queryNodes('entity_names', $q, {limit: 10}) YIELD node
+WHERE node.tenant = $tenant
+RETURN node.name AS name
+"""
+
+
+def found_by_keys(scope, kind, names, values=None):
+    keys = tuple(blocking_keys(kind, names, values or {}))
+    q = entity_words_query(scope.tenant, "", type=kind, keys=keys)
+    return {row["name"] for row in cypher.read(scope, FOUND_BY_KEYS, q=q)}
+
+
+def test_keys_are_plain_prefixed_tokens():
+    assert blocking_keys("Person", ["Maria Knight"], {}) == blocking_keys(
+        "Person", ["Maria Nite"], {}
+    )
+    assert "acibm" in blocking_keys("Organization", ["IBM"], {})
+    assert "acibm" in blocking_keys("Organization", ["International Business Machines Corp."], {})
+    # A phone is keyed by its last nine digits: the local and the international form agree.
+    local = blocking_keys("Person", [], {"phone": "020 7946 0001"})
+    international = blocking_keys("Person", [], {"phone": "+44 20 7946 0001"})
+    assert local == international and local[0].startswith("id")
+    assert all(k.isalnum() and k.islower() for k in blocking_keys(
+        "Person", ["Zoë O'Brien-Smith"], {"email": "Z@X.org", "id:orcid": "0000-0001"}))  # fmt: skip
+
+
+def test_the_index_finds_by_sound_acronym_and_identifier_alone(scope, make_tenant):
+    resolve(scope, "Maria Knight", born="1971-02-03")
+    resolve(scope, "International Business Machines", "Organization")
+    resolve(scope, "Qwxz Vbnm", **{"id_passport": "X1234567"})
+    assert "Maria Knight" in found_by_keys(scope, "Person", ["Maria Nite"])
+    assert "International Business Machines" in found_by_keys(scope, "Organization", ["IBM"])
+    assert found_by_keys(scope, "Person", ["Anna Lee"], {"id:passport": "x1234567"}) == {
+        "Qwxz Vbnm"
+    }
+    # Another tenant's entities are never found by the same keys.
+    assert found_by_keys(scope_for(make_tenant()), "Person", ["Maria Nite"]) == set()
+
+
+def test_a_garbled_name_with_the_same_id_and_birth_date_merges_and_says_why(scope):
+    first = resolve(scope, "Katherine Okonkwo", born="1984-06-30", id_passport="P9988776")
+    again = resolve(scope, "Kathy Oknkwo", born="1984-06-30", id_passport="p9988776")
+    assert again.action == "merged" and again.entity_uid == first.entity_uid, again.reason
+    assert "external_id exact" in again.reason and "born exact" in again.reason
+
+
+def test_a_sound_alike_name_with_another_birth_date_is_not_merged(scope):
+    first = resolve(scope, "Maria Knight", born="1971-02-03")
+    other = resolve(scope, "Maria Nite", born="1990-11-12")
+    assert other.action != "merged" and other.entity_uid != first.entity_uid
+    assert "born conflict" in other.reason
+
+
+def test_an_acronym_and_its_expansion_with_one_domain_merge_and_say_why(scope):
+    first = resolve(scope, "IBM", "Organization", domain="ibm.com")
+    long = resolve(
+        scope, "International Business Machines", "Organization", url="https://www.ibm.com"
+    )
+    assert long.action == "merged" and long.entity_uid == first.entity_uid, long.reason
+    assert "acronym" in long.reason and "domain exact" in long.reason
