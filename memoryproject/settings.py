@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "apps.lessons",
     "apps.knowledge",
     "apps.insights",
+    "apps.timeline",
     "apps.mcp_server",
     "apps.tasks",
 ]

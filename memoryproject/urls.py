@@ -23,6 +23,7 @@ from apps.tasks import urls as tasks_urls
 from apps.tenants import urls as tenants_urls
 from apps.tenants import views as tenant_views
 from apps.tenants.auth import ApiKeyAuthentication
+from apps.timeline import urls as timeline_urls
 
 # Under /api/ these answer in the API's JSON error shape; pages keep Django's HTML.
 handler400 = "memoryproject.api_errors.handler400"
@@ -44,6 +45,7 @@ APPS = [
     lessons_urls,
     knowledge_urls,
     insights_urls,
+    timeline_urls,
     tasks_urls,
 ]
 api_v1 = [route for app in APPS for route in app.api_urlpatterns]
