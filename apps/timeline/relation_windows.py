@@ -51,8 +51,8 @@ RETURN uid, states,
 
 WINDOWS_SET = """
 UNWIND $changes AS c
-MATCH ()-[r:RELATED_TO {uid: c.uid}]->()
-WHERE r.tenant = $tenant
+MATCH (:Entity {tenant: $tenant, uid: c.entity})-[r:RELATED_TO]->()
+WHERE r.uid = c.uid
 SET r.valid_from = c.valid_from, r.valid_to = c.valid_to, r.recorded_at = datetime()
 """
 
@@ -110,9 +110,11 @@ def do_windows_rebuild(
             windows = wanted.get(pair, [])
             for edge, (start, end) in zip(edges, windows, strict=False):
                 if (edge["valid_from"], edge["valid_to"]) != (start, end):
-                    changes.append({"uid": edge["uid"], "valid_from": start, "valid_to": end})
+                    changes.append({"uid": edge["uid"], "entity": row["uid"],
+                                    "valid_from": start, "valid_to": end})  # fmt: skip
             for edge in edges[len(windows) :]:
-                changes.append({"uid": edge["uid"], "valid_from": edge["valid_from"],
+                changes.append({"uid": edge["uid"], "entity": row["uid"],
+                                "valid_from": edge["valid_from"],
                                 "valid_to": edge["valid_from"]})  # fmt: skip
             spec = kind.relations.get(pair[0])
             for start, end in windows[len(edges) :]:
