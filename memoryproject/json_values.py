@@ -151,3 +151,27 @@ def json_loads(
     except ValueError as exc:  # JSONDecodeError, NaN/Infinity, an integer of too many digits
         raise _refuse(field, f"{field} is not valid JSON: {exc}", code="invalid_json") from None
     return validate_json(value, field=field, limits=limits, top_keys_are_fields=top_keys_are_fields)
+
+
+REPLACEMENT = "\ufffd"  # what a lost character reads as, so the reader sees something was there
+
+
+def stored_json_loads(text: str) -> Any:
+    """JSON text the service stored itself, read back. Values stored before every input went
+    through this module's checks may hold an escaped lone surrogate (`"\\ud800"`), which decodes
+    to a string no response can encode: each one reads as U+FFFD instead, so one legacy value
+    never breaks the reads of a whole tenant."""
+    value = json.loads(text)
+    if "\\u" not in text:
+        return value  # no escape, no surrogate: the common case costs one substring search
+    return _sanitized(value)
+
+
+def _sanitized(value: Any) -> Any:
+    if isinstance(value, str):
+        return _SURROGATE.sub(REPLACEMENT, value)
+    if isinstance(value, list):
+        return [_sanitized(v) for v in value]
+    if isinstance(value, dict):
+        return {_sanitized(k): _sanitized(v) for k, v in value.items()}
+    return value

@@ -3,13 +3,12 @@ only. The writes are in `apps.lessons.services`, one module per family."""
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.lessons.services.playbooks import trigger_terms
-from memoryproject.json_values import validate_json_object
+from memoryproject.json_values import stored_json_loads, validate_json_object
 
 # --- episodes ---------------------------------------------------------------------------------
 
@@ -55,7 +54,7 @@ ORDER BY ep.created_at DESC LIMIT $limit
 
 
 def _outcome(row: dict) -> dict:
-    row["outcome"] = json.loads(row["outcome"]) if row.get("outcome") else None
+    row["outcome"] = stored_json_loads(row["outcome"]) if row.get("outcome") else None
     return row
 
 
@@ -66,7 +65,7 @@ def episode_get(scope: Scope, *, episode: str) -> dict | None:
         return None
     row = _outcome(rows[0])
     for entry in row["entries"]:
-        entry["values"] = json.loads(entry["values"] or "{}")
+        entry["values"] = stored_json_loads(entry["values"] or "{}")
         entry["cites"] = [c for c in entry["cites"] if c is not None]
     return row
 
@@ -185,7 +184,7 @@ RETURN p.key AS key, p.version AS version, p.enabled AS enabled,
 def _decoded(row: dict) -> dict:
     for name in ("trigger", "steps"):
         if row.get(name):
-            row[name] = json.loads(row[name])
+            row[name] = stored_json_loads(row[name])
     return row
 
 

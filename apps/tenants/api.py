@@ -16,18 +16,45 @@ from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError
 
 
+class ServiceOut(serializers.Serializer):
+    name = serializers.CharField()
+    api = serializers.CharField()
+
+
+class Neo4jOut(serializers.Serializer):
+    connected = serializers.BooleanField()
+    # Only an admin key sees what runs where; a failed check names the failure's class.
+    version = serializers.CharField(required=False)
+    edition = serializers.CharField(required=False)
+    gds = serializers.CharField(required=False, allow_null=True)
+    error = serializers.CharField(required=False)
+
+
+class BrokerOut(serializers.Serializer):
+    connected = serializers.BooleanField()
+    transport = serializers.CharField()
+    error = serializers.CharField(required=False)
+
+
+class EmbeddingOut(serializers.Serializer):
+    model = serializers.CharField()
+    dimensions = serializers.IntegerField()
+    loaded = serializers.BooleanField()
+
+
 class HealthOut(serializers.Serializer):
-    status = serializers.CharField()
-    service = serializers.DictField()
-    neo4j = serializers.DictField()
-    broker = serializers.DictField()
-    embedding = serializers.DictField()
+    status = serializers.ChoiceField(choices=["ok", "degraded"])
+    service = ServiceOut()
+    neo4j = Neo4jOut()
+    broker = BrokerOut()
+    embedding = EmbeddingOut()
 
 
 class HealthApi(APIView):
     required_scope = ANY_KEY
 
-    @extend_schema(responses=HealthOut, summary="Health of the service and what it depends on")
+    @extend_schema(responses={200: HealthOut, 503: HealthOut},
+                   summary="Health of the service and what it depends on (503: degraded)")  # fmt: skip
     def get(self, request):
         embedder = get_embedder()
         neo4j = graph_health()
@@ -89,6 +116,7 @@ class JobOut(serializers.Serializer):
     kind = serializers.CharField()
     subject = serializers.CharField()
     status = serializers.CharField()
+    # Counters and results differ by kind of job (an ingestion's chunks, an export's counts).
     progress = serializers.DictField()
     result = serializers.DictField()
     error = serializers.CharField()

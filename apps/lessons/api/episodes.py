@@ -32,6 +32,58 @@ class ReceiptOut(serializers.Serializer):
     status = serializers.CharField()
 
 
+class EpisodeRowOut(serializers.Serializer):
+    id = serializers.CharField()
+    key = serializers.CharField(allow_null=True)
+    title = serializers.CharField(allow_null=True, allow_blank=True)
+    status = serializers.CharField()
+    entries = serializers.IntegerField(required=False, allow_null=True)
+    opened_at = serializers.CharField(allow_null=True)
+    closed_at = serializers.CharField(allow_null=True)
+    outcome = serializers.JSONField(allow_null=True)  # the agent's own free-form outcome
+
+
+class EpisodeListOut(serializers.Serializer):
+    results = EpisodeRowOut(many=True)
+
+
+class CitedOut(serializers.Serializer):
+    kind = serializers.CharField()
+    id = serializers.CharField(allow_null=True)
+    label = serializers.CharField(allow_null=True)
+    as_of = serializers.CharField(allow_null=True, required=False)
+
+
+class EntryRowOut(serializers.Serializer):
+    id = serializers.CharField()
+    seq = serializers.IntegerField()
+    type = serializers.CharField()
+    text = serializers.CharField(allow_null=True, allow_blank=True)
+    values = serializers.JSONField()  # the agent's own free-form values
+    by = serializers.CharField(allow_null=True)
+    at = serializers.CharField(allow_null=True)
+    cites = CitedOut(many=True)
+
+
+class AboutOut(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField(allow_null=True)
+    type = serializers.CharField(allow_null=True, required=False)
+
+
+class EpisodeOut(serializers.Serializer):
+    id = serializers.CharField()
+    key = serializers.CharField(allow_null=True)
+    title = serializers.CharField(allow_null=True, allow_blank=True)
+    status = serializers.CharField()
+    opened_by = serializers.CharField(allow_null=True)
+    opened_at = serializers.CharField(allow_null=True)
+    closed_at = serializers.CharField(allow_null=True)
+    outcome = serializers.JSONField(allow_null=True)
+    about = AboutOut(many=True)
+    entries = EntryRowOut(many=True)
+
+
 class EpisodesApi(RecordsRefusals, ReadOrWrite, APIView):
     refusal_kind = "episode"
 
@@ -41,7 +93,7 @@ class EpisodesApi(RecordsRefusals, ReadOrWrite, APIView):
         receipt = episode_services.check_episode_open(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "opened" else 200)
 
-    @extend_schema(parameters=[EpisodeFilters],
+    @extend_schema(parameters=[EpisodeFilters], responses=EpisodeListOut,
                    summary="Episodes, newest first; ?about=<entity uid>, ?status=open|closed")  # fmt: skip
     def get(self, request):
         query = validated(request, EpisodeFilters, data=query_params(request))
@@ -55,7 +107,8 @@ class EpisodesApi(RecordsRefusals, ReadOrWrite, APIView):
 class EpisodeDetailApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="One episode with its entries in order and what each cites")
+    @extend_schema(responses=EpisodeOut,
+                   summary="One episode with its entries in order and what each cites")  # fmt: skip
     def get(self, request, uid: str):
         episode = selectors.episode_get(request.auth, episode=uid)
         if episode is None:

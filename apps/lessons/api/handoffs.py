@@ -24,6 +24,32 @@ class HandoffIn(StrictSerializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
+class PointerOut(serializers.Serializer):
+    kind = serializers.CharField()
+    id = serializers.CharField(allow_null=True)
+    label = serializers.CharField(allow_null=True)
+
+
+class HandoffRowOut(serializers.Serializer):
+    id = serializers.CharField()
+    giver = serializers.CharField()
+    receiver = serializers.CharField()
+    note = serializers.CharField(allow_null=True, allow_blank=True)
+    status = serializers.CharField()
+    given_at = serializers.CharField(allow_null=True)
+    accepted_at = serializers.CharField(allow_null=True)
+    points_to = PointerOut(many=True)
+
+
+class HandoffListOut(serializers.Serializer):
+    agent = serializers.CharField()
+    results = HandoffRowOut(many=True)
+
+
+class AgentOut(serializers.Serializer):
+    agent = serializers.CharField()
+
+
 class HandoffsApi(RecordsRefusals, ReadOrWrite, APIView):
     refusal_kind = "handoff"
 
@@ -33,7 +59,7 @@ class HandoffsApi(RecordsRefusals, ReadOrWrite, APIView):
         receipt = handoff_services.check_handoff_give(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "given" else 200)
 
-    @extend_schema(parameters=[HandoffFilters],
+    @extend_schema(parameters=[HandoffFilters], responses=HandoffListOut,
                    summary="Handoffs to or from ?agent= (default: the calling agent), ?status=")  # fmt: skip
     def get(self, request):
         query = validated(request, HandoffFilters, data=query_params(request))
@@ -55,6 +81,9 @@ class HandoffAcceptApi(RecordsRefusals, APIView):
 class AgentMeApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="The agent name of the calling key (what handoffs are given `to`)")
+    @extend_schema(
+        responses=AgentOut,
+        summary="The agent name of the calling key (what handoffs are given `to`)",
+    )
     def get(self, request):
         return Response({"agent": request.auth.actor})

@@ -37,6 +37,41 @@ class LessonReceiptOut(serializers.Serializer):
     weight = serializers.IntegerField()
 
 
+class LessonRowOut(serializers.Serializer):
+    id = serializers.CharField()
+    statement = serializers.CharField()
+    weight = serializers.IntegerField()
+    support = serializers.IntegerField(allow_null=True)
+    against = serializers.IntegerField(allow_null=True)
+    helped = serializers.IntegerField(allow_null=True)
+    failed = serializers.IntegerField(allow_null=True)
+    touched_at = serializers.CharField(allow_null=True)
+
+
+class LessonListOut(serializers.Serializer):
+    results = LessonRowOut(many=True)
+
+
+class EvidenceOut(serializers.Serializer):
+    episode = serializers.CharField()
+    title = serializers.CharField(allow_null=True, allow_blank=True)
+    at = serializers.CharField(allow_null=True)
+    by = serializers.CharField(allow_null=True)
+    side = serializers.ChoiceField(choices=["for", "against", "helped", "failed"])
+
+
+class LessonAboutOut(serializers.Serializer):
+    id = serializers.CharField()
+    name = serializers.CharField(allow_null=True)
+
+
+class LessonOut(LessonRowOut):
+    by = serializers.CharField(allow_null=True)
+    created_at = serializers.CharField(allow_null=True)
+    evidence = EvidenceOut(many=True)
+    about = LessonAboutOut(many=True)
+
+
 class LessonsQuery(StrictSerializer):
     about = serializers.CharField(required=False, max_length=200)
     at_least = serializers.IntegerField(required=False, min_value=-1_000_000, max_value=1_000_000)
@@ -55,6 +90,7 @@ class LessonsApi(RecordsRefusals, ReadOrWrite, APIView):
 
     @extend_schema(
         parameters=[LessonsQuery],
+        responses=LessonListOut,
         summary="Lessons at or above the threshold; ?about=, ?at_least=, ?since=",
     )
     def get(self, request):
@@ -65,7 +101,7 @@ class LessonsApi(RecordsRefusals, ReadOrWrite, APIView):
 class LessonDetailApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="A lesson with its evidence and weight")
+    @extend_schema(responses=LessonOut, summary="A lesson with its evidence and weight")
     def get(self, request, key: str):
         lesson = selectors.lesson_get(request.auth, key=key)
         if lesson is None:

@@ -35,6 +35,64 @@ class PlaybookReceiptOut(serializers.Serializer):
     status = serializers.CharField()
 
 
+class PlaybookRowOut(serializers.Serializer):
+    key = serializers.CharField()
+    version = serializers.IntegerField()
+    enabled = serializers.BooleanField()
+    failures_in_row = serializers.IntegerField(allow_null=True)
+    switched_by = serializers.CharField(allow_null=True)
+    switched_at = serializers.CharField(allow_null=True)
+    trigger = serializers.JSONField(allow_null=True)  # the agent's own trigger and steps
+    steps = serializers.JSONField(allow_null=True)
+    runs = serializers.IntegerField()
+
+
+class PlaybookListOut(serializers.Serializer):
+    results = PlaybookRowOut(many=True)
+
+
+class PlaybookFitOut(serializers.Serializer):
+    id = serializers.CharField()
+    key = serializers.CharField()
+    version = serializers.IntegerField()
+    trigger = serializers.JSONField()
+    steps = serializers.JSONField()
+
+
+class PlaybookFitListOut(serializers.Serializer):
+    results = PlaybookFitOut(many=True)
+
+
+class PlaybookVersionOut(serializers.Serializer):
+    version = serializers.IntegerField()
+    trigger = serializers.JSONField(allow_null=True)
+    steps = serializers.JSONField(allow_null=True)
+    by = serializers.CharField(allow_null=True)
+    at = serializers.CharField(allow_null=True)
+    episodes = serializers.ListField(child=serializers.CharField())
+
+
+class PlaybookRunOut(serializers.Serializer):
+    episode = serializers.CharField()
+    title = serializers.CharField(allow_null=True, allow_blank=True)
+    succeeded = serializers.BooleanField(allow_null=True)
+    version = serializers.IntegerField(allow_null=True)
+    by = serializers.CharField(allow_null=True)
+    at = serializers.CharField(allow_null=True)
+
+
+class PlaybookOut(serializers.Serializer):
+    key = serializers.CharField()
+    version = serializers.IntegerField()
+    enabled = serializers.BooleanField()
+    failures_in_row = serializers.IntegerField(allow_null=True)
+    switched_by = serializers.CharField(allow_null=True)
+    switched_at = serializers.CharField(allow_null=True)
+    switch_reason = serializers.CharField(allow_null=True, allow_blank=True)
+    versions = PlaybookVersionOut(many=True)
+    runs = PlaybookRunOut(many=True)
+
+
 class PlaybooksApi(RecordsRefusals, ReadOrWrite, APIView):
     refusal_kind = "playbook"
 
@@ -44,7 +102,8 @@ class PlaybooksApi(RecordsRefusals, ReadOrWrite, APIView):
         receipt = playbook_services.check_playbook_write(request.auth, **data)
         return Response(receipt, status=201 if receipt["status"] == "written" else 200)
 
-    @extend_schema(summary="Every playbook, on and off, with its newest version")
+    @extend_schema(responses=PlaybookListOut,
+                   summary="Every playbook, on and off, with its newest version")  # fmt: skip
     def get(self, request):
         return Response({"results": selectors.playbooks_list(request.auth)})
 
@@ -59,6 +118,7 @@ class PlaybooksForApi(APIView):
                 description=f"a JSON object, at most {MAX_SITUATION_CHARS} characters",
             )
         ],
+        responses=PlaybookFitListOut,
         summary="Switched-on playbooks whose trigger fits ?situation=<JSON object>",
     )  # fmt: skip
     def get(self, request):
@@ -75,7 +135,7 @@ class PlaybooksForApi(APIView):
 class PlaybookDetailApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="A playbook with its versions, runs and switch")
+    @extend_schema(responses=PlaybookOut, summary="A playbook with its versions, runs and switch")
     def get(self, request, key: str):
         playbook = selectors.playbook_get(request.auth, key=key)
         if playbook is None:
