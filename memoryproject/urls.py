@@ -14,6 +14,7 @@ from rest_framework.permissions import IsAuthenticated
 
 from apps.conversations import urls as conversations_urls
 from apps.ingestion import urls as ingestion_urls
+from apps.insights import urls as insights_urls
 from apps.knowledge import urls as knowledge_urls
 from apps.lessons import urls as lessons_urls
 from apps.resolution import urls as resolution_urls
@@ -43,6 +44,7 @@ APPS = [
     conversations_urls,
     lessons_urls,
     knowledge_urls,
+    insights_urls,
     timeline_urls,
     tasks_urls,
 ]
