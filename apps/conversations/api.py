@@ -14,6 +14,13 @@ from rest_framework.views import APIView
 
 from apps.conversations import context, erasure, imports, selectors, services
 from apps.conversations import input_limits as limits
+from apps.conversations.answers import (
+    MessagesReadOut,
+    SaidAboutOut,
+    SearchOut,
+    SessionContextOut,
+    SessionsOut,
+)
 from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, StrictSerializer
@@ -132,6 +139,7 @@ class MessagesApi(RecordsRefusalsOfUser, APIView):
 
     @extend_schema(
         parameters=[ReadQuery],
+        responses=MessagesReadOut,
         summary="The last N messages of a session (or those before a number)",
     )
     def get(self, request, user: str, sid: str):
@@ -209,6 +217,7 @@ class SessionContextApi(APIView):
 
     @extend_schema(
         parameters=[ContextQuery],
+        responses=SessionContextOut,
         summary="The summary, the last N messages after it, and `waiting`",
     )
     def get(self, request, user: str, sid: str):
@@ -239,7 +248,9 @@ class SessionsApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
     @extend_schema(
-        parameters=[ListQuery], summary="The user's sessions, the most recently active first"
+        parameters=[ListQuery],
+        responses=SessionsOut,
+        summary="The user's sessions, the most recently active first",
     )
     def get(self, request, user: str):
         query = validated(request, ListQuery, data=request.query_params)
@@ -257,6 +268,7 @@ class SaidAboutApi(APIView):
 
     @extend_schema(
         parameters=[SaidAboutQuery],
+        responses=SaidAboutOut,
         summary="The user's messages that mention an entity, newest first",
     )
     def get(self, request, user: str):
@@ -273,7 +285,8 @@ class SearchQuery(StrictSerializer):
 class SearchApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(parameters=[SearchQuery], summary="Search the user's messages by words")
+    @extend_schema(parameters=[SearchQuery], responses=SearchOut,
+                   summary="Search the user's messages by words")  # fmt: skip
     def get(self, request, user: str):
         query = validated(request, SearchQuery, data=request.query_params)
         found = selectors.messages_search(
