@@ -21,11 +21,13 @@ def query_params(request) -> dict:
     return params
 
 
-def validated(request, serializer_class, *, data=None) -> dict:
-    """The request's body (or `data`, such as its query parameters), checked by
-    `serializer_class`; a 400 with the fields otherwise (a view that mixes in RecordsRefusals
-    records it). Lists of objects come back as plain dicts."""
-    serializer = serializer_class(data=request.data if data is None else data)
+def validated(request, serializer_class, *, data=None, context=None) -> dict:
+    """The request's body (or `data`, such as its query parameters, or an MCP tool's
+    arguments), checked by `serializer_class`; a 400 with the fields otherwise (a view that mixes
+    in RecordsRefusals records it). Lists of objects come back as plain dicts."""
+    serializer = serializer_class(
+        data=request.data if data is None else data, context=context or {}
+    )
     serializer.is_valid(raise_exception=True)
     return {
         key: [dict(v) if isinstance(v, Mapping) else v for v in value]

@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "apps.conversations",
     "apps.lessons",
     "apps.knowledge",
+    "apps.mcp_server",
+    "apps.tasks",
 ]
 
 MIDDLEWARE = [
@@ -282,6 +284,11 @@ TENANT_DEFAULTS = {
     "knowledge_promotion_minutes": 30,
     "knowledge_heat_threshold": 0.25,
     "knowledge_extractor": "rules",
+    # The work graph (apps/tasks): SIMILAR_TO at or above this cosine (similarity.py says why
+    # 0.5 for all-MiniLM-L6-v2), a sync once writes paused this long, the goal-alignment gate.
+    "similar_to_threshold": 0.5,
+    "similarity_settle_seconds": 5,
+    "evidence_ga_floor": 0.2,
 }
 
 # Rules that say what one closed episode shows (apps/lessons/services/promotion.py), by name.

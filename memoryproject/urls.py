@@ -18,6 +18,7 @@ from apps.knowledge import urls as knowledge_urls
 from apps.lessons import urls as lessons_urls
 from apps.resolution import urls as resolution_urls
 from apps.review import urls as review_urls
+from apps.tasks import urls as tasks_urls
 from apps.tenants import urls as tenants_urls
 from apps.tenants import views as tenant_views
 from apps.tenants.auth import ApiKeyAuthentication
@@ -41,6 +42,7 @@ APPS = [
     conversations_urls,
     lessons_urls,
     knowledge_urls,
+    tasks_urls,
 ]
 api_v1 = [route for app in APPS for route in app.api_urlpatterns]
 pages = [route for app in APPS for route in app.urlpatterns]

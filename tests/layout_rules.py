@@ -15,7 +15,7 @@ CYPHER_WORDS = r"(MATCH|MERGE|CREATE|UNWIND|DETACH DELETE|CALL db\.)"
 FSTRING_CYPHER = re.compile(rf"""\bf(["']{{1,3}})[^"']*\b{CYPHER_WORDS}\b""")
 CYPHER_LITERAL = re.compile(rf"""["']\s*{CYPHER_WORDS}\s*[\(\{{]""")
 # The request layer: routes, API views, pages, forms, thin tasks.
-THIN_ROLES = {"api", "views", "pages", "urls", "tasks", "forms"}
+THIN_ROLES = {"api", "views", "pages", "urls", "tasks", "forms", "tools"}  # tools: MCP tools
 READ_ROLES = {"selectors"}
 # What only a write does: a clause that changes the graph, or the write entry points.
 GRAPH_WRITE = re.compile(
@@ -41,7 +41,9 @@ DRIVER_CALLS = re.compile(
 GRAPH_EXECUTION = {"apps/graph/cypher.py", "apps/graph/connection.py"}
 # Every app (a folder with apps.py) has the same skeleton; a part may be a package of that name.
 SKELETON = ("api", "views", "services", "selectors", "urls")
-SKELETON_EXEMPT = {"graph"}  # the shared graph layer serves no requests of its own
+# The shared graph layer serves no requests of its own; the MCP server's request layer is its
+# tools, which call the other apps' services.
+SKELETON_EXEMPT = {"graph", "mcp_server"}
 SYSTEM_QUERY_ALLOWED = {"apps/graph/schema.py", "apps/graph/cypher.py"}
 
 

@@ -1,8 +1,12 @@
-"""One chunk's changes in one transaction: the Chunk (PART_OF its document, NEXT from the chunk
-before it) and the resolution gate's writes (entities, MENTIONS, RELATED_TO, SAME_AS) with their
-provenance. The chunk's uid is derived from the document's uid and the chunk's position, and the
-chunk is MERGEd on it: a job that died and is run again skips the chunks it had committed, so
-mentions and weights are counted once."""
+"""A chunk's changes, or a window of chunks' changes, in one transaction: the Chunk (PART_OF its
+document, NEXT from the chunk before it) and the resolution gate's writes (entities, MENTIONS,
+RELATED_TO, SAME_AS) with their provenance. The chunk's uid is derived from the document's uid
+and the chunk's position, and the chunk is MERGEd on it: a job that died and is run again skips
+the chunks it had committed, so mentions and weights are counted once.
+
+In a window, each distinct (type, normalized name) goes through the gate once for all its
+chunks (within one document one name is one entity), and the mentions of every chunk are
+written in one query."""
 
 from __future__ import annotations
 
@@ -14,8 +18,15 @@ from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
 from apps.ingestion.chunking import TextChunk
-from apps.resolution.candidates import EntityCandidate, Provenance, Receipt, RelationCandidate
-from apps.resolution.entity_writes import do_resolve_and_write
+from apps.resolution.candidates import (
+    EntityCandidate,
+    MentionSpan,
+    Provenance,
+    Receipt,
+    RelationCandidate,
+)
+from apps.resolution.entity_writes import NO_OFFSET, do_resolve_and_write
+from apps.resolution.relation_writes import do_relations_write
 
 
 def chunk_uid(document_uid: str, position: int) -> str:
@@ -66,15 +77,9 @@ RETURN fresh
 """
 
 
-def do_chunk_write(
-    stx: ScopedTx,
-    *,
-    record: ChunkRecord,
-    entities: list[EntityCandidate],
-    relations: list[RelationCandidate],
-) -> list[Receipt] | None:
-    """Writes the chunk and its resolved candidates inside the caller's transaction; None when
-    the chunk was already written (by an earlier run of the same job): then nothing changes."""
+def do_chunk_merge(stx: ScopedTx, record: ChunkRecord) -> bool:
+    """MERGE the chunk into its document's reading order; False when it was already written
+    (by an earlier or concurrent run of the same job): then nothing changed."""
     # A token per attempt tells this transaction's MERGE from an earlier commit.
     token = uuid.uuid4().hex
     rows = stx.run(
@@ -93,7 +98,19 @@ def do_chunk_write(
     )
     if not rows:
         raise LookupError(f"document {record.document_uid} is gone")
-    if not rows[0]["fresh"]:
+    return bool(rows[0]["fresh"])
+
+
+def do_chunk_write(
+    stx: ScopedTx,
+    *,
+    record: ChunkRecord,
+    entities: list[EntityCandidate],
+    relations: list[RelationCandidate],
+) -> list[Receipt] | None:
+    """Writes the chunk and its resolved candidates inside the caller's transaction; None when
+    the chunk was already written (by an earlier run of the same job): then nothing changes."""
+    if not do_chunk_merge(stx, record):
         return None
     provenance = Provenance(
         agent=stx.scope.actor, document_uid=record.document_uid, chunk_uid=record.uid
@@ -113,3 +130,62 @@ def chunk_write(
         scope,
         lambda stx: do_chunk_write(stx, record=record, entities=entities, relations=relations),
     )
+
+
+@dataclass(frozen=True)
+class WindowChunk:
+    """A chunk of a window with its candidates (embedded, offsets relative to the chunk)."""
+
+    record: ChunkRecord
+    entities: list[EntityCandidate]
+    relations: list[RelationCandidate]
+
+
+WINDOW_MENTIONS = """
+UNWIND $mentions AS m
+MATCH (c:Chunk {tenant: $tenant, uid: m.chunk})
+MATCH (e:Entity {tenant: $tenant, uid: m.entity})
+MERGE (c)-[r:MENTIONS {surface: m.surface, start: m.start, end: m.end}]->(e)
+ON CREATE SET r.tenant = $tenant, r.created_at = datetime()
+RETURN count(r) AS n
+"""
+
+
+def do_window_write(stx: ScopedTx, *, chunks: list[WindowChunk]) -> list[list[Receipt] | None]:
+    """Writes the chunks of one document's window and their resolved candidates inside the
+    caller's transaction; per chunk, its receipts (entities in input order, then relations),
+    or None when it was already written. Round trips: one per chunk, one per distinct name of
+    the window through the gate's queries, one for all mentions, one per chunk with relations."""
+    fresh = [do_chunk_merge(stx, c.record) for c in chunks]
+    flat = [(i, e) for i, c in enumerate(chunks) if fresh[i] for e in c.entities]
+    provenance = Provenance(agent=stx.scope.actor,
+                            document_uid=chunks[0].record.document_uid if chunks else None)  # fmt: skip
+    resolved = do_resolve_and_write(
+        stx, entities=[e for _, e in flat], relations=[], provenance=provenance
+    )
+    per_chunk: list[list[Receipt]] = [[] for _ in chunks]
+    mentions = []
+    for (i, candidate), receipt in zip(flat, resolved, strict=True):
+        per_chunk[i].append(receipt)
+        if receipt.entity_uid is None:
+            continue
+        spans = candidate.mentions or (MentionSpan(candidate.name, NO_OFFSET, NO_OFFSET),)
+        mentions += [{"chunk": chunks[i].record.uid, "entity": receipt.entity_uid,
+                      "surface": s.surface, "start": s.start, "end": s.end}
+                     for s in dict.fromkeys(spans)]  # fmt: skip
+    if mentions:
+        stx.run(WINDOW_MENTIONS, mentions=mentions)
+    for i, chunk in enumerate(chunks):
+        if not fresh[i] or not chunk.relations:
+            continue
+        entity_of = {j: r.entity_uid for j, r in enumerate(per_chunk[i]) if r.entity_uid}
+        per_chunk[i] += do_relations_write(
+            stx, relations=chunk.relations, entities=chunk.entities, entity_of=entity_of,
+            provenance=Provenance(stx.scope.actor, chunk.record.document_uid, chunk.record.uid),
+        )  # fmt: skip
+    return [receipts if fresh[i] else None for i, receipts in enumerate(per_chunk)]
+
+
+def window_write(scope: Scope, *, chunks: list[WindowChunk]) -> list[list[Receipt] | None]:
+    """`do_window_write` in a transaction of its own (one per window, bounded by its caller)."""
+    return cypher.write_unit(scope, lambda stx: do_window_write(stx, chunks=chunks))

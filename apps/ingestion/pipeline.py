@@ -1,9 +1,13 @@
-"""The ingestion of one document, chunk by chunk, with progress on its job:
+"""The ingestion of one document, window by window, with progress on its job:
 
-chunk -> embed (batched) -> extract with the document's short-term state -> skip duplicates
-(content hash, then a near-identical chunk) -> embed candidates -> one transaction per chunk
-(chunk + resolution writes). Extraction runs on every chunk, written or not, so the short-term
-state of a resumed run is the state an uninterrupted run had at the same chunk.
+chunk -> per window of WINDOW chunks: embed (one batch) -> extract (the extractor reads the
+window at once, `parse_window`, while the short-term state still moves chunk by chunk) -> skip
+duplicates (two queries for the window: content hash, then a near-identical chunk, and within
+the window) -> embed candidates (one batch) -> one transaction for the window (chunks and
+resolution writes, each distinct name through the gate once). Extraction runs on every chunk,
+written or not, so the short-term state of a resumed run is the state an uninterrupted run had
+at the same chunk. A window commits whole or not at all: a killed job run again skips the
+windows it had committed and writes nothing twice.
 """
 
 from __future__ import annotations
@@ -16,19 +20,22 @@ from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
 from apps.graph.scope import Scope
 from apps.graph.write_failures import write_failure_record
-from apps.ingestion.chunk_writes import ChunkRecord, chunk_uid, chunk_write
+from apps.ingestion.chunk_writes import ChunkRecord, WindowChunk, chunk_uid, window_write
 from apps.ingestion.chunking import chunk_document, document_outline
-from apps.ingestion.dedup import chunk_duplicate_layer, content_hash
+from apps.ingestion.dedup import LAYER_WRITTEN, ChunkProbe, chunks_duplicate_layers, content_hash
 from apps.ingestion.extraction import (
     Extraction,
     ExtractionFailed,
     Extractor,
     default_extractor,
 )
+from apps.ingestion.extraction.known_names import known_names_learn
 from apps.ingestion.working_memory import WorkingMemory
 from apps.resolution.gate import candidates_embed
 
 log = logging.getLogger(__name__)
+# Chunks per window: one embedding batch, one parse batch, one write transaction (bounded: at
+# most 500 characters a chunk and the extractor's candidates).
 EMBED_BATCH = 32
 MAX_RECEIPTS = 5000  # kept in the job's result; the counters stay exact beyond it
 
@@ -48,6 +55,8 @@ def document_ingest(
     if document is None:
         raise LookupError(f"No document {document_uid}")
     extractor = extractor or default_extractor()
+    bind = getattr(extractor, "for_scope", None)  # an extractor that reads the tenant's names
+    reader = bind(scope) if bind else extractor
     chunks = chunk_document(document["content"] or "")
     counts: Counter = Counter()
     receipts: list[dict] = []
@@ -57,24 +66,8 @@ def document_ingest(
     state = WorkingMemory(document_outline(document["content"] or ""))
     for start in range(0, len(chunks), EMBED_BATCH):
         window = chunks[start : start + EMBED_BATCH]
-        embeddings = get_embedder().embed([c.text for c in window])
-        # Extraction runs in order over every chunk (it moves the short-term state); the
-        # window's candidates are then embedded in one batch, outside any transaction.
-        extractions = [_extract(scope, extractor, state, document_uid, c) for c in window]
-        embedded = _candidates_embedded([e for e in extractions if not isinstance(e, str)])
-        for chunk, embedding, extraction in zip(window, embeddings, extractions, strict=True):
-            uid = chunk_uid(document_uid, chunk.position)
-            chunk_receipt = {"kind": "chunk", "chunk_uid": uid, "position": chunk.position}
-            if isinstance(extraction, str):
-                counts["failures"] += 1
-                _keep(receipts, {**chunk_receipt, "action": "refused", "reason": extraction})
-            else:
-                _chunk_ingest(
-                    scope, counts, receipts, chunk_receipt,
-                    ChunkRecord(uid, document_uid, chunk, content_hash(chunk.text), embedding),
-                    extraction, embedded.pop(0),
-                )  # fmt: skip
-            report(_progress(counts, len(chunks)))
+        _window_ingest(scope, reader, state, document_uid, window, counts, receipts)
+        report(_progress(counts, len(chunks)))
     result = {
         "document": document_uid,
         "extractor": extractor.name,
@@ -85,15 +78,69 @@ def document_ingest(
     return result
 
 
-def _extract(scope, extractor, state, document_uid, chunk) -> Extraction | str:
-    """The chunk's candidates, or the reason extraction failed (recorded as a WriteFailure)."""
-    state.begin_chunk(chunk.section_path)
-    try:
-        return extractor.extract(chunk.text, state=state)
-    except ExtractionFailed as exc:
-        uid = chunk_uid(document_uid, chunk.position)
-        write_failure_record(scope, kind="extraction", reason=f"chunk {uid}: {exc}")
-        return str(exc)[:500]
+def _window_ingest(scope, extractor, state, document_uid, window, counts, receipts) -> None:
+    embeddings = get_embedder().embed([c.text for c in window])
+    extractions = _window_extract(scope, extractor, state, document_uid, window)
+    records = [ChunkRecord(chunk_uid(document_uid, c.position), document_uid, c,
+                           content_hash(c.text), e) for c, e in zip(window, embeddings, strict=True)]  # fmt: skip
+    readable = [i for i, x in enumerate(extractions) if not isinstance(x, str)]
+    layers = dict(zip(readable, chunks_duplicate_layers(
+        scope, [ChunkProbe(records[i].uid, records[i].text_hash, records[i].embedding)
+                for i in readable]), strict=True))  # fmt: skip
+    todo = [i for i in readable if layers[i][0] is None]
+    # The window's candidates are embedded in one batch, outside the transaction.
+    embedded = _candidates_embedded([extractions[i] for i in todo])
+    written = window_write(scope, chunks=[
+        WindowChunk(records[i], entities, extractions[i].relations)
+        for i, entities in zip(todo, embedded, strict=True)
+    ]) if todo else []  # fmt: skip
+    outcome = dict(zip(todo, written, strict=True))
+    # A chunk's receipts are its entities' in order, then its relations'.
+    known_names_learn(scope.tenant, [
+        (c.name, c.type, list(c.aliases)) for i, entities in zip(todo, embedded, strict=True)
+        for c, r in zip(entities, outcome[i] or (), strict=False)
+        if r.action in ("created", "pending")
+    ])  # fmt: skip
+    for i, record in enumerate(records):
+        chunk_receipt = {
+            "kind": "chunk",
+            "chunk_uid": record.uid,
+            "position": record.chunk.position,
+        }
+        if isinstance(extractions[i], str):
+            counts["failures"] += 1
+            _keep(receipts, {**chunk_receipt, "action": "refused", "reason": extractions[i]})
+        elif layers[i][0] == LAYER_WRITTEN:
+            counts["resumed"] += 1
+            _keep(receipts, {**chunk_receipt, "action": "unchanged", "reason": "already written"})
+        elif layers[i][0]:
+            counts["duplicates"] += 1
+            _keep(receipts, {**chunk_receipt, "action": "duplicate", "layer": layers[i][0],
+                             "matched_uid": layers[i][1]})  # fmt: skip
+        elif outcome[i] is None:  # another run of this job committed it in the meantime
+            counts["resumed"] += 1
+        else:
+            _chunk_receipts(counts, receipts, chunk_receipt, extractions[i], outcome[i])
+
+
+def _window_extract(scope, extractor, state, document_uid, window) -> list[Extraction | str]:
+    """Each chunk's candidates, or the reason extraction failed (recorded as a WriteFailure).
+    An extractor that reads a window at once (`parse_window`) parses it in one batch first."""
+    parse = getattr(extractor, "parse_window", None)
+    parsed = parse([c.text for c in window]) if parse else [None] * len(window)
+    out: list[Extraction | str] = []
+    for chunk, doc in zip(window, parsed, strict=True):
+        state.begin_chunk(chunk.section_path)
+        try:
+            if doc is None:
+                out.append(extractor.extract(chunk.text, state=state))
+            else:
+                out.append(extractor.extract(chunk.text, state=state, parsed=doc))
+        except ExtractionFailed as exc:
+            uid = chunk_uid(document_uid, chunk.position)
+            write_failure_record(scope, kind="extraction", reason=f"chunk {uid}: {exc}")
+            out.append(str(exc)[:500])
+    return out
 
 
 def _candidates_embedded(extractions: list[Extraction]) -> list[list]:
@@ -105,35 +152,17 @@ def _candidates_embedded(extractions: list[Extraction]) -> list[list]:
     return out
 
 
-def _chunk_ingest(scope, counts, receipts, chunk_receipt, record, extraction, entities) -> None:
-    """Skip the chunk if written already or a duplicate; else write it with its candidates."""
-    layer, existing = chunk_duplicate_layer(
-        scope, uid=record.uid, text_hash=record.text_hash, embedding=record.embedding
-    )
-    if layer == "written":
-        counts["resumed"] += 1
-        _keep(receipts, {**chunk_receipt, "action": "unchanged", "reason": "already written"})
-        return
-    if layer:
-        counts["duplicates"] += 1
-        _keep(
-            receipts,
-            {**chunk_receipt, "action": "duplicate", "layer": layer, "matched_uid": existing},
-        )
-        return
-    written = chunk_write(scope, record=record, entities=entities, relations=extraction.relations)
-    if written is None:  # another run of this job committed it in the meantime
-        counts["resumed"] += 1
-        return
+def _chunk_receipts(counts, receipts, chunk_receipt, extraction, written) -> None:
     counts["chunks_written"] += 1
     _keep(receipts, {**chunk_receipt, "action": "created"})
     for receipt in written:
         _count(counts, receipt.kind, receipt.action)
-        _keep(receipts, {**receipt.as_dict(), "chunk_uid": record.uid})
+        _keep(receipts, {**receipt.as_dict(), "chunk_uid": chunk_receipt["chunk_uid"]})
     for ref in extraction.references:
         if ref.target:
-            _keep(receipts, {"kind": "reference", "chunk_uid": record.uid, "action": "resolved",
-                             "name": ref.phrase, "matched_name": ref.target})  # fmt: skip
+            _keep(receipts, {"kind": "reference", "chunk_uid": chunk_receipt["chunk_uid"],
+                             "action": "resolved", "name": ref.phrase,
+                             "matched_name": ref.target})  # fmt: skip
 
 
 def _count(counts: Counter, kind: str, action: str) -> None:

@@ -16,7 +16,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from apps.graph.nodes import ENTITY_TYPES
 from apps.ingestion.chunking import OutlineEntry
+from apps.resolution.comparisons.organisation_names import acronym
 
 # Definite descriptions and the entity type they point back to.
 _DESCRIPTIONS = {
@@ -42,7 +44,8 @@ _CLAIM = re.compile(
     r"hypothesi[sz]e)\b[^.!?\n]*[.!?]?",
     re.IGNORECASE,
 )
-_HONORIFICS = {"mr", "mrs", "ms", "dr", "prof", "sir", "lady", "lord", "miss"}
+_ACRONYM = re.compile(r"^[A-Z][A-Z&]{1,7}$")
+HONORIFICS = {"mr", "mrs", "ms", "dr", "prof", "sir", "lady", "lord", "miss"}
 
 
 @dataclass
@@ -116,14 +119,19 @@ class WorkingMemory:
         return crossed
 
     def canonical(self, surface: str, type: str) -> ActiveEntity | None:
+        """The active entity of `type` that `surface` names: the same name, part of a person's
+        or organisation's name (a lone surname), or the acronym of a name ("IBM")."""
         wanted = _name_tokens(surface)
         if not wanted:
             return None
+        short = surface.lower() if _ACRONYM.match(surface) else ""
         for entity in reversed(self.active):
             if entity.type != type:
                 continue
             tokens = _name_tokens(entity.name)
             if wanted == tokens or (wanted < tokens and type in ("Person", "Organization")):
+                return entity
+            if short and type != "Person" and acronym(entity.name) == short:
                 return entity
         return None
 
@@ -173,7 +181,7 @@ class WorkingMemory:
 
 def _name_tokens(name: str) -> frozenset[str]:
     words = re.findall(r"[\w'-]+", name.lower())
-    return frozenset(w for w in words if w not in _HONORIFICS)
+    return frozenset(w for w in words if w not in HONORIFICS)
 
 
 @dataclass(frozen=True)
@@ -221,11 +229,11 @@ def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> 
     for _, _, event in sorted(events, key=lambda e: (e[0], e[1])):
         if isinstance(event, NamedSpan):
             given = event.name or event.surface
-            known = state.canonical(given, event.type)
+            known, type_ = _canonical(state, given, event.type)
             name = known.name if known else given
-            state.remember(name, event.type, event.surface)
+            state.remember(name, type_, event.surface)
             mentions.append(
-                LocalMention(event.surface, event.start, event.end, name, event.type,
+                LocalMention(event.surface, event.start, event.end, name, type_,
                              "state" if known and known.name != given else "name")
             )  # fmt: skip
         elif isinstance(event, Reference):
@@ -239,3 +247,27 @@ def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> 
         else:
             state.set_branch(event)
     return ChunkReading(mentions, references)
+
+
+def _canonical(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEntity | None, str]:
+    """The active entity `given` names, and its type. An extractor types a lone surname or an
+    acronym unreliably ("Lovelace" as an organisation), so one word that is the surname of an
+    active person, or the acronym of an active entity, takes that entity's type; any other
+    name of another type stays apart ("Paris" after "Paris Hilton")."""
+    known = state.canonical(given, type_)
+    if known or " " in given.strip():
+        return known, type_
+    word = given.strip().lower()
+    for other in ENTITY_TYPES:
+        found = state.canonical(given, other) if other != type_ else None
+        if found is None:
+            continue
+        if other == "Person" and _name_words(found.name)[-1:] == [word]:
+            return found, other
+        if _ACRONYM.match(given.strip()) and acronym(found.name) == word:
+            return found, other
+    return None, type_
+
+
+def _name_words(name: str) -> list[str]:
+    return [w for w in re.findall(r"[\w'-]+", name.lower()) if w not in HONORIFICS]

@@ -170,3 +170,43 @@ def test_an_extraction_failure_is_counted_recorded_and_the_rest_goes_on(scope):
     job.refresh_from_db()
     assert job.progress["chunks_written"] == 1 and job.progress["resumed"] == 3
     assert len(graph_picture(scope)) == 4
+
+
+class Watching:
+    """Reads the job through the API and the jobs page each time a window starts, the way a
+    user watching a large document would."""
+
+    def __init__(self, job_uid, api, page):
+        self.inner, self.job_uid, self.api, self.page = SpacyExtractor.shared(), job_uid, api, page
+        self.name, self.seen = self.inner.name, []
+
+    def parse_window(self, texts):
+        served = self.api.get(f"/api/v1/jobs/{self.job_uid}").json()
+        html = self.page.get("/ingestion/jobs", HTTP_HX_REQUEST="true").content.decode()
+        row = html[html.index(f'data-job="{self.job_uid}"') :]
+        shown = row[row.index("<span") : row.index("chunks</span>")].split(">")[-1].strip()
+        self.seen.append((served["status"], served["progress"].get("done"), shown))
+        return self.inner.parse_window(texts)
+
+    def extract(self, text, *, state, parsed=None):
+        return self.inner.extract(text, state=state, parsed=parsed)
+
+
+def test_progress_moves_in_the_api_and_on_the_page_while_a_document_runs(
+    tenant, api_client, make_person, monkeypatch
+):
+    from django.test import Client
+
+    from apps.ingestion import pipeline
+    from apps.tenants.models import Role
+
+    monkeypatch.setattr(pipeline, "EMBED_BATCH", 1)  # four windows of one chunk
+    viewer = make_person(tenant, Role.VIEWER)
+    page = Client()
+    page.login(username=viewer.username, password=viewer.raw_password)
+    queued = submit(scope_for(tenant))
+    job = Job.objects.select_related("tenant").get(uid=queued["job"])
+    watching = Watching(job.uid, api_client, page)
+    services.document_ingest_job_run(job, extractor=watching)
+    assert watching.seen == [("running", done, f"{done}/4") for done in range(4)]
+    assert api_client.get(f"/api/v1/jobs/{job.uid}").json()["progress"]["done"] == 4

@@ -73,3 +73,21 @@ def test_mention_offsets_point_into_the_chunk(extractor):
     for entity in entities.values():
         for mention in entity.mentions:
             assert text[mention.start : mention.end] == mention.surface
+
+
+def test_a_proper_noun_the_ner_misses_becomes_an_object(extractor):
+    text = "We calibrated the Vantablack Spectrometer before lunch."
+    assert not [e for e in extractor.nlp(text).ents if "Vantablack" in e.text]  # NER misses it
+    entities, _, _ = read(extractor, text)
+    assert entities["Vantablack Spectrometer"].type == "Object"
+    [mention] = entities["Vantablack Spectrometer"].mentions
+    assert text[mention.start : mention.end] == "Vantablack Spectrometer"
+
+
+def test_a_lone_surname_and_an_acronym_after_the_full_name_resolve_in_the_document(extractor):
+    state = WorkingMemory()
+    read(extractor, "International Business Machines hired Ada Lovelace in London.", state)
+    later, _, _ = read(extractor, "Later IBM promoted Lovelace to run the project.", state)
+    assert set(later) == {"International Business Machines", "Ada Lovelace"}
+    assert "IBM" in later["International Business Machines"].aliases
+    assert later["Ada Lovelace"].type == "Person" and "Lovelace" in later["Ada Lovelace"].aliases

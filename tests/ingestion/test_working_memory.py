@@ -85,3 +85,37 @@ def test_types_must_agree():
     read_chunk(state, "Paris Hilton.", spans("Paris Hilton.", ("Paris Hilton", "Person")))
     reading = read_chunk(state, "Paris.", spans("Paris.", ("Paris", "Location")))
     assert reading.mentions[0].name == "Paris"
+
+
+def test_an_acronym_after_the_full_name_resolves_to_it_across_chunks():
+    state = WorkingMemory()
+    state.begin_chunk(("Firms",))
+    text = "International Business Machines opened a lab."
+    read_chunk(state, text, spans(text, ("International Business Machines", "Organization")))
+    state.begin_chunk(("Firms",))
+    later = "IBM hired forty people."
+    reading = read_chunk(state, later, spans(later, ("IBM", "Organization")))
+    assert [(m.surface, m.name, m.via) for m in reading.mentions] == [
+        ("IBM", "International Business Machines", "state")
+    ]
+    assert state.canonical("IBM", "Person") is None  # people have initials, not acronyms
+
+
+def test_a_lone_surname_typed_otherwise_by_the_extractor_takes_the_persons_type():
+    state = WorkingMemory()
+    state.begin_chunk(())
+    text = "Ada Lovelace wrote notes. Lovelace saw further."
+    found = spans(text, ("Ada Lovelace", "Person"))
+    at = text.index("Lovelace", 5)
+    found.append(NamedSpan("Lovelace", at, at + 8, "Organization"))  # as the small model says
+    reading = read_chunk(state, text, found)
+    assert [(m.surface, m.name, m.type) for m in reading.mentions] == [
+        ("Ada Lovelace", "Ada Lovelace", "Person"),
+        ("Lovelace", "Ada Lovelace", "Person"),
+    ]
+    # Two words naming nothing active keep the type they were given.
+    other = "Globex Labs hired."
+    assert (
+        read_chunk(state, other, spans(other, ("Globex Labs", "Organization"))).mentions[0].type
+        == "Organization"
+    )

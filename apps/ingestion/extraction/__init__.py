@@ -33,7 +33,9 @@ class Extractor(Protocol):
     name: str
 
     def extract(self, text: str, *, state: ShortTermState) -> Extraction:
-        """Candidates found in `text`; mention offsets are relative to `text`."""
+        """Candidates found in `text`; mention offsets are relative to `text`. An extractor
+        that can read a window of chunks at once also has `parse_window(texts) -> list` and
+        takes each element back as `extract(text, state=..., parsed=element)`."""
         ...
 
 

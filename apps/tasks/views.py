@@ -1,0 +1,1 @@
+"""Pages of the work graph (filled in by the pages slice)."""

@@ -1,0 +1,75 @@
+"""Names the tenant's graph knows are matched in text by the extractor: read from the graph
+(the tenant's only), kept per tenant, refreshed when forgotten or expired, and taught the names
+a window writes."""
+
+import pytest
+
+from apps.ingestion import services
+from apps.ingestion.extraction import known_names as module
+from apps.ingestion.extraction.known_names import known_names, known_names_forget
+from apps.ingestion.extraction.spacy_ner import SpacyExtractor
+from apps.ingestion.working_memory import WorkingMemory
+from apps.tenants.models import Job
+from tests.conftest import scope_for
+
+TEXT = "Engineers calibrated the VS-9 before lunch and sent it to Ohio."
+
+
+@pytest.fixture
+def nlp():
+    return SpacyExtractor.shared().nlp
+
+
+def facts(scope, name, type_, aliases=()):
+    services.check_facts_submit(
+        scope, entities=[{"name": name, "type": type_, "aliases": list(aliases)}], relations=[]
+    )
+
+
+def candidates(scope, text=TEXT):
+    state = WorkingMemory()
+    state.begin_chunk(())
+    found = SpacyExtractor.shared().for_scope(scope).extract(text, state=state)
+    return {e.name: e for e in found.entities}
+
+
+def test_an_alias_the_graph_knows_is_found_under_its_entitys_name(make_tenant, nlp):
+    mine, other = scope_for(make_tenant()), scope_for(make_tenant())
+    assert "VS-9" not in {e.text for e in nlp(TEXT).ents}  # the model alone misses it
+    facts(mine, "Vantablack Spectrometer", "Object", ["VS-9"])
+    known_names_forget(mine.tenant)
+    found = candidates(mine)
+    entity = found["Vantablack Spectrometer"]
+    assert entity.type == "Object" and [m.surface for m in entity.mentions] == ["VS-9"]
+    # Another tenant's graph does not know it.
+    known_names_forget(other.tenant)
+    assert "Vantablack Spectrometer" not in candidates(other)
+
+
+def test_the_cache_is_kept_until_forgotten_or_expired(tenant, nlp, monkeypatch):
+    scope = scope_for(tenant)
+    known_names_forget(scope.tenant)
+    first = known_names(scope, nlp)
+    facts(scope, "Quorvane Turbine", "Object", ["QT-4"])
+    assert known_names(scope, nlp) is first and "QT-4" not in first.by_surface
+    monkeypatch.setattr(module, "CACHE_SECONDS", 0.0)
+    assert "QT-4" in known_names(scope, nlp).by_surface
+    monkeypatch.undo()
+    facts(scope, "Halloran Drill", "Object", ["HD-2"])
+    known_names_forget(scope.tenant)
+    assert "HD-2" in known_names(scope, nlp).by_surface
+
+
+def test_names_a_document_writes_are_matched_in_the_next_window(tenant, nlp, monkeypatch):
+    from apps.ingestion import pipeline
+
+    scope = scope_for(tenant)
+    known_names_forget(scope.tenant)
+    cached = known_names(scope, nlp)  # empty, and fresh for CACHE_SECONDS
+    monkeypatch.setattr(pipeline, "EMBED_BATCH", 1)
+    text = ("# Lab\n\nThe Vantablack Spectrometer arrived on Monday, in a crate from the port "
+            "of Rotterdam, and the whole team came to watch it being unpacked.\n\n")  # fmt: skip
+    queued = services.check_document_submit(scope, content=text, source="lab")
+    services.document_ingest_job_run(Job.objects.select_related("tenant").get(uid=queued["job"]))
+    assert known_names(scope, nlp) is cached  # the same copy, taught the new name
+    assert cached.by_surface["Vantablack Spectrometer"][0] == "Vantablack Spectrometer"

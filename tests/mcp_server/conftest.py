@@ -1,0 +1,72 @@
+"""Driving the MCP server with the SDK's own client: keys issued through the real service, a
+live ASGI server (uvicorn in a thread, the same entry point `make run` serves) for HTTP."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+
+import anyio
+import httpx2
+import pytest
+import uvicorn
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from apps.tenants import services as tenant_services
+from apps.tenants.models import KeyScope
+
+READ_ONLY = [KeyScope.MEMORY_READ]
+READ_WRITE = [KeyScope.MEMORY_READ, KeyScope.MEMORY_WRITE]
+
+
+def key_issue(tenant, scopes=READ_WRITE) -> str:
+    return tenant_services.api_key_issue(tenant=tenant, name="mcp test", scopes=scopes)[1]
+
+
+def answer(result) -> dict:
+    """A tool result's JSON, with `is_error` beside it (a refusal is the REST error body)."""
+    return {**json.loads(result.content[0].text), "is_error": bool(result.is_error)}
+
+
+async def call(client: Client, tool: str, **arguments) -> dict:
+    return answer(await client.call_tool(tool, arguments))
+
+
+@pytest.fixture(scope="module")
+def live_asgi():
+    """The service's ASGI app on a free port, for the module's tests; its base URL."""
+    from memoryproject.asgi import service_app
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config(
+            service_app(), host="127.0.0.1", port=port, lifespan="on", log_level="warning"
+        )
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=30)
+
+
+def over_http(base_url: str, raw_key: str, steps) -> object:
+    """Run `steps(client)` in one client connection over HTTP; its return value."""
+
+    async def main():
+        headers = {"Authorization": f"Api-Key {raw_key}"}
+        async with httpx2.AsyncClient(headers=headers, timeout=120) as http:
+            transport = streamable_http_client(f"{base_url}/mcp", http_client=http)
+            async with Client(transport) as client:
+                return await steps(client)
+
+    return anyio.run(main)

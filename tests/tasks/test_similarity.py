@@ -1,0 +1,95 @@
+"""SIMILAR_TO sync: only across parents, exact pre-filter, updates and prunes, runs as a job."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from apps.graph import cypher
+from apps.tasks import selectors
+from apps.tasks.services.evidence import check_evidence_add, check_evidence_synthesize
+from apps.tasks.services.task_writes import check_task_create
+from apps.tasks.similarity import cross_group_pairs, similarity_sync
+from apps.tenants.models import Job, JobStatus
+from tests.conftest import scope_for
+
+EDGES = """
+MATCH (a {tenant: $tenant})-[r:SIMILAR_TO]->(b)
+RETURN a.short_id AS a, b.short_id AS b, r.score AS score
+"""
+
+
+def test_prefilter_never_drops_a_pair_above_the_threshold():
+    rng = np.random.default_rng(7)
+    centers = rng.normal(size=(12, 64))
+    groups = {}
+    for g in range(40):
+        v = centers[g % 12] + rng.normal(scale=0.6, size=(rng.integers(1, 8), 64))
+        groups[f"g{g}"] = v / np.linalg.norm(v, axis=1, keepdims=True)
+    for threshold in (0.3, 0.6, 0.9):
+        found, compared = cross_group_pairs(groups, threshold)
+        names = sorted(groups)
+        brute, every = set(), 0
+        for i, a in enumerate(names):
+            for b in names[i + 1 :]:
+                every += len(groups[a]) * len(groups[b])
+                s = groups[a] @ groups[b].T
+                brute |= {
+                    (a, int(x), b, int(y)) for x, y in zip(*np.nonzero(s >= threshold), strict=True)
+                }
+        assert {f[:4] for f in found} == brute
+        assert compared <= every
+    assert cross_group_pairs(groups, 0.9)[1] < every  # the pre-filter did skip groups
+
+
+def test_sync_links_across_parents_only_updates_and_prunes(scope):
+    one = check_task_create(scope, description="Study pump bearing failures")
+    two = check_task_create(scope, description="Study pump bearing wear")
+    add = lambda t, text: check_evidence_add(  # noqa: E731
+        scope, task=t["id"], content=text, source="s", strength=0.5
+    )
+    a1 = add(one, "Pump bearings overheat when lubrication fails")
+    a2 = add(one, "Pump bearings overheat when the grease runs out")  # same parent as a1
+    b1 = add(two, "Lubrication failure makes pump bearings overheat")
+    add(two, "The quarterly budget was approved by the board")
+    result = similarity_sync(scope)
+    edges = {frozenset((r["a"], r["b"])): r["score"] for r in cypher.read(scope, EDGES)}
+    assert frozenset((a1["id"], b1["id"])) in edges
+    assert frozenset((a2["id"], b1["id"])) in edges
+    assert frozenset((a1["id"], a2["id"])) not in edges  # same parent: never
+    assert frozenset((one["id"], two["id"])) in edges  # two root tasks on one subject
+    assert all(score >= 0.5 for score in edges.values())
+    assert result["created"] == len(edges) and result["pairs_compared"] <= result["all_pairs"]
+    again = similarity_sync(scope)
+    assert again["created"] == 0 and again["pruned"] == 0 and again["edges"] == len(edges)
+    # A synthesis supersedes a1: its edges are pruned; a raised threshold prunes the rest.
+    check_evidence_synthesize(scope, task=one["id"], content="Bearings need grease",
+                              sources=[a1["id"]])  # fmt: skip
+    similarity_sync(scope)
+    left = {frozenset((r["a"], r["b"])) for r in cypher.read(scope, EDGES)}
+    assert not any(a1["id"] in pair for pair in left)
+    assert similarity_sync(scope, threshold=0.99)["edges"] == 0
+    assert cypher.read(scope, EDGES) == []
+    assert selectors.evidence_detail(scope, evidence=b1["id"])["similar"] == []
+
+
+def test_sync_runs_by_itself_after_writes_settle(make_tenant, celery_worker):
+    tenant = make_tenant(similarity_settle_seconds=1)
+    scope = scope_for(tenant)
+    one = check_task_create(scope, description="Map the cooling water circuit")
+    two = check_task_create(scope, description="Map the cooling water pipes")
+    check_evidence_add(scope, task=one["id"], content="Cooling water enters at pump P-1",
+                       source="s", strength=0.5)  # fmt: skip
+    check_evidence_add(scope, task=two["id"], content="Cooling water enters through pump P-1",
+                       source="s", strength=0.5)  # fmt: skip
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        jobs = Job.objects.filter(tenant=tenant, kind="similarity_sync")
+        if jobs.filter(status=JobStatus.DONE, result__edges__gte=1).exists():
+            break
+        time.sleep(0.5)
+    runs = Job.objects.filter(tenant=tenant, kind="similarity_sync")
+    done = [j for j in runs if j.status == JobStatus.DONE and not j.result.get("merged")]
+    assert len(done) == 1, [(j.status, j.result) for j in runs]  # two writes, one sync
+    assert len(cypher.read(scope, EDGES)) >= 2
