@@ -6,7 +6,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 
-class MentionOut(serializers.Serializer):
+class MessageMentionOut(serializers.Serializer):
     uid = serializers.CharField()
     name = serializers.CharField(allow_null=True)
 
@@ -19,7 +19,7 @@ class MessageReadOut(serializers.Serializer):
     text = serializers.CharField(allow_blank=True)
     by = serializers.CharField(allow_null=True)
     at = serializers.CharField(allow_null=True)
-    mentions = MentionOut(many=True)
+    mentions = MessageMentionOut(many=True)
     unknown_mentions = serializers.ListField(child=serializers.CharField())
 
 
@@ -29,7 +29,7 @@ class MessagesReadOut(serializers.Serializer):
     messages = MessageReadOut(many=True)
 
 
-class SummaryOut(serializers.Serializer):
+class SessionSummaryOut(serializers.Serializer):
     uid = serializers.CharField()
     upto = serializers.IntegerField()
     text = serializers.CharField(allow_blank=True)
@@ -40,7 +40,7 @@ class SummaryOut(serializers.Serializer):
 class SessionContextOut(serializers.Serializer):
     user = serializers.CharField()
     sid = serializers.CharField()
-    summary = SummaryOut(allow_null=True)
+    summary = SessionSummaryOut(allow_null=True)
     upto = serializers.IntegerField()
     last_no = serializers.IntegerField()
     messages = MessageReadOut(many=True)

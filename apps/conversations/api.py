@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
@@ -173,6 +173,7 @@ class MessageImportIn(StrictSerializer):
     messages = MessageIn(many=True, allow_empty=False, max_length=imports.MAX_IMPORT_MESSAGES)
 
 
+@extend_schema_serializer(component_name="ImportJobStartedOut")
 class JobStartedOut(serializers.Serializer):
     job = serializers.CharField()
     url = serializers.CharField()
@@ -295,6 +296,8 @@ class SearchApi(APIView):
         return Response({"user": user, "messages": found})
 
 
+# Component names unique across apps (apps/tasks has its own ContextIn and JobStartedOut).
+@extend_schema_serializer(component_name="ConversationContextIn")
 class ContextIn(StrictSerializer):
     user = serializers.CharField(max_length=limits.MAX_USER_CHARS)
     session = serializers.CharField(max_length=limits.MAX_SID_CHARS)
