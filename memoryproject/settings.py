@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "apps.conversations",
     "apps.lessons",
     "apps.knowledge",
+    "apps.insights",
+    "apps.timeline",
     "apps.mcp_server",
     "apps.tasks",
 ]
@@ -222,6 +224,11 @@ GRAPH_ALGORITHMS = {
     "max_relations": int(os.environ.get("GRAPH_ALGORITHMS_MAX_RELATIONS", "2000000")),
     "max_memory_mb": int(os.environ.get("GRAPH_ALGORITHMS_MAX_MEMORY_MB", "256")),
     "concurrency": 2,  # of the DBMS's threads (community GDS allows at most 4)
+    # Betweenness follows at most this many relations (sources x relations), from 32 sources
+    # at least: a small graph gets the exact count, a larger one an estimate from a sample.
+    "betweenness_steps": int(os.environ.get("GRAPH_BETWEENNESS_STEPS", "10000000")),
+    "betweenness_min_sample": 32,
+    "heavy_run_seconds": 600,  # one heavy run per tenant at a time; a crashed one frees after this
 }
 
 # --- Work queue (Celery) -------------------------------------------------------------------
@@ -284,6 +291,7 @@ TENANT_DEFAULTS = {
     "knowledge_promotion_minutes": 30,
     "knowledge_heat_threshold": 0.25,
     "knowledge_extractor": "rules",
+    "graph_memory_mb": 256,  # MB one graph algorithm may need (apps/insights), <= GRAPH_ALGORITHMS
     # The work graph (apps/tasks): SIMILAR_TO at or above this cosine (similarity.py says why
     # 0.5 for all-MiniLM-L6-v2), a sync once writes paused this long, the goal-alignment gate.
     "similar_to_threshold": 0.5,

@@ -14,6 +14,7 @@ from rest_framework.permissions import IsAuthenticated
 
 from apps.conversations import urls as conversations_urls
 from apps.ingestion import urls as ingestion_urls
+from apps.insights import urls as insights_urls
 from apps.knowledge import urls as knowledge_urls
 from apps.lessons import urls as lessons_urls
 from apps.resolution import urls as resolution_urls
@@ -22,6 +23,7 @@ from apps.tasks import urls as tasks_urls
 from apps.tenants import urls as tenants_urls
 from apps.tenants import views as tenant_views
 from apps.tenants.auth import ApiKeyAuthentication
+from apps.timeline import urls as timeline_urls
 
 # Under /api/ these answer in the API's JSON error shape; pages keep Django's HTML.
 handler400 = "memoryproject.api_errors.handler400"
@@ -42,6 +44,8 @@ APPS = [
     conversations_urls,
     lessons_urls,
     knowledge_urls,
+    insights_urls,
+    timeline_urls,
     tasks_urls,
 ]
 api_v1 = [route for app in APPS for route in app.api_urlpatterns]

@@ -9,6 +9,11 @@ and the algorithm need are checked against settings.GRAPH_ALGORITHMS (GraphTooLa
 
 Relation properties in the projection: `weight` (the relation's weight, 1.0 when absent) and
 `cost` (1 / weight: heavier relations are shorter, for paths).
+
+A `View` narrows the projection: the relations of one predicate, the direction kept (for
+PageRank and betweenness), episodes ABOUT entities added as nodes (records), or one time `at`:
+then only the entities created by then and the relations that held then (`valid_from <= at <
+valid_to`, a missing end open) are projected, and no record.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 
@@ -24,20 +31,36 @@ from apps.graph.scope import Scope
 
 SIZE_AND_ESTIMATE = """
 MATCH (e:Entity {tenant: $tenant, status: 'active'})
-WITH count(e) AS nodes,
+WITH count(e) AS entities,
      sum(COUNT { (e)-[:RELATED_TO]->(:Entity {tenant: $tenant, status: 'active'}) }) AS relations
+OPTIONAL MATCH (ep:Episode {tenant: $tenant}) WHERE $episodes AND $at IS NULL
+WITH entities, relations, count(ep) AS episodes,
+     sum(COUNT { (ep)-[:ABOUT]->(:Entity {tenant: $tenant}) }) AS abouts
+WITH entities + episodes AS nodes, relations + abouts AS relations
 CALL gds.graph.project.estimate('*', '*', {nodeCount: nodes, relationshipCount: relations})
 YIELD bytesMax
 RETURN nodes, relations, bytesMax
 """
+# The relation test is the windows' rule agreed with the timeline (issue 15); a missing end is
+# open, so relations written without windows always hold.
 PROJECT = """
-MATCH (s:Entity {tenant: $tenant, status: 'active'})
-OPTIONAL MATCH (s)-[r:RELATED_TO]->(t:Entity {tenant: $tenant, status: 'active'})
-WITH s, t, toFloat(coalesce(r.weight, 1.0)) AS weight
+CALL () {
+  MATCH (s:Entity {tenant: $tenant, status: 'active'}) WHERE $at IS NULL OR s.created_at <= $at
+  OPTIONAL MATCH (s)-[r:RELATED_TO]->(t:Entity {tenant: $tenant, status: 'active'})
+  WHERE ($predicate IS NULL OR r.predicate = $predicate)
+    AND ($at IS NULL OR (t.created_at <= $at
+                         AND (r.valid_from IS NULL OR r.valid_from <= $at)
+                         AND (r.valid_to IS NULL OR r.valid_to > $at)))
+  RETURN s, t, toFloat(coalesce(r.weight, 1.0)) AS weight
+  UNION ALL
+  MATCH (s:Episode {tenant: $tenant})-[:ABOUT]->(t:Entity {tenant: $tenant, status: 'active'})
+  WHERE $episodes AND $at IS NULL
+  RETURN s, t, 1.0 AS weight
+}
 WITH gds.graph.project($tenant + '/' + $call, s, t,
        {relationshipProperties: {weight: weight,
                                  cost: CASE WHEN weight > 0 THEN 1.0 / weight ELSE 1.0 END}},
-       {undirectedRelationshipTypes: ['*']}) AS g
+       {undirectedRelationshipTypes: $undirected}) AS g
 RETURN g.nodeCount AS nodes, g.relationshipCount AS relations
 """
 DROP = "CALL gds.graph.drop($tenant + '/' + $call, false) YIELD graphName RETURN graphName"
@@ -69,7 +92,9 @@ WCC = """
 CALL gds.wcc.stream($tenant + '/' + $call, {concurrency: $concurrency})
 YIELD nodeId, componentId
 WITH gds.util.asNode(nodeId) AS e, componentId WHERE e.tenant = $tenant
-RETURN e.uid AS uid, componentId AS group
+RETURN e.uid AS uid, componentId AS group, e.name AS name, e.type AS type,
+       coalesce(e.title, '') AS title, e.created_at AS created_at,
+       'Episode' IN labels(e) AS record
 """
 LEIDEN_ESTIMATE = """
 CALL gds.leiden.stream.estimate($tenant + '/' + $call, {concurrency: $concurrency,
@@ -82,6 +107,39 @@ CALL gds.leiden.stream($tenant + '/' + $call, {concurrency: $concurrency, random
 YIELD nodeId, communityId
 WITH gds.util.asNode(nodeId) AS e, communityId WHERE e.tenant = $tenant
 RETURN e.uid AS uid, communityId AS group
+"""
+# PageRank over the whole projection, scaled so the scores of all nodes add up to 1 (GDS's
+# scores add up to about the number of nodes). Near-equal scores are equal: the oldest first.
+RANK_ESTIMATE = """
+CALL gds.pageRank.stream.estimate($tenant + '/' + $call, {dampingFactor: $damping,
+  maxIterations: $iterations, tolerance: $tolerance, concurrency: $concurrency})
+YIELD bytesMax RETURN bytesMax
+"""
+RANK = """
+CALL gds.pageRank.stream($tenant + '/' + $call, {dampingFactor: $damping,
+  maxIterations: $iterations, tolerance: $tolerance, concurrency: $concurrency})
+YIELD nodeId, score
+WITH collect([nodeId, score]) AS rows, sum(score) AS total
+UNWIND rows AS row
+WITH gds.util.asNode(row[0]) AS e, row[1] / total AS score WHERE e.tenant = $tenant
+RETURN e.uid AS uid, e.name AS name, e.type AS type, e.created_at AS created_at, score
+ORDER BY round(score, 9) DESC, created_at, uid LIMIT $limit
+"""
+# Brandes' count along the projection's direction; from `$sample` sources when set.
+BETWEENNESS_ESTIMATE = """
+CALL gds.betweenness.stream.estimate($tenant + '/' + $call,
+  CASE WHEN $sample IS NULL THEN {concurrency: $concurrency}
+       ELSE {samplingSize: $sample, samplingSeed: $seed, concurrency: $concurrency} END)
+YIELD bytesMax RETURN bytesMax
+"""
+BETWEENNESS = """
+CALL gds.betweenness.stream($tenant + '/' + $call,
+  CASE WHEN $sample IS NULL THEN {concurrency: $concurrency}
+       ELSE {samplingSize: $sample, samplingSeed: $seed, concurrency: $concurrency} END)
+YIELD nodeId, score
+WITH gds.util.asNode(nodeId) AS e, score * $scale AS score WHERE e.tenant = $tenant
+RETURN e.uid AS uid, e.name AS name, e.type AS type, e.created_at AS created_at, score
+ORDER BY round(score, 6) DESC, created_at, uid LIMIT $limit
 """
 DIJKSTRA_ESTIMATE = """
 MATCH (a:Entity {tenant: $tenant, uid: $source}), (b:Entity {tenant: $tenant, uid: $target})
@@ -99,50 +157,100 @@ RETURN totalCost AS cost, [id IN nodeIds | gds.util.asNode(id).uid] AS uids
 
 
 class GraphTooLarge(ValueError):
-    """The tenant's graph, or the memory an algorithm needs on it, is over the set bounds."""
+    """The tenant's graph, or the memory an algorithm needs on it, is over the set bounds;
+    `limit` is the bound broken and `setting` where it is set."""
+
+    def __init__(self, message: str, *, limit: int = 0, setting: str = "") -> None:
+        super().__init__(message)
+        self.limit, self.setting = limit, setting
+
+
+@dataclass(frozen=True)
+class View:
+    """Which part of the tenant's graph a projection holds (see the module's docstring)."""
+
+    at: datetime | None = None
+    predicate: str | None = None
+    directed: bool = False
+    episodes: bool = False
+
+    def params(self) -> dict:
+        return {"at": self.at, "predicate": self.predicate, "episodes": self.episodes,
+                "undirected": [] if self.directed else ["*"]}  # fmt: skip
+
+
+WHOLE = View()
 
 
 def _bounds() -> dict:
     return settings.GRAPH_ALGORITHMS
 
 
+def memory_limit_mb(scope: Scope) -> int:
+    """The memory one projection or algorithm may need: the tenant's `graph_memory_mb` setting,
+    never over the deployment's GRAPH_ALGORITHMS bound."""
+    tenant_mb = scope.setting("graph_memory_mb")
+    deployment_mb = _bounds()["max_memory_mb"]
+    return deployment_mb if tenant_mb is None else min(int(tenant_mb), deployment_mb)
+
+
+def graph_size(scope: Scope, view: View = WHOLE) -> dict:
+    """{nodes, relations, bytesMax}: an upper bound of what `view` would project, and the memory
+    the projection needs (GDS's estimate), read without projecting."""
+    return cypher.read(scope, SIZE_AND_ESTIMATE, at=view.at, episodes=view.episodes)[0]
+
+
 @contextmanager
-def tenant_projection(scope: Scope) -> Iterator[str]:
-    """The tenant's entity graph in GDS's catalog for the duration of the block; yields the
-    call id that, with the tenant, names it. Dropped on the way out, whatever happened."""
+def tenant_projection(scope: Scope, view: View = WHOLE) -> Iterator[str]:
+    """The tenant's entity graph (as `view` says) in GDS's catalog for the duration of the
+    block; yields the call id that, with the tenant, names it (None when no node was projected).
+    Dropped on the way out, whatever happened."""
     bounds = _bounds()
-    size = cypher.read(scope, SIZE_AND_ESTIMATE)[0]
+    size = graph_size(scope, view)
     if size["nodes"] > bounds["max_nodes"] or size["relations"] > bounds["max_relations"]:
         raise GraphTooLarge(
             f"{size['nodes']} entities and {size['relations']} relations; the bounds are "
-            f"{bounds['max_nodes']} and {bounds['max_relations']} (GRAPH_ALGORITHMS)."
-        )
-    _check_memory(size["bytesMax"], "projecting the graph")
+            f"{bounds['max_nodes']} and {bounds['max_relations']} (GRAPH_ALGORITHMS).",
+            limit=bounds["max_nodes"], setting="GRAPH_ALGORITHMS",
+        )  # fmt: skip
+    _check_memory(scope, size["bytesMax"], "projecting the graph")
     call = uuid.uuid4().hex
     try:
-        cypher.read(scope, PROJECT, call=call)
-        yield call
+        projected = cypher.read(scope, PROJECT, call=call, **view.params())
+        yield call if projected and projected[0]["nodes"] else None
     finally:
         cypher.read(scope, DROP, call=call)
 
 
-def _check_memory(bytes_max: int, what: str) -> None:
-    limit = _bounds()["max_memory_mb"] * 1024 * 1024
-    if bytes_max > limit:
+def _check_memory(scope: Scope, bytes_max: int, what: str) -> None:
+    limit_mb = memory_limit_mb(scope)
+    if bytes_max > limit_mb * 1024 * 1024:
         raise GraphTooLarge(
-            f"{what} needs up to {bytes_max // 1024 // 1024} MB; the bound is "
-            f"{_bounds()['max_memory_mb']} MB (GRAPH_ALGORITHMS)."
-        )
+            f"{what} needs up to {-(-bytes_max // 1024 // 1024)} MB; the tenant's bound is "
+            f"{limit_mb} MB (graph_memory_mb).",
+            limit=limit_mb, setting="graph_memory_mb",
+        )  # fmt: skip
 
 
-def _run(scope: Scope, estimate: str, stream: str, **params) -> list[dict]:
+def _runs(scope: Scope, view: View, steps: list[tuple[str, str]], **params) -> list[list[dict]]:
+    """Each (estimate, stream) pair on one projection: every estimate is checked first."""
     params["concurrency"] = _bounds()["concurrency"]
-    with tenant_projection(scope) as call:
-        rows = cypher.read(scope, estimate, call=call, **params)
-        if not rows:  # a source or target not in the tenant's graph
-            return []
-        _check_memory(rows[0]["bytesMax"], "the algorithm")
-        return cypher.read(scope, stream, call=call, **params)
+    with tenant_projection(scope, view) as call:
+        if call is None:  # nothing to project (no entity, or none existed at the time)
+            return [[] for _ in steps]
+        for estimate, _ in steps:
+            rows = cypher.read(scope, estimate, call=call, **params)
+            if not rows:  # a source or target not in the tenant's graph
+                return [[] for _ in steps]
+            _check_memory(scope, rows[0]["bytesMax"], "the algorithm")
+        return [cypher.read(scope, stream, call=call, **params) for _, stream in steps]
+
+
+def _run(scope: Scope, estimate: str, stream: str, view: View = WHOLE, **params) -> list[dict]:
+    return _runs(scope, view, [(estimate, stream)], **params)[0]
+
+
+PAGERANK_PARAMS = {"damping": 0.85, "iterations": 100, "tolerance": 1e-7}
 
 
 def personalized_pagerank(
@@ -151,13 +259,37 @@ def personalized_pagerank(
     """Entities ranked by PageRank personalized to the `seeds` entities (seed 000's spreading
     from what a question names): [{uid, score}], highest first."""
     return _run(scope, PAGERANK_ESTIMATE, PAGERANK, seeds=list(seeds), limit=limit,
-                damping=0.85, iterations=100, tolerance=1e-7,
+                **PAGERANK_PARAMS,
                 weight_property="weight" if weighted else None)  # fmt: skip
 
 
-def connected_groups(scope: Scope) -> dict[str, int]:
+def pagerank(scope: Scope, view: View = WHOLE, *, limit: int = 20) -> list[dict]:
+    """PageRank over the nodes of `view` (directed when it says so), scores adding up to 1 over
+    all nodes: the `limit` highest [{uid, name, type, created_at, score}], the oldest first
+    among equals. A node nothing points at keeps 0.15 before scaling (GDS: no teleport of a
+    dangling node's score)."""
+    return _run(scope, RANK_ESTIMATE, RANK, view, limit=limit, **PAGERANK_PARAMS)
+
+
+def betweenness(scope: Scope, view: View, *, sample: int | None, limit: int, seed: int = 42
+                ) -> list[dict]:  # fmt: skip
+    """Brandes' betweenness along `view`'s direction, from `sample` source nodes (all when
+    None), scaled by nodes / sample so a sampled score estimates the exact one."""
+    size = graph_size(scope, view)
+    scale = 1.0 if sample is None or sample >= size["nodes"] else size["nodes"] / sample
+    return _run(scope, BETWEENNESS_ESTIMATE, BETWEENNESS, view, sample=sample, seed=seed,
+                scale=scale, limit=limit)  # fmt: skip
+
+
+def connected_groups(scope: Scope, view: View = WHOLE) -> dict[str, int]:
     """Weakly connected components: {uid: group id}; entities linked by any path share one."""
-    return {row["uid"]: row["group"] for row in _run(scope, WCC_ESTIMATE, WCC)}
+    return {row["uid"]: row["group"] for row in connected_nodes(scope, view)}
+
+
+def connected_nodes(scope: Scope, view: View = WHOLE) -> list[dict]:
+    """Weakly connected components, a row per node: {uid, group, name, type, title,
+    created_at, record} (record: an episode of `view.episodes`)."""
+    return _run(scope, WCC_ESTIMATE, WCC, view)
 
 
 def communities(scope: Scope, *, weighted: bool = True, seed: int = 42) -> dict[str, int]:
@@ -165,6 +297,16 @@ def communities(scope: Scope, *, weighted: bool = True, seed: int = 42) -> dict[
     rows = _run(scope, LEIDEN_ESTIMATE, LEIDEN, seed=seed,
                 weight_property="weight" if weighted else None)  # fmt: skip
     return {row["uid"]: row["group"] for row in rows}
+
+
+def ranked_communities(scope: Scope, view: View = WHOLE, *, seed: int = 42
+                       ) -> tuple[dict[str, int], list[dict]]:  # fmt: skip
+    """Leiden communities (weighted, undirected) and PageRank of every node, on one projection:
+    ({uid: community id}, [{uid, name, type, created_at, score}] highest first)."""
+    leiden, ranks = _runs(scope, view, [(LEIDEN_ESTIMATE, LEIDEN), (RANK_ESTIMATE, RANK)],
+                          seed=seed, weight_property="weight", limit=_bounds()["max_nodes"],
+                          **PAGERANK_PARAMS)  # fmt: skip
+    return {row["uid"]: row["group"] for row in leiden}, ranks
 
 
 def shortest_path(scope: Scope, source: str, target: str) -> dict | None:

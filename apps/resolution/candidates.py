@@ -5,6 +5,7 @@ Frozen values, so a candidate can be embedded once (outside any transaction) and
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import asdict, dataclass, field
 
 RECEIPT_ACTIONS = ("created", "merged", "pending", "unchanged", "duplicate", "refused")
@@ -51,6 +52,7 @@ class RelationCandidate:
     object: int
     confidence: float = 1.0
     nuance: str = ""
+    valid_from: datetime.datetime | None = None  # when the fact became true; else when stored
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from apps.graph.cypher import ScopedTx
 from apps.graph.nodes import ENTITY_TYPES
+from apps.insights.services import do_graph_version_bump
 from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
 from apps.resolution.candidates import (
     EntityCandidate,
@@ -213,6 +214,7 @@ def do_resolve_and_write(
     relation_receipts = do_relations_write(
         stx, relations=relations, entities=entities, entity_of=entity_of, provenance=provenance
     )
+    do_graph_version_bump(stx)  # kept whole-graph answers see this write
     return [r for r in receipts if r is not None] + relation_receipts
 
 

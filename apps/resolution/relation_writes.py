@@ -22,7 +22,9 @@ MATCH (o:Entity {tenant: $tenant, uid: rel.object})
 SET s.updated_at = datetime(), o.updated_at = datetime()
 MERGE (s)-[r:RELATED_TO {predicate: rel.predicate}]->(o)
 ON CREATE SET r.uid = rel.uid, r.tenant = $tenant, r.weight = 0, r.confidence = rel.confidence,
-              r.observations = [], r.chunks = [], r.first_seen = datetime()
+              r.observations = [], r.chunks = [], r.first_seen = datetime(),
+              r.valid_from = coalesce(rel.valid_from, datetime()), r.by = rel.by,
+              r.recorded_at = datetime()
 WITH r, rel, r.weight = 0 AS created,
      rel.observation IS NULL OR NOT rel.observation IN r.observations AS fresh
 SET r.confidence = CASE WHEN NOT fresh THEN r.confidence WHEN created THEN rel.confidence
@@ -34,6 +36,26 @@ SET r.confidence = CASE WHEN NOT fresh THEN r.confidence WHEN created THEN rel.c
     r.chunks = r.chunks
         + CASE WHEN fresh AND rel.chunk IS NOT NULL THEN [rel.chunk] ELSE [] END,
     r.weight = r.weight + CASE WHEN fresh THEN 1 ELSE 0 END
+WITH rel, r, created, fresh
+// A predicate some kind declares one-at-a-time (apps.timeline): the subject's other open target
+// closes where this one starts, and this one closes where a later other target starts.
+CALL (rel, r) {
+  MATCH (k:Kind {tenant: $tenant}) WHERE rel.predicate IN k.one_relations AND r.valid_to IS NULL
+  WITH DISTINCT rel, r
+  MATCH (:Entity {tenant: $tenant, uid: rel.subject})-[old:RELATED_TO {predicate: rel.predicate}]->
+        (o:Entity)
+  WHERE o.uid <> rel.object AND old.valid_to IS NULL AND old.valid_from < r.valid_from
+  SET old.valid_to = r.valid_from
+}
+CALL (rel, r) {
+  MATCH (k:Kind {tenant: $tenant}) WHERE rel.predicate IN k.one_relations
+  WITH DISTINCT rel, r
+  MATCH (:Entity {tenant: $tenant, uid: rel.subject})-[later:RELATED_TO {predicate: rel.predicate}]->
+        (o:Entity)
+  WHERE o.uid <> rel.object AND later.valid_from > r.valid_from
+  WITH r, min(later.valid_from) AS until
+  SET r.valid_to = CASE WHEN r.valid_to IS NULL OR until < r.valid_to THEN until ELSE r.valid_to END
+}
 RETURN rel.index AS index, r.uid AS uid, created, fresh, r.weight AS weight,
        r.confidence AS confidence
 """
@@ -68,6 +90,7 @@ def do_relations_write(
             "index": members[0], "subject": subject, "object": obj, "predicate": predicate,
             "confidence": confidence, "nuance": relations[members[-1]].nuance[:MAX_NUANCE_CHARS],
             "observation": observation, "chunk": provenance.chunk_uid, "uid": uuid.uuid4().hex,
+            "valid_from": relations[members[0]].valid_from, "by": provenance.agent,
         })  # fmt: skip
     results = {}
     if rows:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import uuid
 
 from apps.graph.cypher import ScopedTx
+from apps.insights.services import do_graph_version_bump
 from apps.resolution.entity_values import (
     MAX_ABSORBED_DESCRIPTIONS,
     values_combined,
@@ -232,6 +233,7 @@ def do_merge_confirm(stx: ScopedTx, *, review_uid: str, survivor_uid: str | None
         reason=pair["reason"],
         record=record_dump(record),
     )[0]
+    do_graph_version_bump(stx)  # kept whole-graph answers see this merge
     return {
         "merge_uid": row["uid"],
         "review_uid": review_uid,

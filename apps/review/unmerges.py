@@ -18,6 +18,7 @@ Rules (README "Review"):
 from __future__ import annotations
 
 from apps.graph.cypher import ScopedTx
+from apps.insights.services import do_graph_version_bump
 from apps.resolution.entity_values import values_dump, values_load, values_uncombined
 from apps.resolution.signals import name_normalize
 from apps.review.merge_records import props_decode, record_load
@@ -167,6 +168,7 @@ def do_merge_undo(stx: ScopedTx, *, merge_uid: str) -> dict:
             stx.run(query, edges=edges, merged=merged)
     names = _names_restored(record, state["survivor_now"] or {})
     row = stx.run(RESTORE_ENTITIES, merge_uid=merge_uid, actor=stx.scope.actor, **names, **ids)[0]
+    do_graph_version_bump(stx)  # kept whole-graph answers see this undo
     return {
         "merge_uid": merge_uid,
         "survivor_uid": survivor,

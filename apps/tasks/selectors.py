@@ -101,3 +101,40 @@ def evidence_detail(scope: Scope, *, evidence: str) -> dict:
     if not rows:
         raise NotFoundError("No such evidence.", field="evidence")
     return rows[0]
+
+
+LEVEL_ROOTS = """
+MATCH (t:Task {tenant: $tenant}) WHERE NOT (t)-[:SUBTASK_OF]->()
+WITH t ORDER BY t.created_at LIMIT $limit
+RETURN t.short_id AS id, t.status AS status, t.description AS description,
+       COUNT { (c:Task)-[:SUBTASK_OF]->(t) } AS subtasks,
+       COUNT { (c:Task)-[:SUBTASK_OF]->(t) WHERE c.status = 'DONE' } AS subtasks_done,
+       [(t)-[:DEPENDS_ON]->(d) | d.short_id] AS depends_on
+"""
+LEVEL_CHILDREN = """
+MATCH (t:Task {tenant: $tenant})-[:SUBTASK_OF]->(:Task {tenant: $tenant, uid: $parent})
+WITH t ORDER BY t.created_at LIMIT $limit
+RETURN t.short_id AS id, t.status AS status, t.description AS description,
+       COUNT { (c:Task)-[:SUBTASK_OF]->(t) } AS subtasks,
+       COUNT { (c:Task)-[:SUBTASK_OF]->(t) WHERE c.status = 'DONE' } AS subtasks_done,
+       [(t)-[:DEPENDS_ON]->(d) | d.short_id] AS depends_on
+"""
+TRAIL = """
+MATCH (t:Task {tenant: $tenant, uid: $parent})
+OPTIONAL MATCH path = (t)-[:SUBTASK_OF*1..20]->(a:Task {tenant: $tenant})
+WITH t, a, length(path) AS depth ORDER BY depth DESC
+WITH t, collect(a) AS ancestors
+RETURN [x IN ancestors | {id: x.short_id, description: x.description}]
+       + [{id: t.short_id, description: t.description}] AS trail
+"""
+
+
+def dag_level(scope: Scope, *, parent: str | None = None, limit: int = MAX_DAG_TASKS) -> dict:
+    """One level of the task DAG, collapsed by parent: the root tasks (or `parent`'s subtasks),
+    each with its subtask counts and dependencies, and the trail of ancestors down to `parent`."""
+    limit = max(1, min(limit, MAX_DAG_TASKS))
+    if parent is None:
+        return {"trail": [], "tasks": cypher.read(scope, LEVEL_ROOTS, limit=limit)}
+    uid = resolve_task_uid(scope, parent)
+    return {"trail": cypher.read(scope, TRAIL, parent=uid)[0]["trail"],
+            "tasks": cypher.read(scope, LEVEL_CHILDREN, parent=uid, limit=limit)}  # fmt: skip

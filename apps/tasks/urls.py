@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from apps.tasks import views
 from apps.tasks.api import evidence, tasks
 
 api_urlpatterns = [
@@ -21,4 +22,8 @@ api_urlpatterns = [
     path("evidence/<str:evidence_id>", evidence.EvidenceDetailApi.as_view(), name="api-evidence"),
 ]
 
-urlpatterns = []
+urlpatterns = [
+    path("work/tasks", views.dag_page, name="work-tasks"),
+    path("work/ready", views.ready_page, name="work-ready"),
+    path("work/tasks/<str:task>", views.task_page, name="work-task"),
+]

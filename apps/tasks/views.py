@@ -1,1 +1,47 @@
-"""Pages of the work graph (filled in by the pages slice)."""
+"""Pages of the work graph: a tenant's task DAG (one level at a time, collapsed by parent), a
+task with its evidence, supersession and claims, and the ready set."""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from apps.tasks import selectors
+from apps.tasks.dag_layout import dag_layout
+from apps.tenants.models import Role
+from apps.tenants.roles import role_required
+from memoryproject.api_errors import NotFoundError
+from memoryproject.page_render import render_page_or_fragment
+from memoryproject.request_inputs import MAX_UID_CHARS
+
+
+@require_GET
+@role_required(Role.VIEWER)
+def dag_page(request):
+    parent = request.GET.get("parent") or None
+    if parent is not None and len(parent) > MAX_UID_CHARS:
+        raise Http404
+    try:
+        level = selectors.dag_level(request.scope, parent=parent, limit=500)
+    except NotFoundError as exc:
+        raise Http404 from exc
+    context = {"level": level, "layout": dag_layout(level["tasks"]), "parent": parent}
+    return render_page_or_fragment(request, "tasks/dag.html", "tasks/partials/dag.html", context)
+
+
+@require_GET
+@role_required(Role.VIEWER)
+def task_page(request, task: str):
+    try:
+        detail = selectors.task_detail(request.scope, task=task)
+    except NotFoundError as exc:
+        raise Http404 from exc
+    return render(request, "tasks/task.html", {"task": detail})
+
+
+@require_GET
+@role_required(Role.VIEWER)
+def ready_page(request):
+    rows = selectors.ready_set(request.scope, limit=selectors.MAX_READY)
+    return render(request, "tasks/ready.html", {"tasks": rows})

@@ -23,6 +23,7 @@ from django.db import transaction
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
+from apps.insights.services import do_graph_version_bump
 from apps.tenants.models import AuditEvent, Job, JobStatus, KeyScope, Membership, Role, Tenant
 from apps.tenants.services import audit_record, job_create, job_run
 from apps.tenants.tenant_archive import ArchiveRefused, archive_dir, archive_records
@@ -223,6 +224,7 @@ def _graph_write(scope: Scope, path, mapping: dict, job_uid: str, progress):
         flush_nodes()
     if rels:
         flush_rels()
+    cypher.write_unit(scope, do_graph_version_bump)  # kept whole-graph answers see the import
     return written, list(ids.values())
 
 

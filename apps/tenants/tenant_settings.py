@@ -46,6 +46,7 @@ RULES = {
     "knowledge_promotion_minutes": Rule(int, 1, 10_080, "minutes between promotions"),
     "knowledge_heat_threshold": Rule(float, 0.0, 1.0, "heat a chain needs to be promoted"),
     "knowledge_extractor": Rule(str, help="how facts are read from conversations"),
+    "graph_memory_mb": Rule(int, 0, 1_000_000, "memory one graph algorithm may need (MB)"),
     "similar_to_threshold": Rule(float, 0.0, 1.0, "cosine at which work-graph nodes are linked"),
     "similarity_settle_seconds": Rule(int, 0, 3600, "quiet seconds before SIMILAR_TO syncs"),
     "evidence_ga_floor": Rule(float, 0.0, 1.0, "goal alignment below which strength fades"),

@@ -12,6 +12,7 @@ import uuid
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
+from apps.insights.services import do_graph_version_bump
 from apps.lessons.services.references import (
     find_references,
     validate_key,
@@ -117,6 +118,7 @@ def check_episode_open(
                 raise ConflictError("This episode is closed; it cannot be reopened.", field="key")
             return {"id": row["uid"], "key": key, "status": "exists"}
         stx.run(ABOUT, episode=row["uid"], entities=[r["uid"] for r in found])
+        do_graph_version_bump(stx)  # kept groups through records see it
         return {"id": row["uid"], "key": key, "status": "opened"}
 
     return cypher.write_unit(scope, work)

@@ -1,0 +1,104 @@
+"""Agent API of kinds and rows: declare kinds, write rows by the write rule, update partly."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import SAFE_METHODS
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.tenants.models import KeyScope
+from apps.timeline import kinds as kind_services
+from apps.timeline.rows import MAX_KEY_CHARS, MAX_ROWS
+from apps.timeline.services import check_row_update, check_rows_write
+from memoryproject.api_errors import StrictSerializer
+from memoryproject.refusals import RecordsRefusals
+from memoryproject.request_inputs import validated
+
+
+class RelationIn(StrictSerializer):
+    target = serializers.CharField(max_length=40)
+    one = serializers.BooleanField(required=False, default=False)
+
+
+class KindIn(StrictSerializer):
+    name = serializers.CharField(max_length=40)
+    key = serializers.CharField(max_length=40)
+    type = serializers.CharField(max_length=20, required=False, default="Object")
+    values = serializers.DictField(
+        child=serializers.ChoiceField(choices=kind_services.VALUE_TYPES), required=False
+    )
+    relations = serializers.DictField(child=RelationIn(), required=False)
+
+
+class KindOut(serializers.Serializer):
+    kind = serializers.DictField()
+    status = serializers.CharField()
+
+
+class KindsApi(RecordsRefusals, APIView):
+    refusal_kind = "kind"
+
+    @property
+    def required_scope(self) -> str:
+        method = getattr(getattr(self, "request", None), "method", "POST")
+        return KeyScope.MEMORY_READ if method in SAFE_METHODS else KeyScope.ADMIN
+
+    @extend_schema(request=KindIn, responses=KindOut, summary="Declare a kind (admin)")
+    def post(self, request):
+        data = validated(request, KindIn)
+        receipt = kind_services.check_kind_declare(request.auth, kind=data)
+        return Response(receipt, status=201 if receipt["status"] == "declared" else 200)
+
+    @extend_schema(summary="The tenant's kinds")
+    def get(self, request):
+        return Response({"results": kind_services.kinds_list(request.auth)})
+
+
+class RowsIn(StrictSerializer):
+    rows = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=MAX_ROWS)
+
+
+class ReceiptOut(serializers.Serializer):
+    index = serializers.IntegerField()
+    kind = serializers.CharField()
+    key = serializers.CharField()
+    t = serializers.CharField()
+    status = serializers.ChoiceField(choices=["created", "changed", "unchanged", "refused"])
+    reason = serializers.CharField(required=False)
+    state = serializers.CharField(required=False)
+
+
+class ReceiptsOut(serializers.Serializer):
+    receipts = ReceiptOut(many=True)
+
+
+class RowsApi(RecordsRefusals, APIView):
+    refusal_kind = "row"
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(request=RowsIn, responses=ReceiptsOut,
+                   summary="Write rows by the write rule (one transaction per batch)")  # fmt: skip
+    def post(self, request):
+        data = validated(request, RowsIn)
+        return Response({"receipts": check_rows_write(request.auth, rows=data["rows"])})
+
+
+class RowUpdateIn(StrictSerializer):
+    t = serializers.CharField(max_length=40)
+    values = serializers.DictField(required=False)
+    relations = serializers.DictField(required=False)
+    entry = serializers.CharField(required=False, max_length=64)
+
+
+class RowUpdateApi(RecordsRefusals, APIView):
+    refusal_kind = "row"
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(request=RowUpdateIn, responses=ReceiptOut,
+                   summary="Change some values or relations from t on; keep the rest")  # fmt: skip
+    def patch(self, request, kind: str, key: str):
+        data = validated(request, RowUpdateIn)
+        receipt = check_row_update(request.auth, kind=kind[:40], key=key[:MAX_KEY_CHARS], **data)
+        return Response(receipt)

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class TimelineConfig(AppConfig):
+    name = "apps.timeline"
+    label = "timeline"

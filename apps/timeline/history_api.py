@@ -1,0 +1,147 @@
+"""Agent API of reads over time (history, as_of, related, pointing_at, search_history, diff),
+what relied on an entry (and marking it wrong), and trust in an agent."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.tenants.models import KeyScope
+from apps.timeline import selectors
+from apps.timeline.impact import check_entry_invalidate, impact_of_entry
+from apps.timeline.rows import MAX_KEY_CHARS, parse_time
+from apps.timeline.time_diff import diff_between
+from apps.timeline.trust import agent_trust
+from memoryproject.api_errors import ApplicationError, StrictSerializer
+from memoryproject.refusals import RecordsRefusals
+from memoryproject.request_inputs import MAX_NAME_CHARS, MAX_UID_CHARS, query_params, validated
+
+NAME = {"max_length": 40}
+
+
+class HistoryIn(StrictSerializer):
+    last = serializers.IntegerField(required=False, min_value=1, max_value=selectors.MAX_HISTORY,
+                                    default=selectors.MAX_HISTORY)  # fmt: skip
+
+
+class AtIn(StrictSerializer):
+    at = serializers.CharField(required=False, max_length=40)
+
+
+class AsOfIn(StrictSerializer):
+    at = serializers.CharField(max_length=40)
+
+
+class SearchIn(StrictSerializer):
+    q = serializers.CharField(max_length=500)
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=100, default=20)
+
+
+class SpanIn(StrictSerializer):
+    since = serializers.CharField(max_length=40)
+    until = serializers.CharField(max_length=40)
+
+
+class InvalidateIn(StrictSerializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class ResultsOut(serializers.Serializer):
+    results = serializers.ListField(child=serializers.DictField())
+
+
+class StateOut(serializers.Serializer):
+    state = serializers.DictField(allow_null=True)
+
+
+def _at(query: dict, name: str = "at"):
+    return parse_time(query[name], field=name) if query.get(name) else None
+
+
+class Reader(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+
+class HistoryApi(Reader):
+    @extend_schema(parameters=[HistoryIn], responses=ResultsOut,
+                   summary="The States of an entity, oldest first (the last `last`)")  # fmt: skip
+    def get(self, request, kind: str, key: str):
+        query = validated(request, HistoryIn, data=query_params(request))
+        rows = selectors.history(request.auth, kind=kind[:40], key=key[:MAX_KEY_CHARS],
+                                 last=query["last"])  # fmt: skip
+        return Response({"results": rows})
+
+
+class AsOfApi(Reader):
+    @extend_schema(parameters=[AsOfIn], responses=StateOut,
+                   summary="The State that held at a time (null before the first)")  # fmt: skip
+    def get(self, request, kind: str, key: str):
+        query = validated(request, AsOfIn, data=query_params(request))
+        state = selectors.as_of(request.auth, kind=kind[:40], key=key[:MAX_KEY_CHARS],
+                                at=_at(query))  # fmt: skip
+        return Response({"state": state})
+
+
+class RelatedApi(Reader):
+    @extend_schema(parameters=[AtIn], responses=ResultsOut,
+                   summary="Targets of a relation, now or at a time")  # fmt: skip
+    def get(self, request, kind: str, key: str, rel: str):
+        query = validated(request, AtIn, data=query_params(request))
+        keys = selectors.related(request.auth, kind=kind[:40], key=key[:MAX_KEY_CHARS],
+                                 rel=rel[:40], at=_at(query))  # fmt: skip
+        return Response({"results": keys})
+
+
+class PointingAtApi(Reader):
+    @extend_schema(parameters=[AtIn], responses=ResultsOut,
+                   summary="Entities whose relation points at this one, now or at a time")  # fmt: skip
+    def get(self, request, kind: str, key: str, rel: str):
+        query = validated(request, AtIn, data=query_params(request))
+        rows = selectors.pointing_at(request.auth, kind=kind[:40], key=key[:MAX_KEY_CHARS],
+                                     rel=rel[:40], at=_at(query))  # fmt: skip
+        return Response({"results": rows})
+
+
+class SearchHistoryApi(Reader):
+    @extend_schema(parameters=[SearchIn], responses=ResultsOut,
+                   summary="Past States of a kind by the words of their text")  # fmt: skip
+    def get(self, request, kind: str):
+        query = validated(request, SearchIn, data=query_params(request))
+        rows = selectors.search_history(request.auth, kind=kind[:40], q=query["q"],
+                                        limit=query["limit"])  # fmt: skip
+        return Response({"results": rows})
+
+
+class DiffApi(Reader):
+    @extend_schema(parameters=[SpanIn], summary="What changed between two times")
+    def get(self, request):
+        query = validated(request, SpanIn, data=query_params(request))
+        since, until = _at(query, "since"), _at(query, "until")
+        if not since < until:
+            raise ApplicationError("since comes before until.", field="until")
+        return Response(diff_between(request.auth, since=since, until=until))
+
+
+class EntryImpactApi(Reader):
+    @extend_schema(summary="What relied on an episode entry")
+    def get(self, request, uid: str):
+        return Response(impact_of_entry(request.auth, entry=uid[:MAX_UID_CHARS]))
+
+
+class EntryInvalidateApi(RecordsRefusals, APIView):
+    refusal_kind = "invalidate"
+    required_scope = KeyScope.REVIEW
+
+    @extend_schema(request=InvalidateIn, summary="Mark an entry wrong (never changed)")
+    def post(self, request, uid: str):
+        data = validated(request, InvalidateIn)
+        receipt = check_entry_invalidate(request.auth, entry=uid[:MAX_UID_CHARS], **data)
+        return Response(receipt, status=201 if receipt["status"] == "invalidated" else 200)
+
+
+class TrustApi(Reader):
+    @extend_schema(summary="How far an agent's work held: four smoothed rates and their mean")
+    def get(self, request, name: str):
+        return Response(agent_trust(request.auth, agent=name[:MAX_NAME_CHARS]))

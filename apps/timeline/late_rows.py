@@ -1,0 +1,78 @@
+"""Rows that came late, put into the history at their time (seed 001, the write rule).
+
+A late row ends the State it falls in at its time and holds until the next State starts. When it
+says what the next State says, that State starts earlier instead. A late row at or before the
+`seen_last` of the State it falls in is stale: the State held again after it, at a time no longer
+known exactly, so it is refused rather than placed wrong. The entity keeps its current values:
+a late row is never the current State.
+"""
+
+from __future__ import annotations
+
+import json
+
+from apps.graph.cypher import ScopedTx
+from apps.timeline import state_writes as q
+from apps.timeline.rows import Row, content_of
+
+
+def native(state: dict | None) -> dict | None:
+    """A State read from the graph with Python datetimes, comparable with a row's `t`."""
+    if state is None:
+        return None
+    out = dict(state)
+    for name in ("valid_from", "seen_last"):
+        if out.get(name) is not None:
+            out[name] = out[name].to_native()
+    return out
+
+
+def same(state: dict, row: Row) -> bool:
+    said = content_of(json.loads(state["values_json"] or "{}"),
+                      json.loads(state["relations_json"] or "{}"))  # fmt: skip
+    return said == row.content()
+
+
+def do_late_wave(stx: ScopedTx, wave: list[Row], by_key: dict, by: str) -> dict[int, dict]:
+    """One wave (at most one late row per entity): one read, then the writes it decides."""
+    from apps.timeline.write_rule import _new_state, _receipt, _start
+
+    rows = {row.index: row for row in wave}
+    params = [{"index": r.index, "entity": by_key[(r.kind.name, r.key)].uid, "t": r.t}
+              for r in wave]  # fmt: skip
+    inserts, moves, seen, receipts = [], [], [], {}
+    for got in stx.run(q.STATES_AROUND, rows=params):
+        row = rows[got["index"]]
+        target = by_key[(row.kind.name, row.key)]
+        state, after = native(got["state"]), native(got["next"])
+        if state is not None and row.t == state["valid_from"]:
+            status, reason = ("unchanged", "") if same(state, row) else (
+                "refused", "conflict: another row has this time")  # fmt: skip
+            receipts[row.index] = _receipt(row, status, reason)
+        elif state is not None and same(state, row):
+            seen.append({"state": state["uid"], "t": row.t})
+            receipts[row.index] = _receipt(row, "unchanged")
+        elif state is not None and state["seen_last"] is not None and row.t <= state["seen_last"]:
+            reason = "stale: the State it falls in was repeated after this time"
+            receipts[row.index] = _receipt(row, "refused", reason)
+        elif after is None:  # only after an earlier wave moved a State before it: see seen_last
+            receipts[row.index] = _receipt(row, "refused", "stale: a later row said otherwise")
+        elif same(after, row):
+            moves.append({"next": after["uid"], "prev": state and state["uid"], "t": row.t})
+            _start(target, row.t)
+            receipts[row.index] = _receipt(row, "changed", "late: the next State starts earlier",
+                                           after["uid"])  # fmt: skip
+        else:
+            new = _new_state(row, target, state and state["uid"])
+            new["next"] = after["uid"]
+            inserts.append({k: v for k, v in new.items() if k not in ("valid_to", "seen_last")})
+            _start(target, row.t)
+            receipts[row.index] = _receipt(row, "changed", "late: put into the history",
+                                           new["uid"])  # fmt: skip
+    if inserts:
+        stx.run(q.STATES_INSERT, states=inserts, by=by)
+    if moves:
+        stx.run(q.STATES_START_EARLIER, moves=moves)
+    if seen:
+        stx.run(q.STATES_SEEN, seen=seen)
+    return receipts

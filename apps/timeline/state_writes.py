@@ -1,0 +1,117 @@
+"""The writes the write rule is made of, each one query for many rows (UNWIND): entities locked,
+States appended or put between two others, `seen_last` moved, the entity's current values set.
+Callers hold one write transaction for the batch and decide what to write in Python."""
+
+from __future__ import annotations
+
+# Writing a property takes the entity's write lock: concurrent batches on one entity queue here,
+# and what they read after it is what the writer before them committed. Keys come sorted, so two
+# batches lock in one order.
+ENTITIES_LOCK = """
+UNWIND $entities AS row
+MERGE (e:Entity {tenant: $tenant, kind: row.kind, key: row.key})
+ON CREATE SET e.uid = randomUUID(), e.name = row.key, e.norm_name = toLower(row.key),
+              e.type = row.type, e.status = 'active', e.aliases = [], e.norm_aliases = [],
+              e.description = '', e.created_at = row.t, e.recorded_at = datetime(),
+              e.updated_at = datetime(), e.created_by = $by
+SET e._lock = true
+REMOVE e._lock
+WITH row, e
+OPTIONAL MATCH (s:State {tenant: $tenant, uid: e.last_state})
+RETURN row.kind AS kind, row.key AS key, e.uid AS uid,
+       s {.uid, .valid_from, .seen_last, .values_json, .relations_json} AS state
+"""
+
+STATES_APPEND = """
+UNWIND $states AS row
+MATCH (e:Entity {tenant: $tenant, uid: row.entity})
+CREATE (s:State {uid: row.uid, tenant: $tenant, entity: row.entity, kind: row.kind, key: row.key,
+                 valid_from: row.valid_from, valid_to: row.valid_to, seen_last: row.seen_last,
+                 values_json: row.values_json, relations_json: row.relations_json, by: $by,
+                 entry: row.entry, words: row.words, recorded_at: datetime(),
+                 created_at: datetime()})
+CREATE (e)-[:HAS_STATE]->(s)
+WITH row, s
+CALL (row, s) {
+  MATCH (prev:State {tenant: $tenant, uid: row.prev})
+  SET prev.valid_to = row.valid_from
+  CREATE (prev)-[:NEXT]->(s)
+}
+CALL (row, s) {
+  MATCH (n:Entry {tenant: $tenant, uid: row.entry})
+  CREATE (s)-[:FROM]->(n)
+}
+"""
+
+# A late row between two States: the one link that is replaced, not kept.
+STATES_INSERT = """
+UNWIND $states AS row
+MATCH (e:Entity {tenant: $tenant, uid: row.entity})
+MATCH (next:State {tenant: $tenant, uid: row.next})
+CREATE (s:State {uid: row.uid, tenant: $tenant, entity: row.entity, kind: row.kind, key: row.key,
+                 valid_from: row.valid_from, valid_to: next.valid_from,
+                 values_json: row.values_json, relations_json: row.relations_json, by: $by,
+                 entry: row.entry, words: row.words, recorded_at: datetime(),
+                 created_at: datetime()})
+CREATE (e)-[:HAS_STATE]->(s), (s)-[:NEXT]->(next)
+WITH row, s, next
+CALL (row, s, next) {
+  MATCH (prev:State {tenant: $tenant, uid: row.prev})-[link:NEXT]->(next)
+  DELETE link
+  SET prev.valid_to = row.valid_from
+  CREATE (prev)-[:NEXT]->(s)
+}
+CALL (row, s) {
+  MATCH (n:Entry {tenant: $tenant, uid: row.entry})
+  CREATE (s)-[:FROM]->(n)
+}
+"""
+
+# A late row that says what the next State says: that State starts earlier, and its old start
+# becomes its seen_last when it has none (a row said it then).
+STATES_START_EARLIER = """
+UNWIND $moves AS row
+MATCH (next:State {tenant: $tenant, uid: row.next})
+SET next.seen_last = coalesce(next.seen_last, next.valid_from), next.valid_from = row.t
+WITH row
+MATCH (prev:State {tenant: $tenant, uid: row.prev})
+SET prev.valid_to = row.t
+"""
+
+STATES_SEEN = """
+UNWIND $seen AS row
+MATCH (s:State {tenant: $tenant, uid: row.state})
+SET s.seen_last = CASE WHEN s.seen_last IS NULL OR s.seen_last < row.t THEN row.t
+                       ELSE s.seen_last END
+"""
+
+ENTITIES_SET = """
+UNWIND $entities AS row
+MATCH (e:Entity {tenant: $tenant, uid: row.uid})
+SET e.updated_at = datetime(),
+    e.created_at = CASE WHEN row.first IS NOT NULL AND row.first < e.created_at THEN row.first
+                        ELSE e.created_at END
+FOREACH (_ IN CASE WHEN row.state IS NULL THEN [] ELSE [1] END |
+  SET e.last_state = row.state, e.values_json = row.values_json, e.current_since = row.since)
+"""
+
+# The late rows of one wave, each with the State it falls in and the one after it.
+STATES_AROUND = """
+UNWIND $rows AS row
+CALL (row) {
+  OPTIONAL MATCH (s:State {tenant: $tenant, entity: row.entity}) WHERE s.valid_from <= row.t
+  RETURN s ORDER BY s.valid_from DESC LIMIT 1
+}
+CALL (row) {
+  OPTIONAL MATCH (n:State {tenant: $tenant, entity: row.entity}) WHERE n.valid_from > row.t
+  RETURN n ORDER BY n.valid_from ASC LIMIT 1
+}
+RETURN row.index AS index,
+       s {.uid, .valid_from, .seen_last, .values_json, .relations_json} AS state,
+       n {.uid, .valid_from, .seen_last, .values_json, .relations_json} AS next
+"""
+
+ENTRIES_FOUND = """
+MATCH (n:Entry {tenant: $tenant}) WHERE n.uid IN $uids
+RETURN n.uid AS uid
+"""

@@ -1,0 +1,34 @@
+"""Routes of this app: `api_urlpatterns` mount under /api/v1/, `urlpatterns` are pages."""
+
+from django.urls import path
+
+from apps.timeline import api, history_api, views
+
+api_urlpatterns = [
+    path("kinds", api.KindsApi.as_view(), name="api-kinds"),
+    path("rows", api.RowsApi.as_view(), name="api-rows"),
+    path("rows/<str:kind>/<str:key>", api.RowUpdateApi.as_view(), name="api-row-update"),
+    path("kinds/<str:kind>/entities/<str:key>/history", history_api.HistoryApi.as_view(),
+         name="api-history"),
+    path("kinds/<str:kind>/entities/<str:key>/as-of", history_api.AsOfApi.as_view(),
+         name="api-as-of"),
+    path("kinds/<str:kind>/entities/<str:key>/related/<str:rel>",
+         history_api.RelatedApi.as_view(), name="api-related"),
+    path("kinds/<str:kind>/entities/<str:key>/pointing-at/<str:rel>",
+         history_api.PointingAtApi.as_view(), name="api-pointing-at"),
+    path("kinds/<str:kind>/history-search", history_api.SearchHistoryApi.as_view(),
+         name="api-history-search"),
+    path("diff", history_api.DiffApi.as_view(), name="api-diff"),
+    path("entries/<str:uid>/impact", history_api.EntryImpactApi.as_view(), name="api-entry-impact"),
+    path("entries/<str:uid>/invalidate", history_api.EntryInvalidateApi.as_view(),
+         name="api-entry-invalidate"),
+    path("agents/<str:name>/trust", history_api.TrustApi.as_view(), name="api-agent-trust"),
+]  # fmt: skip
+
+urlpatterns = [
+    path("entities/<str:uid>/timeline", views.entity_timeline_part, name="entity-timeline"),
+    path("memory/kinds", views.kinds_page, name="kinds"),
+    path("memory/diff", views.diff_page, name="timeline-diff"),
+    path("memory/entries/<str:uid>", views.entry_page, name="entry-page"),
+    path("memory/entries/<str:uid>/invalidate", views.entry_invalidate, name="entry-invalidate"),
+]
