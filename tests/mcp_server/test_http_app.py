@@ -20,7 +20,8 @@ TOOLS = {
     "context", "append_message", "add_facts", "ingest_document", "job_progress",
     "search_entities", "get_entity", "pending_reviews", "open_episode", "record_entry",
     "close_episode", "lessons", "playbooks_for", "handoffs", "hand_off", "accept_handoff",
-    "whoami",
+    "whoami", "create_task", "ready_tasks", "claim_task", "complete_task", "fail_task",
+    "task_context", "entity_history", "entity_as_of",
 }  # fmt: skip
 FACTS = {
     "entities": [
@@ -193,3 +194,72 @@ def test_a_revoked_key_stops_at_its_next_request(live_asgi, tenant):
 
 def _revoke(raw: str) -> None:
     TenantAPIKey.objects.filter(prefix=raw.split(".")[0]).update(revoked=True)
+
+
+def test_tasks_are_created_claimed_completed_and_read_for_their_tenant(
+    live_asgi, tenant, make_tenant, api_client
+):
+    raw, reader = key_issue(tenant), key_issue(tenant, scopes=READ_ONLY)
+    theirs_key = key_issue(make_tenant())
+
+    async def theirs(client):
+        return await call(client, "create_task", description="their secret task")
+
+    their_task = over_http(live_asgi, theirs_key, theirs)["id"]
+
+    async def steps(client):
+        first = await call(client, "create_task", description="measure the fan", kind="lab")
+        second = await call(client, "create_task", description="write the report", kind="lab",
+                            depends_on=[first["id"]])  # fmt: skip
+        got = {"first": first, "second": second}
+        got["ready"] = await call(client, "ready_tasks", kind="lab")
+        got["claim"] = await call(client, "claim_task", kind="lab", lease_seconds=600)
+        got["done"] = await call(client, "complete_task", task=first["id"],
+                                 result_summary="the fan runs at 1200 rpm")  # fmt: skip
+        got["ready_after"] = await call(client, "ready_tasks", kind="lab")
+        got["context"] = await call(client, "task_context", task=second["id"])
+        got["theirs"] = await call(client, "task_context", task=their_task)
+        got["bad"] = await call(client, "claim_task", kind="lab", lease_seconds=0)
+        return got
+
+    got = over_http(live_asgi, raw, steps)
+    first, second = got["first"]["id"], got["second"]["id"]
+    assert [t["id"] for t in got["ready"]["results"]] == [first]
+    assert got["claim"]["task"]["id"] == first
+    assert got["done"]["status"] == "DONE"
+    assert [t["id"] for t in got["ready_after"]["results"]] == [second]
+    assert first in {item["id"] for item in got["context"]["items"]}
+    assert got["theirs"]["status"] == 404 and got["theirs"]["error"]["code"] == "not_found"
+    rest = api_client.post("/api/v1/tasks/claim", {"kind": "lab", "lease_seconds": 0},
+                           format="json")  # fmt: skip
+    assert got["bad"]["status"] == rest.status_code == 400
+    assert got["bad"]["error"] == rest.json()["error"]
+
+    async def read_only(client):
+        return await call(client, "claim_task", kind="lab", lease_seconds=60)
+
+    assert over_http(live_asgi, reader, read_only)["status"] == 403
+
+
+def test_versioned_rows_read_over_time_for_their_tenant(live_asgi, tenant, make_tenant, api_client):
+    from tests.timeline.test_history_api import write
+
+    write(tenant)
+    mine, theirs = key_issue(tenant), key_issue(make_tenant())
+
+    async def steps(client):
+        return [
+            await call(client, "entity_history", kind="Device", key="d1", last=1),
+            await call(client, "entity_as_of", kind="Device", key="d1", at="2026-01-01T12:00:00Z"),
+            await call(client, "entity_history", kind="Device", key="d1", last=1001),
+        ]
+
+    async def other(client):
+        return await call(client, "entity_history", kind="Device", key="d1")
+
+    history, as_of, bad = over_http(live_asgi, mine, steps)
+    assert [h["values"]["status"] for h in history["results"]] == ["hot"]
+    assert as_of["state"]["values"]["status"] == "ok"
+    rest = api_client.get("/api/v1/kinds/Device/entities/d1/history?last=1001")
+    assert bad["status"] == rest.status_code == 400 and bad["error"] == rest.json()["error"]
+    assert over_http(live_asgi, theirs, other)["results"] == []

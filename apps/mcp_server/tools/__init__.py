@@ -8,13 +8,14 @@ from contextlib import asynccontextmanager
 
 from mcp.server.mcpserver import MCPServer
 
-from apps.mcp_server.tools import lessons, memory
+from apps.mcp_server.tools import history, lessons, memory, tasks
 
 INSTRUCTIONS = (
     "Anamnesis is this agent's long-term memory. Before answering a user, call `context` with "
     "their message; store your answer with `append_message`. Write what you learn as facts "
     "(`add_facts`) or documents (`ingest_document`); look things up with `search_entities` and "
-    "`get_entity`. Record work as episodes and read `lessons` and `playbooks_for` first. "
+    "`get_entity`. Record work as episodes and read `lessons` and `playbooks_for` first; "
+    "share work as tasks (`create_task`, `claim_task`, `complete_task`, `task_context`). "
     "A refusal is JSON: {error: {code, message, field, limit}, status}."
 )
 
@@ -30,4 +31,6 @@ def mcp_server(*, api_key: str | None = None) -> MCPServer:
     server = MCPServer("anamnesis", instructions=INSTRUCTIONS, version="1", lifespan=lifespan)
     memory.register(server)
     lessons.register(server)
+    tasks.register(server)
+    history.register(server)
     return server
