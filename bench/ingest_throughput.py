@@ -72,6 +72,7 @@ def main() -> None:
 
     django.setup()
     from apps.graph import cypher
+    from apps.graph.cypher import count_round_trips
     from apps.graph.embeddings import get_embedder
     from apps.graph.schema import schema_install
     from apps.graph.scope import Scope
@@ -97,12 +98,13 @@ def main() -> None:
               "entities_pending": 0, "entities_unchanged": 0, "relations": 0, "duplicates_skipped": 0}  # fmt: skip
     try:
         started = time.perf_counter()
-        for text in docs:
-            size = validate_document_fields(scope, content=text, source="bench", url=None)
-            stored = document_store(scope, content=text, source="bench", size=size)
-            result = document_ingest(scope, document_uid=stored.uid, extractor=extractor)
-            for key in totals:
-                totals[key] += result[key]
+        with count_round_trips() as trips:
+            for text in docs:
+                size = validate_document_fields(scope, content=text, source="bench", url=None)
+                stored = document_store(scope, content=text, source="bench", size=size)
+                result = document_ingest(scope, document_uid=stored.uid, extractor=extractor)
+                for key in totals:
+                    totals[key] += result[key]
         pipeline_seconds = time.perf_counter() - started
     finally:
         cypher.write(scope, "MATCH (n) WHERE n.tenant = $tenant DETACH DELETE n")
@@ -115,6 +117,7 @@ def main() -> None:
     print(f"whole pipeline:        {pipeline_seconds:.2f} s = "
           f"{len(docs) / pipeline_seconds:.2f} docs/s, {len(chunks) / pipeline_seconds:.1f} chunks/s")  # fmt: skip
     print(f"ratio (pipeline time / embedding time): {pipeline_seconds / embed_seconds:.2f}x")
+    print(f"Neo4j round trips: {trips[0]} = {trips[0] / len(chunks):.1f} per chunk")
     print("written: " + ", ".join(f"{k}={v}" for k, v in totals.items()))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     print(f"peak RSS of this process (models + pipeline, as a worker): {peak:.0f} MiB")

@@ -8,7 +8,8 @@ tenant of its own, deleted at the end. Everything goes through the real services
 - one batch of --rows changed rows (each entity had one State) against one batch of --rows late
   rows (each falls between two States of its entity), per run, and their ratio;
 - as_of (a time in the middle) and history(last=20) of an entity with 1 State and one with
-  --states States: the median of --reads calls each, and the ratio.
+  --states States: the median of --reads calls each, and the ratio; and history(last=20) of an
+  entity with 20 States against --states States (the same number of States returned).
 """
 
 from __future__ import annotations
@@ -95,6 +96,7 @@ def reads(scope: Scope, states: int, count: int) -> None:
         for i in range(states)
     ]  # fmt: skip
     write(scope, long)
+    write(scope, [{**row, "key": "twenty"} for row in long[:20]])
     middle = T0 + dt.timedelta(minutes=states // 2, seconds=30)
     figures = {}
     for key, at in (("one", T0 + dt.timedelta(hours=1)), ("long", middle)):
@@ -104,12 +106,17 @@ def reads(scope: Scope, states: int, count: int) -> None:
             median_ms(lambda k=key: selectors.history(scope, kind="Sensor", key=k, last=20),
                       count),
         )  # fmt: skip
+    twenty = median_ms(lambda: selectors.history(scope, kind="Sensor", key="twenty", last=20),
+                       count)  # fmt: skip
     got = len(selectors.history(scope, kind="Sensor", key="long"))
     print(f"entity with {got} States vs 1 State, median of {count} calls each:")
     for i, name in enumerate(("as_of", "history(last=20)")):
         one, many = figures["one"][i], figures["long"][i]
         print(f"  {name}: 1 State {one:.2f} ms, {got} States {many:.2f} ms, "
               f"ratio {many / one:.2f}")  # fmt: skip
+    many = figures["long"][1]
+    print(f"  history(last=20), the same 20 States returned: an entity with 20 States "
+          f"{twenty:.2f} ms, {got} States {many:.2f} ms, ratio {many / twenty:.2f}")  # fmt: skip
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, extend_schema_serializer
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
@@ -23,7 +23,9 @@ from apps.conversations.answers import (
 )
 from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
+from apps.tenants.services import QUEUE_DOWN
 from memoryproject.api_errors import ApplicationError, StrictSerializer
+from memoryproject.api_schema import ErrorOut
 from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import validated
 
@@ -195,7 +197,7 @@ class MessageImportApi(RecordsRefusalsOfUser, APIView):
 
     @extend_schema(
         request=MessageImportIn,
-        responses={202: JobStartedOut},
+        responses={202: JobStartedOut, 503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN)},
         summary="Import a conversation history as a job",
         description="Up to 20,000 messages (and the request's size limit), checked like a "
         "batch's before anything is staged; a worker appends them in order, in batches of "
@@ -352,7 +354,10 @@ class ErasureApi(RecordsRefusalsOfUser, APIView):
 
     @extend_schema(
         request=ErasureIn,
-        responses={202: OpenApiTypes.OBJECT},
+        responses={
+            202: OpenApiTypes.OBJECT,
+            503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN),
+        },
         summary="Erase a user's conversations (or one session)",
     )
     def post(self, request):

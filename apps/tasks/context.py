@@ -3,7 +3,8 @@
 The projection holds the tenant's tasks, its evidence that is not superseded, and the entities
 that evidence MENTIONS, joined by SUBTASK_OF, DEPENDS_ON, PRODUCED, MENTIONS (weight 1) and
 SIMILAR_TO (weight = cosine), all undirected, so one random walk follows structure and meaning
-together. PageRank restarts at the task and its ancestors (the seeds). The ranked tasks and
+together. PageRank restarts at the task and its ancestors (the seeds), the task weighing 1 and
+each ancestor half the one below it: the task asks, its ancestors frame the question. The ranked tasks and
 evidence are then taken in order while they fit the token budget (about four characters a
 token), each with why: a seed, or the shortest path from a seed that reached it. Bounds and the
 projection's lifetime are those of apps/graph/algorithms.py: sizes and memory checked first,
@@ -66,8 +67,9 @@ WITH t, p, length(path) AS depth ORDER BY depth
 RETURN t.uid AS task, [x IN collect(p.uid) WHERE x IS NOT NULL] AS ancestors
 """
 PAGERANK = """
-MATCH (s:Task {tenant: $tenant}) WHERE s.uid IN $seeds
-WITH collect(s) AS seeds
+UNWIND range(0, size($seeds) - 1) AS i
+MATCH (s:Task {tenant: $tenant, uid: $seeds[i]})
+WITH collect([s, 0.5 ^ i]) AS seeds
 CALL gds.pageRank.stream($tenant + '/work/' + $call, {sourceNodes: seeds,
   dampingFactor: 0.85, maxIterations: 40, tolerance: 1e-6,
   relationshipWeightProperty: 'weight', concurrency: $concurrency})

@@ -99,12 +99,16 @@ FOREACH (_ IN CASE WHEN row.state IS NULL THEN [] ELSE [1] END |
 STATES_AROUND = """
 UNWIND $rows AS row
 CALL (row) {
-  OPTIONAL MATCH (s:State {tenant: $tenant, entity: row.entity}) WHERE s.valid_from <= row.t
-  RETURN s ORDER BY s.valid_from DESC LIMIT 1
+  OPTIONAL MATCH (s:State {tenant: $tenant, entity: row.entity})
+  USING INDEX s:State(tenant, entity, valid_from)
+  WHERE s.valid_from <= row.t
+  RETURN s ORDER BY s.tenant DESC, s.entity DESC, s.valid_from DESC LIMIT 1
 }
 CALL (row) {
-  OPTIONAL MATCH (n:State {tenant: $tenant, entity: row.entity}) WHERE n.valid_from > row.t
-  RETURN n ORDER BY n.valid_from ASC LIMIT 1
+  OPTIONAL MATCH (n:State {tenant: $tenant, entity: row.entity})
+  USING INDEX n:State(tenant, entity, valid_from)
+  WHERE n.valid_from > row.t
+  RETURN n ORDER BY n.tenant, n.entity, n.valid_from LIMIT 1
 }
 RETURN row.index AS index,
        s {.uid, .valid_from, .seen_last, .values_json, .relations_json} AS state,

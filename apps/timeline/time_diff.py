@@ -18,13 +18,18 @@ CHANGED = """
 MATCH (s:State {tenant: $tenant}) WHERE s.valid_from > $since AND s.valid_from <= $until
 WITH DISTINCT s.entity AS entity ORDER BY entity LIMIT $limit
 MATCH (e:Entity {tenant: $tenant, uid: entity})
-CALL (entity) {
-  OPTIONAL MATCH (b:State {tenant: $tenant, entity: entity}) WHERE b.valid_from <= $since
-  RETURN b ORDER BY b.valid_from DESC LIMIT 1
+WITH e, entity, $since AS since, $until AS until
+CALL (entity, since) {
+  OPTIONAL MATCH (b:State {tenant: $tenant, entity: entity})
+  USING INDEX b:State(tenant, entity, valid_from)
+  WHERE b.valid_from <= since
+  RETURN b ORDER BY b.tenant DESC, b.entity DESC, b.valid_from DESC LIMIT 1
 }
-CALL (entity) {
-  OPTIONAL MATCH (a:State {tenant: $tenant, entity: entity}) WHERE a.valid_from <= $until
-  RETURN a ORDER BY a.valid_from DESC LIMIT 1
+CALL (entity, until) {
+  OPTIONAL MATCH (a:State {tenant: $tenant, entity: entity})
+  USING INDEX a:State(tenant, entity, valid_from)
+  WHERE a.valid_from <= until
+  RETURN a ORDER BY a.tenant DESC, a.entity DESC, a.valid_from DESC LIMIT 1
 }
 RETURN e.uid AS uid, e.kind AS kind, e.key AS key, b.values_json AS before,
        a.values_json AS after, b IS NULL AS began

@@ -15,6 +15,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from apps.graph.cypher import ScopedTx
+from apps.insights.services import do_graph_version_bump
 from apps.timeline import state_writes as q
 from apps.timeline.late_rows import do_late_wave, native
 from apps.timeline.relation_windows import (
@@ -112,6 +113,8 @@ def do_rows_write(
         receipts[row.index] = _receipt(row, status, reason, written)
     _append(stx, by_key.values(), seen, kinds, by)
     _late_waves(stx, late, by_key, receipts, kinds, by)
+    if any(r["status"] in ("created", "changed") for r in receipts.values()):
+        do_graph_version_bump(stx)  # kept whole-graph answers (apps.insights) see new States
     return [receipts[row.index] for row in rows]
 
 

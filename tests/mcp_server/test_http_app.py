@@ -21,7 +21,7 @@ TOOLS = {
     "search_entities", "get_entity", "pending_reviews", "open_episode", "record_entry",
     "close_episode", "lessons", "playbooks_for", "handoffs", "hand_off", "accept_handoff",
     "whoami", "create_task", "ready_tasks", "claim_task", "complete_task", "fail_task",
-    "task_context",
+    "task_context", "entity_history", "entity_as_of",
 }  # fmt: skip
 FACTS = {
     "entities": [
@@ -239,3 +239,27 @@ def test_tasks_are_created_claimed_completed_and_read_for_their_tenant(
         return await call(client, "claim_task", kind="lab", lease_seconds=60)
 
     assert over_http(live_asgi, reader, read_only)["status"] == 403
+
+
+def test_versioned_rows_read_over_time_for_their_tenant(live_asgi, tenant, make_tenant, api_client):
+    from tests.timeline.test_history_api import write
+
+    write(tenant)
+    mine, theirs = key_issue(tenant), key_issue(make_tenant())
+
+    async def steps(client):
+        return [
+            await call(client, "entity_history", kind="Device", key="d1", last=1),
+            await call(client, "entity_as_of", kind="Device", key="d1", at="2026-01-01T12:00:00Z"),
+            await call(client, "entity_history", kind="Device", key="d1", last=1001),
+        ]
+
+    async def other(client):
+        return await call(client, "entity_history", kind="Device", key="d1")
+
+    history, as_of, bad = over_http(live_asgi, mine, steps)
+    assert [h["values"]["status"] for h in history["results"]] == ["hot"]
+    assert as_of["state"]["values"]["status"] == "ok"
+    rest = api_client.get("/api/v1/kinds/Device/entities/d1/history?last=1001")
+    assert bad["status"] == rest.status_code == 400 and bad["error"] == rest.json()["error"]
+    assert over_http(live_asgi, theirs, other)["results"] == []

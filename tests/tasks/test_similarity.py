@@ -28,7 +28,7 @@ def test_prefilter_never_drops_a_pair_above_the_threshold():
         v = centers[g % 12] + rng.normal(scale=0.6, size=(rng.integers(1, 8), 64))
         groups[f"g{g}"] = v / np.linalg.norm(v, axis=1, keepdims=True)
     for threshold in (0.3, 0.6, 0.9):
-        found, compared = cross_group_pairs(groups, threshold)
+        found, compared = cross_group_pairs(groups, threshold, margin=None)
         names = sorted(groups)
         brute, every = set(), 0
         for i, a in enumerate(names):
@@ -40,7 +40,13 @@ def test_prefilter_never_drops_a_pair_above_the_threshold():
                 }
         assert {f[:4] for f in found} == brute
         assert compared <= every
-    assert cross_group_pairs(groups, 0.9)[1] < every  # the pre-filter did skip groups
+    assert cross_group_pairs(groups, 0.9, margin=None)[1] < every  # the bound did skip groups
+    # With the centroid margin it compares fewer pairs and still finds the close ones.
+    exact, compared_exact = cross_group_pairs(groups, 0.6, margin=None)
+    quick, compared_quick = cross_group_pairs(groups, 0.6)
+    assert compared_quick < compared_exact
+    assert {f[:4] for f in quick} <= {f[:4] for f in exact}
+    assert len(quick) >= 0.9 * len(exact)
 
 
 def test_sync_links_across_parents_only_updates_and_prunes(scope):

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 from mcp.server.mcpserver import MCPServer
 
-from apps.mcp_server.tools import lessons, memory, tasks
+from apps.mcp_server.tools import history, lessons, memory, tasks
 
 INSTRUCTIONS = (
     "Anamnesis is this agent's long-term memory. Before answering a user, call `context` with "
@@ -32,4 +32,5 @@ def mcp_server(*, api_key: str | None = None) -> MCPServer:
     memory.register(server)
     lessons.register(server)
     tasks.register(server)
+    history.register(server)
     return server
