@@ -22,16 +22,21 @@ from memoryproject.thread_pools import thread_pool
 
 RECENT_SESSIONS = 20  # exact similarity over the user's latest messages in this many sessions,
 EXACT_BUDGET = 200  # at most this many (about 8 ms here); older ones are found as below
-WORD_CANDIDATES = 100
+DEPTH = 60  # places read from each index, and kept of each ranking for the fusion
 MIN_NEIGHBOUR_CONFIDENCE = 0.5
 
-# Message hits, in three parts whose cost is bounded whatever the user's history:
-# - the user's latest messages (up to EXACT_BUDGET, newest sessions first) compared exactly;
-# - older messages of theirs that share words with the question (the full-text index keeps to
-#   one user's messages through owner_key), compared exactly too;
-# - older messages by meaning alone through the vector index, filtered to the user inside the
-#   index (tenant and user are its filter properties), so other users never crowd them out.
-# A user whose messages all fit the budget needs only the first part.
+# Message candidates, in three parts whose cost is bounded whatever the user's history:
+# - the user's latest messages (up to EXACT_BUDGET, newest sessions first);
+# - their messages that share content words with the question (no stop words: those match
+#   nearly every message), through the full-text index, which keeps to one user's messages
+#   through owner_key, DEPTH deep in Lucene's order: a rare word (a name, a number) finds its
+#   message even where the model's vector does not;
+# - older messages by meaning through the vector index, filtered to the user inside the index,
+#   DEPTH deep: the index is approximate, so the nearest few alone miss some of the nearest.
+# Every candidate is then compared exactly with the question's vector; the answer gives the
+# first DEPTH places by that similarity ("meaning") and the first $word_places word hits
+# ("words"), which the caller fuses by reciprocal rank (_messages_fused). A user whose messages
+# all fit the budget needs no vector index.
 MESSAGE_HITS = """
 CYPHER 25
 CALL () {
@@ -57,25 +62,32 @@ CALL (complete) {
     MATCH (m:Message {tenant: $tenant, user: $user, sid: s.sid, no: n})
     RETURN m
   }
-  WITH m WHERE m.embedding IS NOT NULL
-  RETURN m, vector.similarity.cosine(m.embedding, $vector) AS score
+  RETURN m, null AS word_place
   UNION
-  WITH complete WHERE NOT complete AND $lucene IS NOT NULL
-  CALL db.index.fulltext.queryNodes('message_text', $lucene, {limit: $word_candidates})
-  YIELD node AS m
-  WITH m WHERE m.tenant = $tenant AND m.user = $user AND m.embedding IS NOT NULL
-  RETURN m, vector.similarity.cosine(m.embedding, $vector) AS score
+  WITH complete WHERE $lucene IS NOT NULL
+  CALL db.index.fulltext.queryNodes('message_text', $lucene, {limit: $depth})
+  YIELD node
+  WITH collect(node) AS nodes
+  UNWIND range(0, size(nodes) - 1) AS i
+  WITH nodes[i] AS m, i + 1 AS word_place WHERE m.tenant = $tenant AND m.user = $user
+  RETURN m, word_place
   UNION
   WITH complete WHERE NOT complete
   // A SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails otherwise).
   MATCH (hit:Message)
     SEARCH hit IN (VECTOR INDEX message_embedding FOR $vector
-                   WHERE hit.tenant = $tenant AND hit.user = $user LIMIT $k)
-    SCORE AS score
-  RETURN hit AS m, score
+                   WHERE hit.tenant = $tenant AND hit.user = $user LIMIT $depth)
+  RETURN hit AS m, null AS word_place
 }
-WITH m, max(score) AS score ORDER BY score DESC LIMIT $k
-RETURN m {.uid, .sid, .no, .role, .text, at: toString(m.at)} AS message, score
+WITH m, min(word_place) AS word_place WHERE m.embedding IS NOT NULL
+WITH m, word_place, vector.similarity.cosine(m.embedding, $vector) AS similarity
+ORDER BY similarity DESC
+WITH collect({m: m, word_place: word_place, similarity: similarity}) AS found
+UNWIND range(0, size(found) - 1) AS i
+WITH found[i] AS c, found[i].m AS m, i + 1 AS meaning_place
+WHERE meaning_place <= $depth OR c.word_place <= $word_places
+RETURN m {.uid, .sid, .no, .role, .text, at: toString(m.at)} AS message,
+       c.similarity AS similarity, meaning_place, c.word_place AS word_place
 """
 # Both entity indexes keep to the tenant's active entities inside the index (see nodes.entities).
 ENTITIES_BY_MEANING = """
@@ -230,20 +242,46 @@ def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, l
     steps: list[dict] = []
     mark = time.perf_counter()
     terms = fulltext_terms(message)
-    rows = unit.run(MESSAGE_HITS, user=user, vector=vector, k=k, recent_sessions=RECENT_SESSIONS,
-                    budget=EXACT_BUDGET,
-                    lucene=limits.user_words_query(unit.scope.tenant, user, terms) or None,
-                    word_candidates=WORD_CANDIDATES)  # fmt: skip
-    mark = _step(steps, "message_hits", mark, len(rows))
+    content = fulltext_terms(message, content_only=True)
+    rows = unit.run(MESSAGE_HITS, user=user, vector=vector, recent_sessions=RECENT_SESSIONS,
+                    budget=EXACT_BUDGET, depth=DEPTH, word_places=_word_places(k),
+                    lucene=limits.user_words_query(unit.scope.tenant, user, content) or None
+                    ) if vector is not None else []  # fmt: skip
+    hits = _messages_fused(rows, k=k)
+    mark = _step(steps, "message_hits", mark, len(hits))
     lucene = entity_words_query(unit.scope.tenant, terms)
     words = unit.run(ENTITIES_BY_WORDS, lucene=lucene, n=k * 2, user=user, sid=sid)[0]
     _step(steps, "entities_by_words", mark, len(words["by_words"]))
     found = {
-        "messages": [{**r["message"], "score": round(r["score"], 5)} for r in rows],
+        "messages": hits,
         "by_words": words["by_words"],
         "summary": words["summary"],
     }
     return found, steps
+
+
+def _messages_fused(rows: list[dict], *, k: int) -> list[dict]:
+    """The k best candidates by reciprocal rank over their places by exact similarity and by
+    words. Only the first third of k places by words take part: a message among them that is
+    also near in meaning comes first, and a name found by words alone gets in, but a common
+    word the question shares with many messages (or a word of two senses) never pushes more
+    than a third of the closest by meaning out."""
+    by_uid = {r["message"]["uid"]: r for r in rows}
+    words = sorted((r for r in rows if r["word_place"] is not None), key=lambda r: r["word_place"])
+    rankings = {
+        "meaning": [r["message"]["uid"] for r in sorted(rows, key=lambda r: r["meaning_place"])
+                    if r["meaning_place"] <= DEPTH],
+        "words": [r["message"]["uid"] for r in words[: _word_places(k)]],
+    }  # fmt: skip
+    return [
+        {**by_uid[f["uid"]]["message"], "score": round(f["score"], 5),
+         "similarity": round(by_uid[f["uid"]]["similarity"], 5), "ranks": f["ranks"]}
+        for f in rrf_fuse(rankings)[:k]
+    ]  # fmt: skip
+
+
+def _word_places(k: int) -> int:
+    return max(1, k // 3)
 
 
 def _entities_by_meaning(unit, *, vector, want) -> tuple[dict, list[dict]]:

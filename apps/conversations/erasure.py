@@ -19,7 +19,7 @@ from apps.conversations import input_limits as limits
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.tenants.models import Job, KeyScope
-from apps.tenants.services import audit_record, job_create, job_run
+from apps.tenants.services import audit_record, job_create, job_enqueue, job_run
 from memoryproject.api_errors import PermissionDeniedError
 
 JOB_KIND = "conversation_erase"
@@ -60,7 +60,7 @@ def check_erasure_start(scope: Scope, *, user: str, sid: str | None = None) -> J
                  target=f"job:{job.uid}", details={"scope": kind})  # fmt: skip
     from apps.conversations import tasks
 
-    tasks.conversation_erase.delay(job.uid, user, sid)
+    job_enqueue(job, tasks.conversation_erase, job.uid, user, sid)
     return job
 
 

@@ -23,7 +23,7 @@ from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
 from apps.graph.scope import Scope
 from apps.tenants.models import Job, KeyScope
-from apps.tenants.services import job_create, job_run
+from apps.tenants.services import job_create, job_enqueue, job_run
 
 JOB_KIND = "conversation_import"
 MAX_IMPORT_MESSAGES = 20_000  # and the request's MAX_REQUEST_BYTES
@@ -41,6 +41,10 @@ WITH collect(c) AS chunks WHERE size(chunks) > 0
 RETURN chunks[0].uid AS uid, chunks[0].user AS user, chunks[0].sid AS sid,
        chunks[0].rows AS rows, reduce(n = 0, c IN chunks | n + c.count) AS waiting
 """
+UNSTAGE = """
+MATCH (c:MessageImportChunk {tenant: $tenant, job: $job})
+DETACH DELETE c
+"""
 # Deleting the chunk first locks it: a second worker on the same chunk waits, then finds it gone.
 TAKE = """
 OPTIONAL MATCH (c:MessageImportChunk {uid: $uid}) WHERE c.tenant = $tenant
@@ -52,7 +56,9 @@ RETURN count(c) AS taken
 def check_import_start(scope: Scope, *, user: str, sid: str, messages: list[dict]) -> Job:
     """Check the messages (1 to MAX_IMPORT_MESSAGES, each as in a batch), stage them, and queue
     the job that appends them to the session in order, after whatever it holds then (single
-    appends meanwhile land between chunks). The job row never holds the user or any text."""
+    appends meanwhile land between chunks). The job row never holds the user or any text.
+    When the work queue cannot be reached nothing stays staged, the job is failed and the
+    refusal is a 503 (job_enqueue)."""
     rows = validate_messages_input(scope, user=user, sid=sid, messages=messages,
                                 limit=MAX_IMPORT_MESSAGES)  # fmt: skip
     job = job_create(scope, kind=JOB_KIND, subject="one session", total=len(rows))
@@ -63,7 +69,9 @@ def check_import_start(scope: Scope, *, user: str, sid: str, messages: list[dict
     cypher.write(scope, STAGE, chunks=chunks, job=job.uid, user=user, sid=sid)
     from apps.conversations import tasks
 
-    tasks.conversation_import.delay(job.uid)
+    # A broker that is down: the staged chunks go, the job is recorded failed, a 503.
+    job_enqueue(job, tasks.conversation_import, job.uid,
+                undo=lambda: cypher.write(scope, UNSTAGE, job=job.uid))  # fmt: skip
     return job
 
 

@@ -5,12 +5,30 @@ import re
 
 _SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
 _WORD = re.compile(r"\w+", re.UNICODE)
+# English function words (the common stop-word list of NLTK): in a search of free text by its
+# words they match nearly everything, so a ranking by them is noise; names and content words
+# are what a search by words adds to a search by meaning.
+STOP_WORDS = frozenset(
+    """
+a about above after again against all am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further
+had has have having he her here hers herself him himself his how i if in into is it its itself
+just me more most my myself no nor not now of off on once only or other our ours ourselves out
+over own same she should so some such than that the their theirs them themselves then there
+these they this those through to too under until up very was we were what when where which
+while who whom why will with would you your yours yourself yourselves s t d ll m o re ve y
+""".split()
+)
 
 
-def fulltext_terms(text: str, *, fuzzy: bool = False, max_terms: int = 16) -> str:
+def fulltext_terms(
+    text: str, *, fuzzy: bool = False, max_terms: int = 16, content_only: bool = False
+) -> str:
     """Words of `text` as an OR query of escaped terms ('' when it has no word characters).
-    `fuzzy` adds Lucene's ~ edit-distance operator to words of four letters or more."""
-    words = _WORD.findall(text.lower())[:max_terms]
+    `fuzzy` adds Lucene's ~ edit-distance operator to words of four letters or more;
+    `content_only` leaves out STOP_WORDS."""
+    words = _WORD.findall(text.lower())
+    words = [w for w in words if not (content_only and w in STOP_WORDS)][:max_terms]
     terms = []
     for word in words:
         escaped = _SPECIAL.sub(r"\\\1", word)

@@ -151,6 +151,25 @@ def job_fail(job: Job, exc: BaseException, *, message: str = "") -> None:
     job_finish(job, error=message or f"{type(exc).__name__} (the detail is in the worker's log)")
 
 
+QUEUE_DOWN = "The work queue could not be reached; nothing was done. Try again later."
+
+
+def job_enqueue(job: Job, task, *args, undo: Callable[[], None] | None = None) -> None:
+    """Queue the task that runs `job`. A broker that cannot be reached leaves nothing
+    half-done: `undo` drops what was prepared for the task, the job is recorded failed with
+    the reason, and the caller is refused with a 503 (code `queue_unavailable`)."""
+    from kombu.exceptions import OperationalError
+
+    try:
+        task.delay(*args)
+    except (OperationalError, OSError) as exc:
+        if undo is not None:
+            undo()
+        job_fail(job, exc, message=QUEUE_DOWN)
+        raise ApplicationError(QUEUE_DOWN, code="queue_unavailable", status=503,
+                               extra={"job": job.uid}) from exc  # fmt: skip
+
+
 @dataclass(frozen=True)
 class DemoSetup:
     tenant: Tenant

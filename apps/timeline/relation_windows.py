@@ -37,16 +37,25 @@ WHERE r.kind_relation AND r.valid_to IS NULL
 SET r.valid_to = c.t
 """
 
+# The States are read in a subquery per entity with the index named: joined in the outer query,
+# the planner scanned every State of the tenant.
 WINDOWS_READ = """
 UNWIND $entities AS uid
-MATCH (s:State {tenant: $tenant, entity: uid})
-WITH uid, s ORDER BY s.valid_from
+CALL (uid) {
+  MATCH (s:State {tenant: $tenant, entity: uid})
+  USING INDEX s:State(tenant, entity, valid_from)
+  WHERE s.valid_from IS NOT NULL
+  RETURN s ORDER BY s.tenant, s.entity, s.valid_from
+}
 WITH uid, collect(s {.valid_from, .valid_to, .relations_json}) AS states
-OPTIONAL MATCH (:Entity {tenant: $tenant, uid: uid})-[r:RELATED_TO]->(x:Entity)
-WHERE r.kind_relation
-RETURN uid, states,
-       collect(CASE WHEN r IS NULL THEN null ELSE {uid: r.uid, rel: r.predicate, target: x.key,
-               valid_from: r.valid_from, valid_to: r.valid_to} END) AS edges
+MATCH (e:Entity {tenant: $tenant, uid: uid})
+CALL (e) {
+  OPTIONAL MATCH (e)-[r:RELATED_TO]->(x:Entity)
+  WHERE r.kind_relation
+  RETURN collect(CASE WHEN r IS NULL THEN null ELSE {uid: r.uid, rel: r.predicate,
+                 target: x.key, valid_from: r.valid_from, valid_to: r.valid_to} END) AS edges
+}
+RETURN uid, states, edges
 """
 
 WINDOWS_SET = """

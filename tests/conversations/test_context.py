@@ -99,6 +99,26 @@ def test_older_messages_beyond_the_exact_budget_are_found_by_words_and_by_meanin
     ]
 
 
+def test_message_hits_fuse_the_ranking_by_meaning_with_the_one_by_words():
+    """A message found by a rare word it shares with the question (a name) comes in although
+    many are closer in meaning; the closest by meaning keep their places, whatever the number of
+    word hits; beyond DEPTH by meaning and without words, a message is not given."""
+
+    def row(uid, meaning, words=None):
+        message = {"uid": uid, "sid": "main", "no": 1, "role": "user", "text": uid, "at": ""}
+        return {"message": message, "similarity": 1 - meaning / 100, "meaning_place": meaning,
+                "word_place": words}  # fmt: skip
+
+    rows = [row(f"close-{i}", i) for i in range(1, 40)] + [row("named", 40, words=1)]
+    rows += [row(f"common-{i}", 40 + i, words=1 + i) for i in range(1, 10)]
+    rows.append(row("far", context.DEPTH + 1))
+    hits = context._messages_fused(rows, k=6)
+    assert [h["uid"] for h in hits] == ["named", "common-1", "close-1", "close-2", "close-3",
+                                        "close-4"]  # fmt: skip
+    assert hits[0]["ranks"] == {"meaning": 40, "words": 1}
+    assert "far" not in {h["uid"] for h in context._messages_fused(rows, k=50)}
+
+
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_context_calls_on_the_same_entities_all_record_their_trace(scope):
     import threading

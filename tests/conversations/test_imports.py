@@ -93,3 +93,29 @@ def test_an_import_through_the_api_is_a_job_with_progress(api_client):
     assert (refused.json()["error"]["field"], refused.json()["error"]["index"]) == (
         "messages[2].role", 2
     )  # fmt: skip
+
+
+def test_a_broker_that_is_down_refuses_the_import_cleanly(api_client, scope, monkeypatch):
+    """The broker is outside the project, so its outage is simulated: the publish raises.
+    Nothing stays staged, the job is recorded failed with the reason, the answer is a 503."""
+    from kombu.exceptions import OperationalError
+
+    from apps.conversations import tasks
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+    monkeypatch.setattr(tasks.conversation_import, "delay", broker_down)
+    url = BASE.format(user="ann", sid="main") + "/messages:import"
+    refused = api_client.post(url, {"messages": history(700)}, format="json")
+    assert refused.status_code == 503
+    error = refused.json()["error"]
+    assert error["code"] == "queue_unavailable" and "nothing was done" in error["message"]
+    job = Job.objects.get(uid=error["job"])
+    assert job.status == "failed" and "work queue could not be reached" in job.error
+    assert graph_counts(scope) == {"messages": 0, "embedded": 0, "staged": 0, "links": 0}
+
+    monkeypatch.undo()  # the broker is back: the same import goes through
+    started = api_client.post(url, {"messages": history(700)}, format="json")
+    assert started.status_code == 202
+    assert graph_counts(scope)["staged"] == 2

@@ -16,3 +16,10 @@ def test_fuzzy_marks_long_words_only():
 
 def test_empty_text_gives_empty_query():
     assert fulltext_terms("?!") == ""
+
+
+def test_content_only_leaves_out_stop_words():
+    assert fulltext_terms("What is my sister's cat called?", content_only=True) == (
+        "sister OR cat OR called"
+    )
+    assert fulltext_terms("What is it?", content_only=True) == ""
