@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import APIException
 from rest_framework.response import Response
@@ -14,6 +14,13 @@ from rest_framework.views import APIView
 
 from apps.conversations import context, erasure, imports, selectors, services
 from apps.conversations import input_limits as limits
+from apps.conversations.answers import (
+    MessagesReadOut,
+    SaidAboutOut,
+    SearchOut,
+    SessionContextOut,
+    SessionsOut,
+)
 from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
 from apps.tenants.services import QUEUE_DOWN
@@ -134,6 +141,7 @@ class MessagesApi(RecordsRefusalsOfUser, APIView):
 
     @extend_schema(
         parameters=[ReadQuery],
+        responses=MessagesReadOut,
         summary="The last N messages of a session (or those before a number)",
     )
     def get(self, request, user: str, sid: str):
@@ -167,6 +175,7 @@ class MessageImportIn(StrictSerializer):
     messages = MessageIn(many=True, allow_empty=False, max_length=imports.MAX_IMPORT_MESSAGES)
 
 
+@extend_schema_serializer(component_name="ImportJobStartedOut")
 class JobStartedOut(serializers.Serializer):
     job = serializers.CharField()
     url = serializers.CharField()
@@ -211,6 +220,7 @@ class SessionContextApi(APIView):
 
     @extend_schema(
         parameters=[ContextQuery],
+        responses=SessionContextOut,
         summary="The summary, the last N messages after it, and `waiting`",
     )
     def get(self, request, user: str, sid: str):
@@ -241,7 +251,9 @@ class SessionsApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
     @extend_schema(
-        parameters=[ListQuery], summary="The user's sessions, the most recently active first"
+        parameters=[ListQuery],
+        responses=SessionsOut,
+        summary="The user's sessions, the most recently active first",
     )
     def get(self, request, user: str):
         query = validated(request, ListQuery, data=request.query_params)
@@ -259,6 +271,7 @@ class SaidAboutApi(APIView):
 
     @extend_schema(
         parameters=[SaidAboutQuery],
+        responses=SaidAboutOut,
         summary="The user's messages that mention an entity, newest first",
     )
     def get(self, request, user: str):
@@ -275,7 +288,8 @@ class SearchQuery(StrictSerializer):
 class SearchApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(parameters=[SearchQuery], summary="Search the user's messages by words")
+    @extend_schema(parameters=[SearchQuery], responses=SearchOut,
+                   summary="Search the user's messages by words")  # fmt: skip
     def get(self, request, user: str):
         query = validated(request, SearchQuery, data=request.query_params)
         found = selectors.messages_search(
@@ -284,6 +298,8 @@ class SearchApi(APIView):
         return Response({"user": user, "messages": found})
 
 
+# Component names unique across apps (apps/tasks has its own ContextIn and JobStartedOut).
+@extend_schema_serializer(component_name="ConversationContextIn")
 class ContextIn(StrictSerializer):
     user = serializers.CharField(max_length=limits.MAX_USER_CHARS)
     session = serializers.CharField(max_length=limits.MAX_SID_CHARS)

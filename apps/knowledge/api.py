@@ -31,11 +31,38 @@ class KnowledgeQuery(StrictSerializer):
     limit = serializers.IntegerField(required=False, min_value=1, max_value=300)
 
 
+# `from` is a Python keyword, so this shape is built with type().
+KnowledgeFactOut = type(
+    "KnowledgeFactOut",
+    (serializers.Serializer,),
+    {
+        "from": serializers.CharField(),
+        "from_label": serializers.CharField(allow_null=True),
+        "relation": serializers.CharField(),
+        "to": serializers.CharField(),
+        "to_label": serializers.CharField(allow_null=True),
+        "weight": serializers.FloatField(allow_null=True),
+        "confidence": serializers.FloatField(allow_null=True),
+        "nuance": serializers.CharField(allow_null=True, allow_blank=True),
+        "heat": serializers.FloatField(allow_null=True),
+        # How many messages support it (the whole graph), or their uids (with ?q=).
+        "messages": serializers.JSONField(allow_null=True),
+        "last_seen": serializers.CharField(allow_null=True, required=False),
+    },
+)
+
+
+class KnowledgeOut(serializers.Serializer):
+    user = serializers.CharField()
+    results = KnowledgeFactOut(many=True)
+
+
 class KnowledgeApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
     @extend_schema(
         parameters=[KnowledgeQuery],
+        responses=KnowledgeOut,
         summary="A user's promoted facts; with ?q= the neighbourhood of what q names",
     )
     def get(self, request, user: str):

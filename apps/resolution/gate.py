@@ -32,8 +32,11 @@ from apps.resolution.match_model import Scored, match_score, name_tf_adjustment,
 from apps.resolution.name_frequency import type_name_counts
 from apps.resolution.tenant_model import tenant_params
 
-# How many hits each index may contribute (within the candidate's tenant, type and active entities).
+# How many hits each index may contribute (within the candidate's tenant, type and active
+# entities): the name index (words and blocking keys), and each vector index (meaning, where
+# names spelled alike are already found by words; fewer rows keep the query cheap).
 INDEX_HITS = 50
+MEANING_HITS = 20
 # Matches scored per candidate (the most similar by the indexes' fields first), and proposed.
 TOP_K = 20
 PROPOSALS = 3
@@ -110,32 +113,38 @@ RETURN {"""
 # vector search; required Lucene clauses, see graph.fulltext), so a larger tenant never takes
 # these places. Each SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails
 # otherwise).
-_BY_MEANING = """
+_BY_NAME_MEANING = """
   MATCH (by_name:Entity)
     SEARCH by_name IN (VECTOR INDEX entity_embedding FOR $embedding
       WHERE by_name.tenant = $tenant AND by_name.type = $type AND by_name.status = 'active'
-      LIMIT $hits)
+      LIMIT $meaning_hits)
   RETURN by_name AS node
+"""
+_BY_DESCRIPTION = """
   UNION
   MATCH (by_text:Entity)
-    SEARCH by_text IN (VECTOR INDEX entity_description_embedding FOR $probe
+    SEARCH by_text IN (VECTOR INDEX entity_description_embedding FOR $description_embedding
       WHERE by_text.tenant = $tenant AND by_text.type = $type AND by_text.status = 'active'
-      LIMIT $hits)
+      LIMIT $meaning_hits)
   RETURN by_text AS node
 """
-
-MATCHES_BY_WORDS_AND_MEANING = (
-    """CYPHER 25
-CALL () {
+_BY_WORDS = """
   CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node
   RETURN node
   UNION"""
-    + _BY_MEANING
+
+# One query per (words to search?, a description to search by?): the description index is asked
+# only with a description (a name's vector finds no more there than in the name index).
+MATCHES = {
+    (words, described): "CYPHER 25\nCALL () {"
+    + (_BY_WORDS if words else "")
+    + _BY_NAME_MEANING
+    + (_BY_DESCRIPTION if described else "")
     + "}"
     + _MATCH_FIELDS
-)
-
-MATCHES_BY_MEANING = "CYPHER 25\nCALL () {" + _BY_MEANING + "}" + _MATCH_FIELDS
+    for words in (True, False)
+    for described in (True, False)
+}
 
 
 @dataclass(frozen=True)
@@ -236,18 +245,16 @@ def matches_find(stx: ScopedTx, candidate: EntityCandidate) -> list[Match]:
         words += " OR " + fulltext_terms(short)
     keys = tuple(blocking_keys(candidate.type, candidate.names, candidate.values))
     words = entity_words_query(stx.scope.tenant, words, type=candidate.type, keys=keys)
-    query = MATCHES_BY_WORDS_AND_MEANING if words else MATCHES_BY_MEANING
-    rows = stx.run(query, words=words, hits=INDEX_HITS, type=candidate.type,
-                   **_vectors(candidate))  # fmt: skip
+    query = MATCHES[(bool(words), candidate.description_embedding is not None)]
+    rows = stx.run(query, words=words, hits=INDEX_HITS, meaning_hits=MEANING_HITS,
+                   type=candidate.type, **_vectors(candidate))  # fmt: skip
     return [_match(row["side"]) for row in rows]
 
 
 def _vectors(candidate: EntityCandidate) -> dict:
     embedding = list(candidate.embedding or ())
     described = list(candidate.description_embedding) if candidate.description_embedding else None
-    # `probe` asks the description index; without a description, the name's vector stands in.
-    return {"embedding": embedding, "description_embedding": described,
-            "probe": described or embedding}  # fmt: skip
+    return {"embedding": embedding, "description_embedding": described}
 
 
 def _match(side: dict) -> Match:

@@ -15,7 +15,7 @@ from apps.tenants.models import AuditEvent, Job, Tenant
 CONSOLE_ACTIONS = ("member.", "key.", "settings.")
 MAX_FILTER_CHARS = 200
 PAGE_SIZE = 100
-ERASURE_JOB_KIND = "conversation_erasure"  # apps.conversations.erasure.JOB_KIND
+ERASURE_JOB_KIND = "conversation_erase"  # apps.conversations.erasure.JOB_KIND (a test checks)
 PERIODS = {"1h": timedelta(hours=1), "24h": timedelta(days=1), "7d": timedelta(days=7)}
 
 

@@ -4,7 +4,8 @@ the tenant's slug to confirm.
 The worker removes, each in batches of TENANT_DELETE_BATCH: the API keys and memberships first
 (nobody acts for the tenant any more), then the graph (every label the tenant has nodes under,
 then relationships that carry the tenant between other nodes), then the rows of every table that
-refers to the tenant (jobs, audit, anything an app adds), then the tenant itself. Then it scans
+refers to the tenant (jobs, audit, anything an app adds), then the tenant itself, then its
+archives on disk (exports, uploaded imports). Then it scans
 (apps/tenants/tenant_scan.py: every node, relationship and row that could hold the tenant); a
 worker of another job that wrote meanwhile is swept again, up to SWEEPS times. The
 TenantDeletion row is the site-level record: who asked, when, and the final scan."""
@@ -12,6 +13,7 @@ TenantDeletion row is the site-level record: who asked, when, and the final scan
 from __future__ import annotations
 
 import logging
+import shutil
 
 from django.conf import settings
 from django.utils import timezone
@@ -19,6 +21,7 @@ from django.utils import timezone
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.tenants.models import JobStatus, Tenant, TenantAPIKey, TenantDeletion
+from apps.tenants.tenant_archive import archive_dir
 from apps.tenants.tenant_scan import tenant_models, tenant_scan
 from memoryproject.api_errors import ApplicationError, ConflictError
 
@@ -98,6 +101,8 @@ def deletion_run(*, deletion_uid: str) -> dict | None:
             for model in tenant_models():
                 deleted["rows"] += _rows_delete(model, deletion.tenant_uid)
             Tenant.objects.filter(uid=deletion.tenant_uid).delete()
+            step("archives")
+            shutil.rmtree(archive_dir() / deletion.tenant_uid, ignore_errors=True)
             step("scan")
             scan = tenant_scan(tenant_uid=deletion.tenant_uid)
             if scan["left"] == 0 and not scan["rows"]["tenants.tenant"]:

@@ -58,15 +58,18 @@ UNDO = """
 MATCH (n) WHERE n.tenant = $tenant AND n._import_job = $job
 WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS n
 """
+# By element id, not by the marker: finding marked nodes without a label would scan the graph.
 UNMARK = """
-MATCH (n) WHERE n.tenant = $tenant AND n._import_job = $job
-WITH n LIMIT $batch REMOVE n._import_job RETURN count(*) AS n
+UNWIND $ids AS id
+MATCH (n) WHERE elementId(n) = id AND n.tenant = $tenant
+REMOVE n._import_job
 """
 UNMARKED = "MATCH (n) WHERE n.tenant = $tenant AND n._import_job IS NULL RETURN 1 AS x LIMIT 1"
 
 
-def import_path(job_uid: str):
-    folder = archive_dir() / "imports"
+def import_path(job_uid: str, *, tenant_uid: str):
+    """Beside the tenant's exports, so deleting the tenant deletes its uploads too."""
+    folder = archive_dir() / tenant_uid / "imports"
     folder.mkdir(parents=True, exist_ok=True)
     return folder / f"{job_uid}.ndjson.gz"
 
@@ -90,7 +93,7 @@ def check_import_start(scope: Scope, *, upload) -> Job:
         raise ConflictError("An import goes into an empty tenant; this one has data or jobs.",
                             field="tenant")  # fmt: skip
     job = job_create(scope, kind=JOB_KIND, subject="an archive")
-    with open(import_path(job.uid), "wb") as stored:
+    with open(import_path(job.uid, tenant_uid=scope.tenant), "wb") as stored:
         for chunk in upload.chunks():
             stored.write(chunk)
     audit_record(scope, action="tenant.import_requested", target=f"job:{job.uid}",
@@ -103,7 +106,7 @@ def check_import_start(scope: Scope, *, upload) -> Job:
 
 def import_run(*, job_uid: str) -> dict | None:
     def work(scope: Scope, progress) -> dict:
-        path = import_path(job_uid)
+        path = import_path(job_uid, tenant_uid=scope.tenant)
         plan = _archive_check(path, scope)
         progress(done=0, total=plan["node"] + plan["relationship"])
         while cypher.write(scope, UNDO, job=job_uid, batch=WRITE_BATCH)[0]["n"]:
@@ -111,9 +114,9 @@ def import_run(*, job_uid: str) -> dict | None:
         if cypher.read(scope, UNMARKED):
             raise ConflictError("The tenant has data of its own now; nothing was imported.")
         rows = _rows_write(scope, path, plan["mapping"], job_uid)
-        written = _graph_write(scope, path, plan["mapping"], job_uid, progress)
-        while cypher.write(scope, UNMARK, job=job_uid, batch=WRITE_BATCH)[0]["n"]:
-            pass
+        written, ids = _graph_write(scope, path, plan["mapping"], job_uid, progress)
+        for start in range(0, len(ids), WRITE_BATCH):
+            cypher.write(scope, UNMARK, ids=ids[start : start + WRITE_BATCH])
         path.unlink(missing_ok=True)
         return {**written, **rows, "from_tenant": plan["from"]}
 
@@ -180,7 +183,8 @@ def _node_row(record: dict, mapping: dict) -> dict:
     return {"ref": record["ref"], "labels": record["labels"], "props": props, "vectors": vectors}
 
 
-def _graph_write(scope: Scope, path, mapping: dict, job_uid: str, progress) -> dict:
+def _graph_write(scope: Scope, path, mapping: dict, job_uid: str, progress):
+    """Nodes then relationships, in batches; returns the counts and the new nodes' element ids."""
     ids: dict[str, str] = {}
     nodes: list[dict] = []
     rels: list[dict] = []
@@ -221,7 +225,7 @@ def _graph_write(scope: Scope, path, mapping: dict, job_uid: str, progress) -> d
     if rels:
         flush_rels()
     cypher.write_unit(scope, do_graph_version_bump)  # kept whole-graph answers see the import
-    return written
+    return written, list(ids.values())
 
 
 def _rows_write(scope: Scope, path, mapping: dict, job_uid: str) -> dict:

@@ -65,19 +65,31 @@ def relational_rows(*, tenant_uid: str) -> dict[str, int]:
     return counts
 
 
+def archive_files(*, tenant_uid: str) -> int:
+    """The tenant's exports and uploaded imports kept on disk."""
+    from apps.tenants.tenant_archive import archive_dir
+
+    folder = archive_dir() / tenant_uid
+    return sum(1 for p in folder.rglob("*") if p.is_file()) if folder.exists() else 0
+
+
 def tenant_scan(*, tenant_uid: str) -> dict:
-    """{"nodes": {label: n}, "relationships": {type: n}, "rows": {table: n}, "left": total}.
-    `left` adds every count but the tenant's own row (what a deletion must bring to 0)."""
+    """{"nodes": {label: n}, "relationships": {type: n}, "rows": {table: n}, "files": n,
+    "left": total}. `left` adds every count but the tenant's own row (what a deletion must
+    bring to 0)."""
     scope = Scope(tenant=tenant_uid, actor="system:scan", actor_kind="system")
     nodes = {r["label"]: r["n"] for r in cypher.read(scope, NODES)}
     relationships = {r["type"]: r["n"] for r in cypher.read(scope, RELATIONSHIPS)}
     rows = relational_rows(tenant_uid=tenant_uid)
+    files = archive_files(tenant_uid=tenant_uid)
     left = (
-        sum(nodes.values())
+        files
+        + sum(nodes.values())
         + sum(relationships.values())
         + sum(n for table, n in rows.items() if table != "tenants.tenant")
     )
-    return {"nodes": nodes, "relationships": relationships, "rows": rows, "left": left}
+    return {"nodes": nodes, "relationships": relationships, "rows": rows, "files": files,
+            "left": left}  # fmt: skip
 
 
 def graph_has_data(scope: Scope) -> bool:

@@ -1,7 +1,8 @@
 """Answers with real data in them fit the response schema the OpenAPI documents (the generated
 requests of test_api_schema.py mostly meet an empty tenant): each read operation is called on a
 tenant holding episodes, entries, a lesson, a playbook with a run and a handoff, and its answer
-is validated against the schema of its status."""
+is validated against the schema of its status; so are the conversation reads of a session with
+messages and a summary."""
 
 from __future__ import annotations
 
@@ -9,6 +10,9 @@ import httpx
 import pytest
 import schemathesis
 
+from apps.knowledge.services import knowledge_promote_chains
+from tests.conftest import scope_for
+from tests.lessons.conftest import say
 from tests.memoryproject.test_api_schema import openapi
 
 pytestmark = pytest.mark.slow
@@ -28,7 +32,7 @@ def written(response: httpx.Response) -> dict:
     return response.json()
 
 
-def test_read_answers_with_data_fit_their_schema(agent):
+def test_read_answers_with_data_fit_their_schema(agent, tenant):
     schema = schemathesis.openapi.from_dict(openapi())
     episodes = []
     for n in range(3):
@@ -60,6 +64,29 @@ def test_read_answers_with_data_fit_their_schema(agent):
         "/api/v1/agents/me": ("/api/v1/agents/me", {}),
         "/api/v1/health": ("/api/v1/health", {}),
     }
+    # Conversations: a session with messages and a summary.
+    session = "/api/v1/users/ann/sessions/s1/"
+    for n, text in enumerate(["The fan is loud.", "Check the fan.", "It was the fan."]):
+        role = "user" if n % 2 == 0 else "assistant"
+        written(agent.post(session + "messages", json={"role": role, "text": text, "by": "ann"}))
+    written(agent.put(session + "summary", json={"text": "A loud fan.", "upto": 2, "by": "a"}))
+    reads.update({
+        "/api/v1/users/{user}/sessions/{sid}/messages": (session + "messages", {}),
+        "/api/v1/users/{user}/sessions/{sid}/context": (session + "context", {"last": 5}),
+        "/api/v1/users/{user}/sessions": ("/api/v1/users/ann/sessions", {}),
+        "/api/v1/users/{user}/said-about": ("/api/v1/users/ann/said-about", {"entity": "x"}),
+        "/api/v1/users/{user}/messages/search": ("/api/v1/users/ann/messages/search",
+                                                 {"q": "fan"}),
+    })  # fmt: skip
+    # Promoted knowledge, read whole and around a word (two shapes of `messages`).
+    scope = scope_for(tenant)
+    for text in ["I use Go.", "I use Go, again.", "I use Rust."]:
+        say(scope, "bob", text)
+    knowledge_promote_chains(scope)
+    reads["/api/v1/knowledge/{user}"] = ("/api/v1/knowledge/bob", {})
+    near = agent.get("/api/v1/knowledge/bob", params={"q": "rust"})
+    assert near.json()["results"]
+    schema["/api/v1/knowledge/{user}"]["GET"].validate_response(near)
     for documented, (path, params) in reads.items():
         response = agent.get(path, params=params)
         assert response.status_code in (200, 503), (path, response.text[:300])

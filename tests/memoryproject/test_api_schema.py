@@ -44,6 +44,17 @@ def test_every_operation_documents_its_errors_and_the_key():
     assert len(ids) == len(set(ids))
 
 
+def test_no_two_schema_components_share_a_name():
+    """drf-spectacular names a component after its serializer class: two apps' `ReceiptOut`
+    would become one component, and one operation would document the other's answer."""
+    from drf_spectacular.drainage import GENERATOR_STATS
+
+    GENERATOR_STATS.reset()
+    openapi()
+    clashes = [w for w in GENERATOR_STATS._warn_cache if "identical names" in w]
+    assert clashes == []
+
+
 @pytest.fixture
 def live_key(tenant, make_api_client, live_server, settings):
     # Schemathesis also sends made-up keys: they must not use up the address's allowance of bad

@@ -79,7 +79,7 @@ def test_the_api_runs_learning_on_a_worker(make_tenant, make_api_client, celery_
     assert queued.status_code == 202, queued.content
     job_url = queued.json()["url"]
     done = wait_for(lambda: (j := client.get(job_url).json())["status"] == "done" and j,
-                    message="the learning job did not finish")  # fmt: skip
+                    timeout=300, message="the learning job did not finish")  # fmt: skip
     assert done["result"]["confirmed"] == 1 and done["progress"]["total"] == 1
     model = client.get("/api/v1/match-model").json()
     assert model["learned"] is True and model["confirmed"] == 1

@@ -89,7 +89,9 @@ def test_sync_runs_by_itself_after_writes_settle(make_tenant, celery_worker):
                        source="s", strength=0.5)  # fmt: skip
     check_evidence_add(scope, task=two["id"], content="Cooling water enters through pump P-1",
                        source="s", strength=0.5)  # fmt: skip
-    deadline = time.monotonic() + 120
+    # Bounded: a worker loads its models (embedding, spaCy) before its first task, minutes on a
+    # busy machine.
+    deadline = time.monotonic() + 420
     while time.monotonic() < deadline:
         jobs = Job.objects.filter(tenant=tenant, kind="similarity_sync")
         if jobs.filter(status=JobStatus.DONE, result__edges__gte=1).exists():

@@ -40,7 +40,9 @@ def test_a_filter_from_the_query_is_bounded():
 
 def test_erasure_requests_show_progress_never_whom(tenant):
     scope = scope_for(tenant, actor="user:ada", kind="person")
-    job = job_create(scope, kind="conversation_erasure", subject="one user", total=3)
+    from apps.conversations.erasure import JOB_KIND  # the kind the erasure jobs really have
+
+    job = job_create(scope, kind=JOB_KIND, subject="one user", total=3)
     job_finish(job, result={"messages": 3, "sessions": 1, "note": "secret"})
     [row] = erasure_requests(tenant=tenant)
     assert (row["requested_by"], row["scope"], row["status"]) == ("user:ada", "one user", "done")

@@ -11,6 +11,7 @@ from apps.ingestion.services import check_facts_submit
 from apps.tenants.models import JobStatus, Role, Tenant, TenantDeletion
 from apps.tenants.services import api_key_issue, audit_record, job_create
 from apps.tenants.tenant_deletion import check_tenant_delete, deletion_run
+from apps.tenants.tenant_export import JOB_KIND, export_run
 from apps.tenants.tenant_scan import tenant_scan
 from memoryproject.api_errors import ApplicationError, ConflictError
 from tests.conftest import scope_for
@@ -38,7 +39,8 @@ def tenant_filled(tenant, make_person) -> None:
     cypher.write(scope, STRAYS)
     api_key_issue(tenant=tenant, name="agent")
     make_person(tenant, Role.ADMIN)
-    job_create(scope, kind="test_job")
+    export = job_create(scope, kind=JOB_KIND)
+    export_run(job_uid=export.uid)  # an archive on disk, and a job row
     audit_record(scope, action="test.event")
 
 
@@ -50,6 +52,7 @@ def test_a_deleted_tenant_leaves_nothing_and_others_keep_everything(make_tenant,
     before = tenant_scan(tenant_uid=doomed.uid)
     assert before["nodes"]["Entity"] == 2 and before["nodes"][""] == 1
     assert before["relationships"]["STRAY"] == 1 and before["rows"]["tenants.tenantapikey"] == 1
+    assert before["files"] == 1
     kept_before = tenant_scan(tenant_uid=kept.uid)
 
     deletion = check_tenant_delete(actor="user:staff", tenant=doomed, confirm=doomed.slug)
@@ -57,6 +60,7 @@ def test_a_deleted_tenant_leaves_nothing_and_others_keep_everything(make_tenant,
 
     after = tenant_scan(tenant_uid=doomed.uid)
     assert after["left"] == 0 and not after["nodes"] and not after["relationships"]
+    assert after["files"] == 0
     assert all(n == 0 for n in after["rows"].values()), after["rows"]
     assert not Tenant.objects.filter(uid=doomed.uid).exists()
     assert result["nodes"] >= 6 and result["left"] == 0

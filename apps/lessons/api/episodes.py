@@ -27,7 +27,7 @@ class EpisodeOpenIn(StrictSerializer):
     )
 
 
-class ReceiptOut(serializers.Serializer):
+class EpisodeReceiptOut(serializers.Serializer):
     id = serializers.CharField()
     status = serializers.CharField()
 
@@ -47,14 +47,14 @@ class EpisodeListOut(serializers.Serializer):
     results = EpisodeRowOut(many=True)
 
 
-class CitedOut(serializers.Serializer):
+class EpisodeCitedOut(serializers.Serializer):
     kind = serializers.CharField()
     id = serializers.CharField(allow_null=True)
     label = serializers.CharField(allow_null=True)
     as_of = serializers.CharField(allow_null=True, required=False)
 
 
-class EntryRowOut(serializers.Serializer):
+class EpisodeEntryOut(serializers.Serializer):
     id = serializers.CharField()
     seq = serializers.IntegerField()
     type = serializers.CharField()
@@ -62,10 +62,10 @@ class EntryRowOut(serializers.Serializer):
     values = serializers.JSONField()  # the agent's own free-form values
     by = serializers.CharField(allow_null=True)
     at = serializers.CharField(allow_null=True)
-    cites = CitedOut(many=True)
+    cites = EpisodeCitedOut(many=True)
 
 
-class AboutOut(serializers.Serializer):
+class EpisodeAboutOut(serializers.Serializer):
     id = serializers.CharField()
     name = serializers.CharField(allow_null=True)
     type = serializers.CharField(allow_null=True, required=False)
@@ -80,14 +80,14 @@ class EpisodeOut(serializers.Serializer):
     opened_at = serializers.CharField(allow_null=True)
     closed_at = serializers.CharField(allow_null=True)
     outcome = serializers.JSONField(allow_null=True)
-    about = AboutOut(many=True)
-    entries = EntryRowOut(many=True)
+    about = EpisodeAboutOut(many=True)
+    entries = EpisodeEntryOut(many=True)
 
 
 class EpisodesApi(RecordsRefusals, ReadOrWrite, APIView):
     refusal_kind = "episode"
 
-    @extend_schema(request=EpisodeOpenIn, responses=ReceiptOut, summary="Open an episode")
+    @extend_schema(request=EpisodeOpenIn, responses=EpisodeReceiptOut, summary="Open an episode")
     def post(self, request):
         data = validated(request, EpisodeOpenIn)
         receipt = episode_services.check_episode_open(request.auth, **data)

@@ -24,7 +24,7 @@ class HandoffIn(StrictSerializer):
     note = serializers.CharField(required=False, allow_blank=True, max_length=2000)
 
 
-class PointerOut(serializers.Serializer):
+class HandoffPointerOut(serializers.Serializer):
     kind = serializers.CharField()
     id = serializers.CharField(allow_null=True)
     label = serializers.CharField(allow_null=True)
@@ -38,7 +38,7 @@ class HandoffRowOut(serializers.Serializer):
     status = serializers.CharField()
     given_at = serializers.CharField(allow_null=True)
     accepted_at = serializers.CharField(allow_null=True)
-    points_to = PointerOut(many=True)
+    points_to = HandoffPointerOut(many=True)
 
 
 class HandoffListOut(serializers.Serializer):

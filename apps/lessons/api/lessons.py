@@ -52,7 +52,7 @@ class LessonListOut(serializers.Serializer):
     results = LessonRowOut(many=True)
 
 
-class EvidenceOut(serializers.Serializer):
+class LessonEvidenceOut(serializers.Serializer):
     episode = serializers.CharField()
     title = serializers.CharField(allow_null=True, allow_blank=True)
     at = serializers.CharField(allow_null=True)
@@ -68,7 +68,7 @@ class LessonAboutOut(serializers.Serializer):
 class LessonOut(LessonRowOut):
     by = serializers.CharField(allow_null=True)
     created_at = serializers.CharField(allow_null=True)
-    evidence = EvidenceOut(many=True)
+    evidence = LessonEvidenceOut(many=True)
     about = LessonAboutOut(many=True)
 
 
@@ -109,7 +109,7 @@ class LessonDetailApi(APIView):
         return Response(lesson)
 
 
-class EvidenceIn(StrictSerializer):
+class LessonEvidenceIn(StrictSerializer):
     episode = serializers.CharField(max_length=200)
     agrees = serializers.BooleanField(required=False, allow_null=True, default=None)
     helped = serializers.BooleanField(required=False, allow_null=True, default=None)
@@ -120,12 +120,12 @@ class LessonEvidenceApi(RecordsRefusals, APIView):
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(
-        request=EvidenceIn,
+        request=LessonEvidenceIn,
         responses=LessonReceiptOut,
         summary="An episode for or against it, or a use",
     )
     def post(self, request, key: str):
-        data = validated(request, EvidenceIn)
+        data = validated(request, LessonEvidenceIn)
         return Response(lesson_services.check_lesson_weigh(request.auth, key=key, **data))
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -73,6 +73,7 @@ class TaskBatchIn(StrictSerializer):
     ops = serializers.ListField(child=TaskOpIn(), min_length=1, max_length=MAX_OPS)
 
 
+@extend_schema_serializer(component_name="TaskReceiptOut")  # apps/timeline has a ReceiptOut
 class ReceiptOut(serializers.Serializer):
     op = serializers.CharField()
     id = serializers.CharField(help_text="The short id (t-a3f1) to quote")
