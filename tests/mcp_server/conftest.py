@@ -7,6 +7,7 @@ import json
 import socket
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import anyio
 import httpx2
@@ -59,6 +60,13 @@ def live_asgi():
     thread.join(timeout=30)
 
 
+def run_apart(main):
+    """`anyio.run(main)` in a thread of its own: a browser test earlier in the session leaves
+    Playwright's event loop running in the test thread, where a second loop cannot start."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(anyio.run, main).result()
+
+
 def over_http(base_url: str, raw_key: str, steps) -> object:
     """Run `steps(client)` in one client connection over HTTP; its return value."""
 
@@ -69,4 +77,4 @@ def over_http(base_url: str, raw_key: str, steps) -> object:
             async with Client(transport) as client:
                 return await steps(client)
 
-    return anyio.run(main)
+    return run_apart(main)

@@ -16,7 +16,7 @@ from mcp import Client, StdioServerParameters
 from apps.tenants.models import TenantAPIKey
 from tests.conftest import ROOT, scope_for
 from tests.lessons.conftest import entity_make
-from tests.mcp_server.conftest import READ_ONLY, call, key_issue
+from tests.mcp_server.conftest import READ_ONLY, call, key_issue, run_apart
 from tests.mcp_server.test_http_app import FACTS, TOOLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,7 +38,7 @@ def over_stdio(raw_key: str, steps):
         async with Client(params) as client:
             return await steps(client)
 
-    return anyio.run(main)
+    return run_apart(main)
 
 
 def test_stdio_serves_the_tools_for_its_keys_tenant(tenant, make_tenant):

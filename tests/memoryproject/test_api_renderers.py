@@ -34,4 +34,5 @@ def test_a_playbook_stored_with_a_lone_surrogate_before_the_checks_still_reads(t
         response = api_client.get(path)
         assert response.status_code == 200, path
     listed = json.loads(api_client.get("/api/v1/playbooks").content)
-    assert listed["results"][0]["steps"] == [{"do": "\ud800"}]
+    # Read back through stored_json_loads: the lone surrogate becomes U+FFFD, never a 500.
+    assert listed["results"][0]["steps"] == [{"do": "\ufffd"}]

@@ -38,7 +38,7 @@ def test_timeline_as_of_diff_and_an_entry_marked_wrong(live_server, page, tenant
     page.fill("#as-of", "2026-01-02")
     page.click("#entity-timeline button[type=submit]")
     page.wait_for_function(
-        "document.querySelector('#as-of-time').textContent.startsWith('2026-01-02')"
+        "document.querySelector('#as-of-time time').getAttribute('datetime').startsWith('2026-01-02')"
     )
     assert "<b>ok</b>" in page.locator("#as-of-values").inner_text()  # escaped, shown as text
     assert page.locator("#as-of-relations").inner_text().strip() == "LOCATED_IN → r1"
