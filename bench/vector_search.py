@@ -31,24 +31,23 @@ DIMS = 384
 TOPICS = 50
 TOP = 10
 OLD_OVERSAMPLE = 100  # what the 5.26 code asked the index for before filtering by tenant
-LABEL = "BenchVector"
-INDEX = "bench_vector"
-
-WRITE = f"""
+# Label BenchVector and index bench_vector are written out in each statement (no text from
+# outside ever reaches the Cypher); LIMIT 10 is TOP, 100 is OLD_OVERSAMPLE.
+WRITE = """
 UNWIND $rows AS row
-CREATE (n:{LABEL} {{tenant: row.tenant, i: row.i}})
+CREATE (n:BenchVector {tenant: row.tenant, i: row.i})
 WITH n, row CALL db.create.setNodeVectorProperty(n, 'embedding', row.vector)
 """
-FILTERED = f"""
-CYPHER 25 MATCH (n:{LABEL})
-  SEARCH n IN (VECTOR INDEX {INDEX} FOR $q WHERE n.tenant = $tenant LIMIT {TOP})
+FILTERED = """
+CYPHER 25 MATCH (n:BenchVector)
+  SEARCH n IN (VECTOR INDEX bench_vector FOR $q WHERE n.tenant = $tenant LIMIT 10)
   SCORE AS score
 RETURN n.i AS i ORDER BY score DESC
 """
-POST_FILTERED = f"""
-CALL db.index.vector.queryNodes('{INDEX}', {OLD_OVERSAMPLE}, $q) YIELD node, score
+POST_FILTERED = """
+CALL db.index.vector.queryNodes('bench_vector', 100, $q) YIELD node, score
 WITH node, score WHERE node.tenant = $tenant
-RETURN node.i AS i ORDER BY score DESC LIMIT {TOP}
+RETURN node.i AS i ORDER BY score DESC LIMIT 10
 """
 
 
@@ -85,18 +84,17 @@ def main() -> None:
     data = {t: vectors_make(rng, n, centers) for t, n in sizes.items()}
 
     wipe(driver)
-    # Index DDL takes no $parameters: the name, label and options are this script's constants.
-    options = "`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'"
+    # Index DDL takes no $parameters: both statements are written out whole.
     if filtered:
         driver.execute_query(
-            f"CYPHER 25 CREATE VECTOR INDEX {INDEX} FOR (n:{LABEL}) ON n.embedding "
-            f"WITH [n.tenant] OPTIONS {{indexConfig: {{{options}, "
-            "`vector.quantization.enabled`: false}}"
+            "CYPHER 25 CREATE VECTOR INDEX bench_vector FOR (n:BenchVector) ON n.embedding "
+            "WITH [n.tenant] OPTIONS {indexConfig: {`vector.dimensions`: 384, "
+            "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}"
         )
     else:
         driver.execute_query(
-            f"CREATE VECTOR INDEX {INDEX} FOR (n:{LABEL}) ON n.embedding "
-            f"OPTIONS {{indexConfig: {{{options}}}}}"
+            "CREATE VECTOR INDEX bench_vector FOR (n:BenchVector) ON n.embedding "
+            "OPTIONS {indexConfig: {`vector.dimensions`: 384, `vector.similarity_function`: 'cosine'}}"
         )
     started = time.perf_counter()
     for tenant, vectors in data.items():
@@ -138,8 +136,8 @@ def main() -> None:
 
 def wipe(driver) -> None:
     with driver.session() as session:  # IN TRANSACTIONS needs an implicit transaction
-        session.run(f"MATCH (n:{LABEL}) CALL (n) {{ DELETE n }} IN TRANSACTIONS").consume()
-    driver.execute_query(f"DROP INDEX {INDEX} IF EXISTS")
+        session.run("MATCH (n:BenchVector) CALL (n) { DELETE n } IN TRANSACTIONS").consume()
+    driver.execute_query("DROP INDEX bench_vector IF EXISTS")
 
 
 if __name__ == "__main__":
