@@ -7,6 +7,8 @@
     rows().forEach(function (li) { li.classList.toggle("current", li.dataset.uid === uid); });
   }
   function move(step) {
+    // The pair can be in view before htmx:afterSettle marked its row: then mark it from the pair.
+    if (!document.querySelector("#queue-list li.current")) markCurrent();
     var all = rows();
     if (!all.length) return;
     var i = all.findIndex(function (li) { return li.classList.contains("current"); });
