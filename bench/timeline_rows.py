@@ -103,7 +103,7 @@ def db_hits(scope: Scope, query: str, **params) -> int:
 
 
 def reads(scope: Scope, states: int, count: int) -> None:
-    write(scope, rows_for("one", 1, T0, "ok"))
+    write(scope, [{**rows_for("one", 1, T0, "ok")[0], "key": "one"}])  # not "one0"
     long = [
         {"kind": "Sensor", "key": "long", "t": stamp(T0 + dt.timedelta(minutes=i)),
          "values": {"status": f"s{i}", "reading": i}, "relations": {"IN": f"room{i % 3}"}}
@@ -129,6 +129,7 @@ def reads(scope: Scope, states: int, count: int) -> None:
         for key in ("one", "long")
     }  # fmt: skip
     got = len(selectors.history(scope, kind="Sensor", key="long"))
+    assert len(selectors.history(scope, kind="Sensor", key="one")) == 1
     print(f"entity with {got} States vs 1 State, median of {count} calls each, interleaved:")
     for name in ("as_of", "history"):
         one, many = figures[f"{name} one"], figures[f"{name} long"]
