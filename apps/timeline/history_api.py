@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from apps.tenants.models import KeyScope
 from apps.timeline import selectors
-from apps.timeline.impact import check_entry_invalidate, impact_of_entry
+from apps.timeline.impact import check_entry_invalidate, impact_of_entry, impact_of_state
 from apps.timeline.rows import MAX_KEY_CHARS, parse_time
 from apps.timeline.time_diff import diff_between
 from apps.timeline.trust import agent_trust
@@ -155,6 +155,12 @@ class EntryImpactApi(Reader):
     @extend_schema(summary="What relied on an episode entry")
     def get(self, request, uid: str):
         return Response(impact_of_entry(request.auth, entry=uid[:MAX_UID_CHARS]))
+
+
+class StateImpactApi(Reader):
+    @extend_schema(summary="What relied on a State: the windows it opened, its entry's impact")
+    def get(self, request, uid: str):
+        return Response(impact_of_state(request.auth, state=uid[:MAX_UID_CHARS]))
 
 
 class EntryInvalidateApi(RecordsRefusals, APIView):
