@@ -194,6 +194,6 @@ def test_conversation_write_answers_fit_their_schema(agent):
     fits(schema, "/api/v1/users/{user}/sessions/{sid}/summary", "PUT", summary)
     asked = agent.post("/api/v1/context", json={"user": "ann", "session": "s1",
                                                  "message": "What about the seals?"})  # fmt: skip
-    assert fits(schema, "/api/v1/context", "POST", asked)["message_hits"]
+    assert fits(schema, "/api/v1/context", "POST", asked)["message"]["uid"]
     preview = agent.post("/api/v1/erasures/preview", json={"user": "ann"})
     assert fits(schema, "/api/v1/erasures/preview", "POST", preview)["messages"] == 4
