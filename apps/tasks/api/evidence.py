@@ -53,11 +53,6 @@ class EvidenceOut(serializers.Serializer):
     uid = serializers.CharField()
 
 
-class PagesOut(serializers.Serializer):
-    created = serializers.ListField(child=serializers.DictField())
-    skipped = serializers.ListField(child=serializers.DictField())
-
-
 class JobStartedOut(serializers.Serializer):
     job = serializers.CharField()
     url = serializers.CharField()
@@ -79,15 +74,17 @@ class EvidenceAddApi(WriteApi):
 class PagesApi(WriteApi):
     refusal_kind = "evidence_pages"
 
-    @extend_schema(request=PagesIn, responses={201: PagesOut},
-                   summary="Ingest found pages as evidence of a task",
-                   description="Chunked (100-500 characters), duplicates skipped by URL, content "
-                   "hash and cosine >= 0.95; strength from goal alignment with the task "
-                   "(0.30 to 0.95, low alignment lowers it, never drops the chunk).")  # fmt: skip
+    @extend_schema(request=PagesIn, responses={202: JobStartedOut},
+                   summary="Ingest found pages as evidence of a task, as a job",
+                   description="The pages are checked and queued; the job (its URL in the "
+                   "answer) counts pages done and ends with `created` and `skipped` chunks. "
+                   "Chunked (100-500 characters), duplicates skipped by URL, content hash and "
+                   "cosine >= 0.95; strength from goal alignment with the task (0.30 to 0.95, "
+                   "low alignment lowers it, never drops the chunk).")  # fmt: skip
     def post(self, request, task: str):
         data = validated(request, PagesIn)
-        result = page_ingest.check_pages_ingest(request.auth, task=task, pages=data["pages"])
-        return Response(result, status=201)
+        job = page_ingest.check_pages_ingest_start(request.auth, task=task, pages=data["pages"])
+        return _job_started(job)
 
 
 class SynthesisApi(WriteApi):
@@ -117,6 +114,9 @@ class SimilaritySyncApi(WriteApi):
                    summary="Sync SIMILAR_TO edges of tasks and evidence now, as a job",
                    description="Also runs by itself once writes have settled.")  # fmt: skip
     def post(self, request):
-        job = similarity_sync_start(request.auth)
-        url = reverse("api-job", kwargs={"uid": job.uid})
-        return Response({"job": job.uid, "url": url, "status": job.status}, status=202)
+        return _job_started(similarity_sync_start(request.auth))
+
+
+def _job_started(job) -> Response:
+    url = reverse("api-job", kwargs={"uid": job.uid})
+    return Response({"job": job.uid, "url": url, "status": job.status}, status=202)
