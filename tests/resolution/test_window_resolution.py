@@ -25,8 +25,9 @@ WINDOW = [
     EntityCandidate("Charles Babbage", "Person"),  # a name alone: pending
     EntityCandidate("Globex Corp", "Organization", description="A maker of turbines in Oslo."),
     # Sorted after 'globex corp': the entity the window has just created is its match.
-    EntityCandidate("Globex Corporation", "Organization",
-                    description="A maker of turbines in Oslo."),  # fmt: skip
+    EntityCandidate(
+        "Globex Corporation", "Organization", description="A maker of turbines in Oslo."
+    ),  # fmt: skip
     EntityCandidate("Oslo", "Location"),
     EntityCandidate("Lisbon", "Location"),
     EntityCandidate("Oslo", "Location"),  # the same name twice: one decision
