@@ -14,6 +14,8 @@ from apps.timeline.impact import check_entry_invalidate, impact_of_entry
 from apps.timeline.rows import MAX_KEY_CHARS, parse_time
 from apps.timeline.time_diff import diff_between
 from apps.timeline.trust import agent_trust
+from apps.timeline.what_if import MAX_ROWS as MAX_WHAT_IF_ROWS
+from apps.timeline.what_if import what_if
 from memoryproject.api_errors import ApplicationError, StrictSerializer
 from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import MAX_NAME_CHARS, MAX_UID_CHARS, query_params, validated
@@ -48,12 +50,124 @@ class InvalidateIn(StrictSerializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
 
 
+class WhatIfIn(StrictSerializer):
+    at = serializers.CharField(max_length=40, help_text="ISO 8601 with a time zone")
+    rows = serializers.ListField(
+        child=serializers.DictField(), min_length=1, max_length=MAX_WHAT_IF_ROWS,
+        help_text="rows of the write rule without `t` ({kind, key, values, relations})",
+    )  # fmt: skip
+
+
+class WhatIfOut(serializers.Serializer):
+    at = serializers.CharField()
+    entities = serializers.DictField(child=serializers.IntegerField())
+    joins = serializers.ListField(child=serializers.DictField())
+    splits = serializers.ListField(child=serializers.DictField())
+    importance = serializers.ListField(child=serializers.DictField())
+
+
 class ResultsOut(serializers.Serializer):
     results = serializers.ListField(child=serializers.DictField())
 
 
 class StateOut(serializers.Serializer):
     state = serializers.DictField(allow_null=True)
+
+
+class ChangedOut(serializers.Serializer):
+    kind = serializers.CharField(allow_null=True)
+    key = serializers.CharField(allow_null=True)
+    changes = serializers.DictField(child=serializers.DictField(),
+                                    help_text="{value: {before, after}}")  # fmt: skip
+
+
+class CreatedOut(serializers.Serializer):
+    kind = serializers.CharField(allow_null=True)
+    key = serializers.CharField(allow_null=True)
+    values = serializers.DictField()
+
+
+class WindowOut(serializers.Serializer):
+    source = serializers.CharField(allow_null=True)
+    kind = serializers.CharField(allow_null=True)
+    relation = serializers.CharField(allow_null=True)
+    target = serializers.CharField(allow_null=True)
+    at = serializers.CharField()
+    by = serializers.CharField(allow_null=True)
+
+
+class DiffOut(serializers.Serializer):
+    since = serializers.CharField()
+    until = serializers.CharField()
+    created = CreatedOut(many=True)
+    changed = ChangedOut(many=True)
+    opened = WindowOut(many=True)
+    closed = WindowOut(many=True)
+    truncated = serializers.BooleanField()
+
+
+class ImpactEntryOut(serializers.Serializer):
+    id = serializers.CharField()
+    episode = serializers.CharField(allow_null=True)
+    seq = serializers.IntegerField(allow_null=True)
+    type = serializers.CharField(allow_null=True)
+    by = serializers.CharField(allow_null=True)
+    invalid = serializers.BooleanField()
+    invalidated_by = serializers.CharField(allow_null=True)
+    invalidated_at = serializers.CharField(allow_null=True)
+    reason = serializers.CharField(allow_null=True)
+
+
+class ImpactStateOut(serializers.Serializer):
+    state = serializers.CharField()
+    kind = serializers.CharField(allow_null=True)
+    key = serializers.CharField(allow_null=True)
+    valid_from = serializers.CharField(allow_null=True)
+    valid_to = serializers.CharField(allow_null=True)
+    by = serializers.CharField(allow_null=True)
+
+
+class LessonAtRiskOut(serializers.Serializer):
+    key = serializers.CharField()
+    statement = serializers.CharField(allow_null=True)
+    support = serializers.IntegerField(allow_null=True)
+    against = serializers.IntegerField(allow_null=True)
+    left = serializers.IntegerField()
+    at_risk = serializers.BooleanField(allow_null=True)
+
+
+class PlaybookAtRiskOut(serializers.Serializer):
+    key = serializers.CharField()
+    version = serializers.IntegerField()
+    left = serializers.IntegerField()
+    at_risk = serializers.BooleanField()
+
+
+class ImpactOut(serializers.Serializer):
+    entry = ImpactEntryOut()
+    states = ImpactStateOut(many=True)
+    lessons = LessonAtRiskOut(many=True)
+    playbooks = PlaybookAtRiskOut(many=True)
+
+
+class InvalidateOut(serializers.Serializer):
+    id = serializers.CharField()
+    status = serializers.ChoiceField(choices=["invalidated", "exists"])
+    impact = ImpactOut()
+
+
+# `for` is a Python keyword, so the class is built with type().
+TrustRateOut = type("TrustRateOut", (serializers.Serializer,), {
+    "for": serializers.IntegerField(), "against": serializers.IntegerField(),
+    "rate": serializers.FloatField(), "__module__": __name__,
+})  # fmt: skip
+
+
+class TrustOut(serializers.Serializer):
+    agent = serializers.CharField()
+    score = serializers.FloatField(allow_null=True, help_text="null without evidence")
+    rates = serializers.DictField(child=TrustRateOut(),
+                                  help_text="entries, episodes, runs, versions")  # fmt: skip
 
 
 def _at(query: dict, name: str = "at"):
@@ -115,7 +229,7 @@ class SearchHistoryApi(Reader):
 
 
 class DiffApi(Reader):
-    @extend_schema(parameters=[SpanIn], summary="What changed between two times")
+    @extend_schema(parameters=[SpanIn], responses=DiffOut, summary="What changed between two times")
     def get(self, request):
         query = validated(request, SpanIn, data=query_params(request))
         since, until = _at(query, "since"), _at(query, "until")
@@ -124,8 +238,17 @@ class DiffApi(Reader):
         return Response(diff_between(request.auth, since=since, until=until))
 
 
+class WhatIfApi(Reader):
+    @extend_schema(request=WhatIfIn, responses=WhatIfOut,
+                   summary="Rows laid over a time, not stored: groups that join or split, "
+                           "importance that changes")  # fmt: skip
+    def post(self, request):
+        data = validated(request, WhatIfIn)
+        return Response(what_if(request.auth, at=_at(data), rows=data["rows"]))
+
+
 class EntryImpactApi(Reader):
-    @extend_schema(summary="What relied on an episode entry")
+    @extend_schema(responses=ImpactOut, summary="What relied on an episode entry")
     def get(self, request, uid: str):
         return Response(impact_of_entry(request.auth, entry=uid[:MAX_UID_CHARS]))
 
@@ -134,7 +257,8 @@ class EntryInvalidateApi(RecordsRefusals, APIView):
     refusal_kind = "invalidate"
     required_scope = KeyScope.REVIEW
 
-    @extend_schema(request=InvalidateIn, summary="Mark an entry wrong (never changed)")
+    @extend_schema(request=InvalidateIn, responses={201: InvalidateOut, 200: InvalidateOut},
+                   summary="Mark an entry wrong (never changed; 200 if it was already)")  # fmt: skip
     def post(self, request, uid: str):
         data = validated(request, InvalidateIn)
         receipt = check_entry_invalidate(request.auth, entry=uid[:MAX_UID_CHARS], **data)
@@ -142,6 +266,7 @@ class EntryInvalidateApi(RecordsRefusals, APIView):
 
 
 class TrustApi(Reader):
-    @extend_schema(summary="How far an agent's work held: four smoothed rates and their mean")
+    @extend_schema(responses=TrustOut,
+                   summary="How far an agent's work held: four smoothed rates and their mean")  # fmt: skip
     def get(self, request, name: str):
         return Response(agent_trust(request.auth, agent=name[:MAX_NAME_CHARS]))
