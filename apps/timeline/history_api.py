@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from apps.tenants.models import KeyScope
 from apps.timeline import selectors
-from apps.timeline.impact import check_entry_invalidate, impact_of_entry
+from apps.timeline.impact import check_entry_invalidate, impact_of_entry, impact_of_state
 from apps.timeline.rows import MAX_KEY_CHARS, parse_time
 from apps.timeline.time_diff import diff_between
 from apps.timeline.trust import agent_trust
@@ -150,6 +150,22 @@ class ImpactOut(serializers.Serializer):
     playbooks = PlaybookAtRiskOut(many=True)
 
 
+class StateHeadOut(ImpactStateOut):
+    entry = serializers.CharField(allow_null=True)
+
+
+class OpenedWindowOut(serializers.Serializer):
+    rel = serializers.CharField()
+    target = serializers.CharField(allow_null=True)
+    valid_to = serializers.CharField(allow_null=True)
+
+
+class StateImpactOut(serializers.Serializer):
+    state = StateHeadOut()
+    relations = OpenedWindowOut(many=True, help_text="the relation windows the State opened")
+    entry = ImpactOut(allow_null=True, help_text="what rests on its entry; null without one")
+
+
 class InvalidateOut(serializers.Serializer):
     id = serializers.CharField()
     status = serializers.ChoiceField(choices=["invalidated", "exists"])
@@ -251,6 +267,13 @@ class EntryImpactApi(Reader):
     @extend_schema(responses=ImpactOut, summary="What relied on an episode entry")
     def get(self, request, uid: str):
         return Response(impact_of_entry(request.auth, entry=uid[:MAX_UID_CHARS]))
+
+
+class StateImpactApi(Reader):
+    @extend_schema(responses=StateImpactOut,
+                   summary="What relied on a State: the windows it opened, its entry's impact")  # fmt: skip
+    def get(self, request, uid: str):
+        return Response(impact_of_state(request.auth, state=uid[:MAX_UID_CHARS]))
 
 
 class EntryInvalidateApi(RecordsRefusals, APIView):
