@@ -175,6 +175,28 @@ def do_resolve_and_write(
     review_at = float(stx.scope.setting("review_threshold"))
     if any(c.embedding is None and c.type in ENTITY_TYPES for c in entities):
         entities = candidates_embed(entities)
+    receipts, groups = candidates_grouped(entities)
+    entity_of: dict[int, str] = {}
+    # Keys are claimed in a fixed order so concurrent transactions lock them alike (no deadlock
+    # cycles between two documents naming the same entities).
+    for key in sorted(groups):
+        group = groups[key]
+        receipt = _resolve_one(stx, group, provenance, merge_at=merge_at, review_at=review_at)
+        group_receipts(entities, group, receipt, receipts, entity_of)
+    if provenance.chunk_uid:
+        _mentions_write(stx, groups.values(), entity_of, provenance.chunk_uid)
+    relation_receipts = do_relations_write(
+        stx, relations=relations, entities=entities, entity_of=entity_of, provenance=provenance
+    )
+    do_graph_version_bump(stx)  # kept whole-graph answers see this write
+    return [r for r in receipts if r is not None] + relation_receipts
+
+
+def candidates_grouped(
+    entities: list[EntityCandidate],
+) -> tuple[list[Receipt | None], dict[tuple[str, str], _Group]]:
+    """The refused candidates' receipts (None for the others), and the others grouped by
+    (type, normalized name): each group goes through the gate once."""
     receipts: list[Receipt | None] = [None] * len(entities)
     groups: dict[tuple[str, str], _Group] = {}
     for i, candidate in enumerate(entities):
@@ -192,30 +214,23 @@ def do_resolve_and_write(
             groups[key] = _Group(norm=key[1], members=[i], candidate=candidate)
         groups[key].mentions.extend(candidate.mentions)
 
-    entity_of: dict[int, str] = {}
-    # Keys are claimed in a fixed order so concurrent transactions lock them alike (no deadlock
-    # cycles between two documents naming the same entities).
-    for key in sorted(groups):
-        group = groups[key]
-        receipt = _resolve_one(stx, group, provenance, merge_at=merge_at, review_at=review_at)
-        first, *rest = group.members
-        receipts[first] = receipt
-        for i in rest:
-            receipts[i] = Receipt(
-                kind="entity", name=entities[i].name, action="unchanged",
-                entity_uid=receipt.entity_uid, matched_uid=receipt.entity_uid,
-                matched_name=receipt.matched_name or receipt.name, score=1.0, signals={},
-                reason=f"same normalized name and type as candidate #{first} of this call",
-            )  # fmt: skip
-        for i in group.members:
-            entity_of[i] = receipt.entity_uid
-    if provenance.chunk_uid:
-        _mentions_write(stx, groups.values(), entity_of, provenance.chunk_uid)
-    relation_receipts = do_relations_write(
-        stx, relations=relations, entities=entities, entity_of=entity_of, provenance=provenance
-    )
-    do_graph_version_bump(stx)  # kept whole-graph answers see this write
-    return [r for r in receipts if r is not None] + relation_receipts
+    return receipts, groups
+
+
+def group_receipts(entities, group: _Group, receipt: Receipt, receipts: list, entity_of: dict):
+    """The group's first candidate gets the gate's receipt, the others (same name) 'unchanged';
+    fills `receipts` and `entity_of` (candidate index -> entity uid) in place."""
+    first, *rest = group.members
+    receipts[first] = receipt
+    for i in rest:
+        receipts[i] = Receipt(
+            kind="entity", name=entities[i].name, action="unchanged",
+            entity_uid=receipt.entity_uid, matched_uid=receipt.entity_uid,
+            matched_name=receipt.matched_name or receipt.name, score=1.0, signals={},
+            reason=f"same normalized name and type as candidate #{first} of this call",
+        )  # fmt: skip
+    for i in group.members:
+        entity_of[i] = receipt.entity_uid
 
 
 def _refusal(candidate: EntityCandidate) -> str:
@@ -256,6 +271,11 @@ def _resolve_one(
     else:
         uid = _create(stx, candidate, group.norm, decision, provenance)
         action = "pending" if decision.action == "pending" else "created"
+    return decision_receipt(candidate, decision, uid, action)
+
+
+def decision_receipt(candidate: EntityCandidate, decision: Decision, uid: str, action: str):
+    """The receipt of one group's decision, as both gate paths write it."""
     best = decision.proposals[0] if decision.proposals else decision.best
     return Receipt(
         kind="entity",
@@ -278,7 +298,7 @@ def weights_of(proposal) -> dict[str, float]:
             if part.compared.level != "missing"}  # fmt: skip
 
 
-def _surface_names(candidate: EntityCandidate, exclude: str = "") -> list[dict]:
+def surface_names(candidate: EntityCandidate, exclude: str = "") -> list[dict]:
     seen, names = {exclude}, []
     for surface in candidate.names:
         norm = name_normalize(surface)
@@ -291,7 +311,7 @@ def _surface_names(candidate: EntityCandidate, exclude: str = "") -> list[dict]:
 def _create(
     stx: ScopedTx, candidate: EntityCandidate, norm: str, decision: Decision, prov: Provenance
 ) -> str:
-    aliases = _surface_names(candidate, exclude=norm)
+    aliases = surface_names(candidate, exclude=norm)
     pending = decision.proposals if decision.action == "pending" else ()
     rows = stx.run(
         ENTITY_CREATE,
@@ -303,7 +323,7 @@ def _create(
         norm_aliases=[a["norm"] for a in aliases],
         description=candidate.description,
         embedding=list(candidate.embedding or ()),
-        description_embedding=_described(candidate),
+        description_embedding=described_vector(candidate),
         values_json=values_dump(candidate.values),
         name_keys=blocking_keys(candidate.type, candidate.names, candidate.values),
         agent=prov.agent,
@@ -329,10 +349,10 @@ def _absorb(stx: ScopedTx, candidate: EntityCandidate, norm: str, uid: str, prov
         ENTITY_ABSORB,
         uid=uid,
         norm=norm,
-        names=_surface_names(candidate),
+        names=surface_names(candidate),
         description=candidate.description,
         embedding=list(candidate.embedding or ()),
-        description_embedding=_described(candidate),
+        description_embedding=described_vector(candidate),
         agent=prov.agent,
         max_descriptions=MAX_ABSORBED_DESCRIPTIONS,
         name_keys=blocking_keys(candidate.type, candidate.names, candidate.values),
@@ -352,7 +372,7 @@ def _absorb(stx: ScopedTx, candidate: EntityCandidate, norm: str, uid: str, prov
     return changed, row["uid"]
 
 
-def _described(candidate: EntityCandidate) -> list[float] | None:
+def described_vector(candidate: EntityCandidate) -> list[float] | None:
     vector = candidate.description_embedding
     return list(vector) if vector and candidate.description else None
 

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.tasks import selectors
+from apps.tasks.api.answers import EvidenceDetailOut
 from apps.tasks.api.tasks import TASK_ID, WriteApi
 from apps.tasks.services import evidence, page_ingest
 from apps.tasks.similarity import similarity_sync_start
@@ -100,7 +101,8 @@ class SynthesisApi(WriteApi):
 class EvidenceDetailApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="One evidence node (uid or short id) with its provenance")
+    @extend_schema(responses=EvidenceDetailOut,
+                   summary="One evidence node (uid or short id) with its provenance")  # fmt: skip
     def get(self, request, evidence_id: str):
         return Response(selectors.evidence_detail(request.auth, evidence=evidence_id))
 
