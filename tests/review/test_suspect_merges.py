@@ -20,14 +20,15 @@ from tests.review.review_fixtures import ingest
 
 ENTITY = """
 MATCH (e:Entity {tenant: $tenant, name: $name, status: 'active'})
+WHERE $uid IS NULL OR e.uid = $uid
 RETURN e.uid AS uid, e.aliases AS aliases, e.values_json AS values_json,
        COUNT { (:Chunk)-[:MENTIONS]->(e) } AS mentions,
        EXISTS { (e)-[:NOT_SAME]-(:Entity {tenant: $tenant}) } AS not_same
 """
 
 
-def entity(scope, name):
-    rows = cypher.read(scope, ENTITY, name=name)
+def entity(scope, name, uid=None):
+    rows = cypher.read(scope, ENTITY, name=name, uid=uid)
     return rows[0] if rows else None
 
 
@@ -93,7 +94,7 @@ def test_rescoring_turns_merges_suspect_once_and_reviewers_keep_or_undo(make_ten
     # Undo: the mention's entity is back with its alias, email and mention; the two are NOT_SAME.
     undone = check_suspect_undo(scope, uid=hopper["uid"])
     assert undone["moved_back"] == 1
-    survivor = entity(scope, "Grace Hopper")
+    survivor = entity(scope, "Grace Hopper", merged["uid"])
     restored = cypher.read(scope, "MATCH (e:Entity {tenant: $tenant, uid: $uid}) "
                            "RETURN e.status AS status, e.aliases AS aliases, e.values_json AS v, "
                            "e.embedding IS NOT NULL AS embedded, "

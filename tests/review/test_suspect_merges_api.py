@@ -22,7 +22,7 @@ def test_rescore_on_a_worker_then_list_read_undo_and_keep(make_tenant, make_api_
     reader = make_api_client(tenant, [KeyScope.MEMORY_READ.value])
     assert reader.get("/api/v1/suspect-merges").status_code == 403
     assert reader.post("/api/v1/suspect-merges/rescore").status_code == 403
-    client = make_api_client(tenant, REVIEW)
+    client = make_api_client(tenant, [*REVIEW, KeyScope.MEMORY_READ.value])  # jobs: read
     queued = client.post("/api/v1/suspect-merges/rescore")
     assert queued.status_code == 202, queued.content
     done = wait_for(lambda: (j := client.get(queued.json()["url"]).json())["status"] == "done" and j,
