@@ -34,6 +34,8 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.conf import settings  # noqa: E402
+
 from apps.conversations import context  # noqa: E402
 from apps.conversations.input_limits import owner_key  # noqa: E402
 from apps.graph import cypher  # noqa: E402
@@ -163,9 +165,15 @@ class FillerPool:
             self.vectors = np.array(get_embedder().embed(self.texts), dtype=np.float32)
             np.save(cache, self.vectors)
         self.next = 0
+        self.order = list(range(len(self.texts)))
+
+    def deal(self, rng: random.Random) -> None:
+        """Hand the sentences out in an order of `rng` (the run's seed; the pool's own seed only
+        makes the sentences, so runs of several seeds share one embedding of the pool)."""
+        rng.shuffle(self.order)
 
     def draw(self, n: int) -> list[tuple[str, list[float]]]:
-        picked = range(self.next, self.next + n)
+        picked = self.order[self.next : self.next + n]
         self.next += n
         return [(self.texts[i], self.vectors[i].tolist()) for i in picked]
 
@@ -220,14 +228,16 @@ RETURN [i IN range(0, size(texts) - 1) WHERE texts[i] = $said][0] + 1 AS place, 
 """
 
 
-def ask(scope, user: str, sid: str, questions, *, k: int, misses: list) -> tuple[list, int]:
+def ask(scope, user: str, sid: str, questions, *, k: int, misses: list, by_words: list):
     times, found = [], 0
     for question, said in questions:
         result = context.check_context(scope, user=user, sid=sid, message=question, k=k,
                                        token_budget=2000)  # fmt: skip
         times.append(result["timings"]["server_ms"])
-        hit = any(m["text"] == said for m in result["message_hits"])
-        found += hit
+        hit = [m for m in result["message_hits"] if m["text"] == said]
+        found += bool(hit)
+        if hit and "words" in hit[0]["ranks"]:
+            by_words.append((question, said))
         if not hit:
             exact = cypher.read(scope, EXACT_PLACE, user=user, said=said,
                                 vector=get_embedder().embed([question])[0])[0]  # fmt: skip
@@ -245,16 +255,24 @@ def main() -> None:
     ap.add_argument("--facts", type=int, default=6, help="planted facts (questions) per user")
     ap.add_argument("--k", type=int, default=10)
     ap.add_argument("--warmup", type=int, default=30, help="context calls not counted")
-    ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--seed", type=int, default=11, help="facts, their places, questions, order")
+    ap.add_argument("--filler-seed", type=int, default=11, help="the filler sentences")
     ap.add_argument("--keep", action="store_true")
+    ap.add_argument("--exact-scan", type=int, default=None,
+                    help="compare exactly with all messages of a user who has at most this many "
+                         "(settings.CONTEXT_EXACT_SCAN_MESSAGES; 0: always the vector index)")  # fmt: skip
     args = ap.parse_args()
+    if args.exact_scan is not None:
+        settings.CONTEXT_EXACT_SCAN_MESSAGES = args.exact_scan
 
     rng = random.Random(args.seed)
     graph_connect()
     schema_install()
     scope = Scope(tenant=f"bench-{uuid.uuid4().hex[:8]}", actor="bench", actor_kind="system")
-    pool = FillerPool(rng, args.long_users * (args.long_messages - args.facts)
+    pool = FillerPool(random.Random(args.filler_seed),
+                      args.long_users * (args.long_messages - args.facts)
                       + args.short_users * (args.short_messages - args.facts))  # fmt: skip
+    pool.deal(rng)
     started = time.perf_counter()
     asks: dict[str, list] = {"long": [], "short": []}
     for u in range(args.long_users):
@@ -286,15 +304,22 @@ def main() -> None:
         order = [("long", x) for x in asks["long"]] + [("short", x) for x in asks["short"]]
         rng.shuffle(order)
         misses: list = []
+        words = {"long": [], "short": []}
         for kind, (user, questions) in order:
-            times, found = ask(scope, user, "ask", questions, k=args.k, misses=misses)
+            times, found = ask(scope, user, "ask", questions, k=args.k, misses=misses,
+                               by_words=words[kind])  # fmt: skip
             t, f, n = figures[kind]
             figures[kind] = (t + times, f + found, n + len(questions))
+        print(f"exact comparison with all messages of users with at most "
+              f"{settings.CONTEXT_EXACT_SCAN_MESSAGES}; seed {args.seed}, filler seed {args.filler_seed}")  # fmt: skip
         for kind, (times, found, n) in figures.items():
             messages = args.long_messages if kind == "long" else args.short_messages
             print(f"{kind} histories ({messages} messages): recall@{args.k} {found}/{n} = "
-                  f"{found / n:.3f}; context server time p50 {pct(times, 50):.1f} ms, "
+                  f"{found / n:.3f} ({len(words[kind])} of them also found by words); "
+                  f"context server time p50 {pct(times, 50):.1f} ms, "
                   f"p95 {pct(times, 95):.1f} ms")  # fmt: skip
+        for question, said in words["long"]:
+            print(f"  by words too: {question!r} -> {said!r}")
         long_p95, short_p95 = pct(figures["long"][0], 95), pct(figures["short"][0], 95)
         print(f"p95 long / short: {long_p95 / short_p95:.2f} (goal <= 1.5; recall goal >= 0.9)")
         for user, question, said, place, first, got in misses:

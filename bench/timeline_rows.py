@@ -31,7 +31,7 @@ import django  # noqa: E402
 django.setup()
 
 from apps.graph import cypher  # noqa: E402
-from apps.graph.connection import graph_connect  # noqa: E402
+from apps.graph.connection import graph_connect, graph_driver  # noqa: E402
 from apps.graph.schema import schema_install  # noqa: E402
 from apps.graph.scope import Scope  # noqa: E402
 from apps.timeline import selectors  # noqa: E402
@@ -79,17 +79,31 @@ def batches(scope: Scope, n: int, run: int) -> tuple[float, float]:
     return changed, late
 
 
-def median_ms(call, reads: int) -> float:
-    times = []
-    for _ in range(reads):
-        started = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
+def medians_ms(calls: dict, rounds: int) -> dict:
+    """The median time of each call, the calls interleaved round by round (the machine's load
+    falls on all of them alike)."""
+    times = {name: [] for name in calls}
+    for _ in range(rounds):
+        for name, call in calls.items():
+            started = time.perf_counter()
+            call()
+            times[name].append(time.perf_counter() - started)
+    return {name: statistics.median(t) * 1000 for name, t in times.items()}
+
+
+def db_hits(scope: Scope, query: str, **params) -> int:
+    """Database hits of one run of `query` (PROFILE): what it read, whatever the machine's load."""
+    with graph_driver().session() as session:
+        profile = session.run("PROFILE " + query, tenant=scope.tenant, **params).consume().profile
+
+    def total(op: dict) -> int:
+        return op.get("dbHits", 0) + sum(total(c) for c in op.get("children", []))
+
+    return total(profile)
 
 
 def reads(scope: Scope, states: int, count: int) -> None:
-    write(scope, rows_for("one", 1, T0, "ok"))
+    write(scope, [{**rows_for("one", 1, T0, "ok")[0], "key": "one"}])  # not "one0"
     long = [
         {"kind": "Sensor", "key": "long", "t": stamp(T0 + dt.timedelta(minutes=i)),
          "values": {"status": f"s{i}", "reading": i}, "relations": {"IN": f"room{i % 3}"}}
@@ -97,24 +111,32 @@ def reads(scope: Scope, states: int, count: int) -> None:
     ]  # fmt: skip
     write(scope, long)
     write(scope, [{**row, "key": "twenty"} for row in long[:20]])
-    middle = T0 + dt.timedelta(minutes=states // 2, seconds=30)
-    figures = {}
-    for key, at in (("one", T0 + dt.timedelta(hours=1)), ("long", middle)):
-        figures[key] = (
-            median_ms(lambda k=key, a=at: selectors.as_of(scope, kind="Sensor", key=k, at=a),
-                      count),
-            median_ms(lambda k=key: selectors.history(scope, kind="Sensor", key=k, last=20),
-                      count),
-        )  # fmt: skip
-    twenty = median_ms(lambda: selectors.history(scope, kind="Sensor", key="twenty", last=20),
-                       count)  # fmt: skip
+    at = {
+        "one": T0 + dt.timedelta(hours=1),
+        "long": T0 + dt.timedelta(minutes=states // 2, seconds=30),
+    }
+    calls = {}
+    for key in ("one", "long"):
+        calls[f"as_of {key}"] = lambda k=key: selectors.as_of(scope, kind="Sensor", key=k, at=at[k])
+        calls[f"history {key}"] = lambda k=key: selectors.history(scope, kind="Sensor", key=k,
+                                                                  last=20)  # fmt: skip
+    calls["history twenty"] = lambda: selectors.history(scope, kind="Sensor", key="twenty", last=20)
+    medians_ms(calls, 5)  # warm the plans
+    figures = medians_ms(calls, count)
+    hits = {
+        f"{name} {key}": db_hits(scope, query, kind="Sensor", key=key, at=at[key], last=20)
+        for name, query in (("as_of", selectors.AS_OF), ("history", selectors.HISTORY))
+        for key in ("one", "long")
+    }  # fmt: skip
     got = len(selectors.history(scope, kind="Sensor", key="long"))
-    print(f"entity with {got} States vs 1 State, median of {count} calls each:")
-    for i, name in enumerate(("as_of", "history(last=20)")):
-        one, many = figures["one"][i], figures["long"][i]
-        print(f"  {name}: 1 State {one:.2f} ms, {got} States {many:.2f} ms, "
-              f"ratio {many / one:.2f}")  # fmt: skip
-    many = figures["long"][1]
+    assert len(selectors.history(scope, kind="Sensor", key="one")) == 1
+    print(f"entity with {got} States vs 1 State, median of {count} calls each, interleaved:")
+    for name in ("as_of", "history"):
+        one, many = figures[f"{name} one"], figures[f"{name} long"]
+        label = "history(last=20)" if name == "history" else name
+        print(f"  {label}: 1 State {one:.2f} ms ({hits[f'{name} one']} db hits), {got} States "
+              f"{many:.2f} ms ({hits[f'{name} long']} db hits), ratio {many / one:.2f}")  # fmt: skip
+    twenty, many = figures["history twenty"], figures["history long"]
     print(f"  history(last=20), the same 20 States returned: an entity with 20 States "
           f"{twenty:.2f} ms, {got} States {many:.2f} ms, ratio {many / twenty:.2f}")  # fmt: skip
 

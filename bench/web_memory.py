@@ -1,6 +1,7 @@
-"""Memory of the idle web process: starts gunicorn on the project's WSGI app (one worker), asks
-/api/v1/health until it answers (401 without a key), lets it idle, then prints the worker's resident and peak
-memory (VmRSS, VmHWM) and whether spaCy or torch is mapped into it (the web never loads spaCy).
+"""Memory of the idle web process: starts uvicorn on the project's ASGI app as `make run` does
+(bin/run-local: one process, Django and /mcp), asks /api/v1/health until it answers (401 without
+a key), lets it idle, then prints the process's resident and peak memory (VmRSS, VmHWM) and
+whether spaCy or torch is mapped into it (the web never loads spaCy).
 
     .venv/bin/python bench/web_memory.py [--port 8765] [--idle 5]
 """
@@ -39,8 +40,8 @@ def main() -> None:
     args = parser.parse_args()
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "memoryproject.settings"}
     server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "memoryproject.wsgi", "-w", "1",
-         "-b", f"127.0.0.1:{args.port}"],
+        [sys.executable, "-m", "uvicorn", "memoryproject.asgi:application", "--host", "127.0.0.1",
+         "--port", str(args.port), "--workers", "1"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
@@ -55,14 +56,13 @@ def main() -> None:
                 break
             except OSError:
                 if time.monotonic() > deadline or server.poll() is not None:
-                    sys.exit("gunicorn did not answer")
+                    sys.exit("uvicorn did not answer")
                 time.sleep(0.5)
         time.sleep(args.idle)
-        children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()
-        worker = int(children[0])
+        worker = server.pid  # uvicorn with one worker serves in the process it starts
         memory = status(worker)
         print(f"health: {code}")
-        print(f"idle web worker: RSS {memory['VmRSS']} MiB, peak {memory['VmHWM']} MiB")
+        print(f"idle web process: RSS {memory['VmRSS']} MiB, peak {memory['VmHWM']} MiB")
         print(f"spacy mapped: {mapped(worker, 'spacy')}, torch mapped: {mapped(worker, 'torch')}")
     finally:
         server.terminate()

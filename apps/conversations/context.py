@@ -9,6 +9,8 @@ import time
 from concurrent.futures import Future
 from contextvars import copy_context
 
+from django.conf import settings
+
 from apps.conversations import input_limits as limits
 from apps.conversations.prompt_block import prompt_block
 from apps.conversations.services import after_append, do_message_append_in, validate_message_input
@@ -25,14 +27,17 @@ EXACT_BUDGET = 200  # at most this many (about 8 ms here); older ones are found 
 DEPTH = 60  # places read from each index, and kept of each ranking for the fusion
 MIN_NEIGHBOUR_CONFIDENCE = 0.5
 
-# Message candidates, in three parts whose cost is bounded whatever the user's history:
+# Message candidates, in three parts whose cost is bounded (by the setting below for the third):
 # - the user's latest messages (up to EXACT_BUDGET, newest sessions first);
 # - their messages that share content words with the question (no stop words: those match
 #   nearly every message), through the full-text index, which keeps to one user's messages
 #   through owner_key, DEPTH deep in Lucene's order: a rare word (a name, a number) finds its
 #   message even where the model's vector does not;
-# - older messages by meaning through the vector index, filtered to the user inside the index,
-#   DEPTH deep: the index is approximate, so the nearest few alone miss some of the nearest.
+# - older messages by meaning: for a user with at most settings.CONTEXT_EXACT_SCAN_MESSAGES
+#   messages, the DEPTH nearest by an exact comparison with each of them (read through the
+#   (tenant, user) index); above that, the DEPTH first of the vector index, filtered to the user
+#   inside the index, which is approximate: under the filter it loses some of the nearest,
+#   even the nearest one, at any depth read.
 # Every candidate is then compared exactly with the question's vector; the answer gives the
 # first DEPTH places by that similarity ("meaning") and the first $word_places word hits
 # ("words"), which the caller fuses by reciprocal rank (_messages_fused). A user whose messages
@@ -41,9 +46,10 @@ MESSAGE_HITS = """
 CYPHER 25
 CALL () {
   OPTIONAL MATCH (s:Session {tenant: $tenant, user: $user})
-  RETURN count(s) <= $recent_sessions AND coalesce(sum(s.last_no), 0) <= $budget AS complete
+  WITH count(s) AS sessions, coalesce(sum(s.last_no), 0) AS total
+  RETURN sessions <= $recent_sessions AND total <= $budget AS complete, total <= $scan_max AS scan
 }
-CALL (complete) {
+CALL (complete, scan) {
   MATCH (s:Session {tenant: $tenant, user: $user})
   WITH s ORDER BY s.last_at DESC LIMIT $recent_sessions
   WITH collect(s) AS sessions
@@ -72,7 +78,12 @@ CALL (complete) {
   WITH nodes[i] AS m, i + 1 AS word_place WHERE m.tenant = $tenant AND m.user = $user
   RETURN m, word_place
   UNION
-  WITH complete WHERE NOT complete
+  WITH complete, scan WHERE NOT complete AND scan
+  MATCH (m:Message {tenant: $tenant, user: $user}) WHERE m.embedding IS NOT NULL
+  WITH m ORDER BY vector.similarity.cosine(m.embedding, $vector) DESC LIMIT $depth
+  RETURN m, null AS word_place
+  UNION
+  WITH complete, scan WHERE NOT complete AND NOT scan
   // A SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails otherwise).
   MATCH (hit:Message)
     SEARCH hit IN (VECTOR INDEX message_embedding FOR $vector
@@ -245,6 +256,7 @@ def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, l
     content = fulltext_terms(message, content_only=True)
     rows = unit.run(MESSAGE_HITS, user=user, vector=vector, recent_sessions=RECENT_SESSIONS,
                     budget=EXACT_BUDGET, depth=DEPTH, word_places=_word_places(k),
+                    scan_max=settings.CONTEXT_EXACT_SCAN_MESSAGES,
                     lucene=limits.user_words_query(unit.scope.tenant, user, content) or None
                     ) if vector is not None else []  # fmt: skip
     hits = _messages_fused(rows, k=k)

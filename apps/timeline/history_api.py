@@ -14,6 +14,8 @@ from apps.timeline.impact import check_entry_invalidate, impact_of_entry
 from apps.timeline.rows import MAX_KEY_CHARS, parse_time
 from apps.timeline.time_diff import diff_between
 from apps.timeline.trust import agent_trust
+from apps.timeline.what_if import MAX_ROWS as MAX_WHAT_IF_ROWS
+from apps.timeline.what_if import what_if
 from memoryproject.api_errors import ApplicationError, StrictSerializer
 from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import MAX_NAME_CHARS, MAX_UID_CHARS, query_params, validated
@@ -46,6 +48,22 @@ class SpanIn(StrictSerializer):
 
 class InvalidateIn(StrictSerializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+
+
+class WhatIfIn(StrictSerializer):
+    at = serializers.CharField(max_length=40, help_text="ISO 8601 with a time zone")
+    rows = serializers.ListField(
+        child=serializers.DictField(), min_length=1, max_length=MAX_WHAT_IF_ROWS,
+        help_text="rows of the write rule without `t` ({kind, key, values, relations})",
+    )  # fmt: skip
+
+
+class WhatIfOut(serializers.Serializer):
+    at = serializers.CharField()
+    entities = serializers.DictField(child=serializers.IntegerField())
+    joins = serializers.ListField(child=serializers.DictField())
+    splits = serializers.ListField(child=serializers.DictField())
+    importance = serializers.ListField(child=serializers.DictField())
 
 
 class ResultsOut(serializers.Serializer):
@@ -122,6 +140,15 @@ class DiffApi(Reader):
         if not since < until:
             raise ApplicationError("since comes before until.", field="until")
         return Response(diff_between(request.auth, since=since, until=until))
+
+
+class WhatIfApi(Reader):
+    @extend_schema(request=WhatIfIn, responses=WhatIfOut,
+                   summary="Rows laid over a time, not stored: groups that join or split, "
+                           "importance that changes")  # fmt: skip
+    def post(self, request):
+        data = validated(request, WhatIfIn)
+        return Response(what_if(request.auth, at=_at(data), rows=data["rows"]))
 
 
 class EntryImpactApi(Reader):

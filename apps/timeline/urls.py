@@ -19,6 +19,7 @@ api_urlpatterns = [
     path("kinds/<str:kind>/history-search", history_api.SearchHistoryApi.as_view(),
          name="api-history-search"),
     path("diff", history_api.DiffApi.as_view(), name="api-diff"),
+    path("what-if", history_api.WhatIfApi.as_view(), name="api-what-if"),
     path("entries/<str:uid>/impact", history_api.EntryImpactApi.as_view(), name="api-entry-impact"),
     path("entries/<str:uid>/invalidate", history_api.EntryInvalidateApi.as_view(),
          name="api-entry-invalidate"),

@@ -72,12 +72,16 @@ def test_context_limits(scope, kwargs, field):
     )
 
 
+@pytest.mark.parametrize("scan_max", [1000, 0], ids=["exact scan", "vector index"])
 def test_older_messages_beyond_the_exact_budget_are_found_by_words_and_by_meaning(
-    scope, monkeypatch
+    scope, monkeypatch, settings, scan_max
 ):
-    """Only the newest messages are compared one by one; older ones come from the user's own
-    full-text matches and from the shared vector index, and never from another user."""
+    """Beyond the newest messages, older ones come from the user's own full-text matches and by
+    meaning from an exact comparison with all of the user's messages (a user with at most
+    CONTEXT_EXACT_SCAN_MESSAGES) or from the shared vector index (above), never from another
+    user."""
     monkeypatch.setattr(context, "EXACT_BUDGET", 3)
+    settings.CONTEXT_EXACT_SCAN_MESSAGES = scan_max
     say(scope, "The kiln in the north depot cracked its lining in March.", sid="old")
     say(scope, "Our ferry timetable changed for the winter.", sid="old")
     say(scope, "The kiln in the north depot cracked again.", user="bob", sid="old")
