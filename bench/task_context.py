@@ -1,16 +1,21 @@
 """Context by Personalized PageRank on a large work graph: latency of POST-free
-`task_context` calls (seeds, GDS projection of the whole tenant's work graph, PageRank, details,
-paths, drop), and recall of planted answers against plain vector top-k.
+`task_context` calls (seeds, the seeds' neighbourhood read ring by ring, its GDS projection,
+PageRank, details, paths, drop), recall of planted answers against plain vector top-k, and how
+far the bounded neighbourhood's ranking agrees with PageRank on the seeds' whole connected work
+graph (what the walk sees without a bound; its cost is printed too).
 
 The graph (written in bulk with the properties the services keep): `--tasks` tasks, a tenth of
 them roots and the rest subtasks of a random root, and `--evidence` evidence nodes PRODUCED by
-random tasks, each with a random unit embedding (384 dimensions). Then `--queries` planted
-cases: a query task q under a root, a task d that q DEPENDS_ON, and the answer: evidence PRODUCED
-by d whose embedding is unrelated to q's, while ten distractors PRODUCED by random other tasks
-sit close to q's embedding (cosine about 0.7). The answer is one structural hop from q's
-dependency, and far from q in the vector space: what a plain vector search cannot reach and the
-walk can. Recall@10 counts the answers among the first 10 evidence items of each method; vector
-top-k is the `evidence_embedding` index searched with q's embedding, filtered to the tenant.
+random tasks, each with a random unit embedding (384 dimensions), and `--similar` SIMILAR_TO
+edges per evidence node to evidence of another task (score 0.5-0.9), as the sync job keeps.
+Then `--queries` planted cases: a query task q under a root, a task d that q DEPENDS_ON, and the
+answer: evidence PRODUCED by d whose embedding is unrelated to q's, while ten distractors
+PRODUCED by random other tasks sit close to q's embedding (cosine about 0.7). The answer is one
+structural hop from q's dependency, and far from q in the vector space: what a plain vector
+search cannot reach and the walk can. Recall@10 counts the answers among the first 10 evidence
+items of each method; vector top-k is the `evidence_embedding` index searched with q's
+embedding, filtered to the tenant. Agreement@10 is the share of the bounded top-10 evidence
+that the unbounded walk also ranks in its top 10 (the first `--agreement` cases).
 
     NEO4J_LOCAL_PORT=7714 ANAMNESIS_DATA_DIR=$PWD/.local/test .venv/bin/python bench/task_context.py
     ... bench/task_context.py --tasks 10000 --evidence 40000 --queries 50
@@ -56,6 +61,11 @@ CREATE (t)-[:PRODUCED]->(:Evidence {tenant: $tenant, uid: row.uid, short_id: 'e-
         task_uid: row.task, content: row.text, source: 'bench', strength: 0.5,
         superseded: false, embedding: row.embedding, created_at: datetime()})
 """
+SIMILAR = """
+UNWIND $rows AS row
+MATCH (a:Evidence {tenant: $tenant, uid: row.a}), (b:Evidence {tenant: $tenant, uid: row.b})
+CREATE (a)-[:SIMILAR_TO {score: row.score}]->(b)
+"""
 VECTOR_TOP = """
 CYPHER 25
 MATCH (e:Evidence)
@@ -63,6 +73,11 @@ MATCH (e:Evidence)
   SCORE AS score
 RETURN e.uid AS uid ORDER BY score DESC
 """
+ANCESTORS = """
+MATCH (:Task {tenant: $tenant, uid: $uid})-[:SUBTASK_OF*1..20]->(p:Task {tenant: $tenant})
+RETURN p.uid AS uid
+"""
+IS_EVIDENCE = "UNWIND $uids AS u MATCH (e:Evidence {tenant: $tenant, uid: u}) RETURN e.uid AS uid"
 WIPE = """
 MATCH (n) WHERE (n:Task OR n:Evidence) AND n.tenant = $tenant
 WITH n LIMIT 5000 DETACH DELETE n RETURN count(*) AS n
@@ -92,9 +107,17 @@ def build(scope, rng, args) -> list[dict]:
     write(scope, PARENTS, [{"child": c, "parent": p} for c, p in parent.items()])
     owners = rng.integers(0, args.tasks, args.evidence)
     ev = unit(rng.normal(size=(args.evidence, DIMS)))
-    write(scope, EVIDENCE, [{"uid": uuid.uuid4().hex, "task": tasks[o], "text": f"finding {i}",
+    found = [uuid.uuid4().hex for _ in range(args.evidence)]
+    write(scope, EVIDENCE, [{"uid": u, "task": tasks[o], "text": f"finding {i}",
                              "embedding": v.tolist()}
-                            for i, (o, v) in enumerate(zip(owners, ev, strict=True))])  # fmt: skip
+                            for i, (u, o, v) in enumerate(zip(found, owners, ev, strict=True))])  # fmt: skip
+    similar = []
+    for a in range(args.evidence):
+        for b in rng.integers(0, args.evidence, args.similar):
+            if owners[a] != owners[b]:
+                similar.append({"a": found[a], "b": found[b],
+                                "score": round(float(rng.uniform(0.5, 0.9)), 3)})  # fmt: skip
+    write(scope, SIMILAR, similar)
     cases, depends, planted = [], [], []
     picks = rng.choice(len(rest), size=2 * args.queries, replace=False)
     for k in range(args.queries):
@@ -114,11 +137,41 @@ def build(scope, rng, args) -> list[dict]:
     return cases
 
 
+def agree(scope, cases: list[dict], ranked_nodes) -> None:
+    """The bounded walk's top evidence against the walk on the seeds' whole connected graph."""
+    from django.conf import settings
+
+    from apps.graph import cypher
+
+    whole_cap = settings.GRAPH_ALGORITHMS["max_nodes"]
+    shared, whole_times = 0, []
+    for case in cases:
+        seeds = [case["q"]] + [r["uid"] for r in cypher.read(scope, ANCESTORS, uid=case["q"])]
+        bounded = evidence_of(scope, ranked_nodes(scope, seeds))
+        t0 = time.perf_counter()
+        whole = evidence_of(scope, ranked_nodes(scope, seeds, hops=1000, cap=whole_cap))
+        whole_times.append((time.perf_counter() - t0) * 1000)
+        shared += len(set(bounded[:TOP]) & set(whole[:TOP]))
+    if cases:
+        print(f"agreement@{TOP} with the walk on the whole connected graph: "
+              f"{shared / (TOP * len(cases)):.2f} over {len(cases)} cases; the whole walk's "
+              f"ranking p50 {statistics.median(whole_times):.0f} ms")  # fmt: skip
+
+
+def evidence_of(scope, ranked: list[dict]) -> list[str]:
+    from apps.graph import cypher
+
+    found = {r["uid"] for r in cypher.read(scope, IS_EVIDENCE, uids=[r["uid"] for r in ranked])}
+    return [r["uid"] for r in ranked if r["uid"] in found]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--tasks", type=int, default=2000)
     parser.add_argument("--evidence", type=int, default=8000)
     parser.add_argument("--queries", type=int, default=30)
+    parser.add_argument("--similar", type=int, default=1, help="SIMILAR_TO edges per evidence")
+    parser.add_argument("--agreement", type=int, default=10, help="cases compared to the whole")
     args = parser.parse_args()
 
     import django
@@ -127,7 +180,7 @@ def main() -> None:
     from apps.graph import cypher
     from apps.graph.schema import schema_install
     from apps.graph.scope import Scope
-    from apps.tasks.context import task_context
+    from apps.tasks.context import ranked_nodes, task_context
 
     schema_install()
     rng = np.random.default_rng(5)
@@ -152,6 +205,7 @@ def main() -> None:
               f"p95 {times[int(len(times) * 0.95) - 1]:.0f} ms over {len(cases)} calls")  # fmt: skip
         print(f"recall@{TOP} of planted answers: PPR {ppr_hits / len(cases):.2f}, "
               f"vector top-{TOP} {vector_hits / len(cases):.2f}")  # fmt: skip
+        agree(scope, cases[: args.agreement], ranked_nodes)
     finally:
         while cypher.write(scope, WIPE)[0]["n"]:
             pass

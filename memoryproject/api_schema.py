@@ -81,9 +81,6 @@ class DocumentedAutoSchema(AutoSchema):
         responses = super()._get_response_bodies(direction)
         if direction != "response" or not self.path.startswith("/api/v1/"):
             return responses
-        if self.method == "POST" and set(responses) == {"200"}:
-            # Our writes answer 201 when they create and 200 when it was there already.
-            responses["201"] = responses["200"]
         for status in self.error_statuses():
             answer = OpenApiResponse(ErrorOut, description=ERRORS[status])
             responses.setdefault(str(status), self._get_response_for_code(answer, str(status)))

@@ -73,3 +73,47 @@ class FoundMessageOut(MessageReadOut):
 class SearchOut(serializers.Serializer):
     user = serializers.CharField()
     messages = FoundMessageOut(many=True)
+
+
+class SummaryStoredOut(serializers.Serializer):
+    user = serializers.CharField()
+    sid = serializers.CharField()
+    upto = serializers.IntegerField()
+    stored = serializers.BooleanField(help_text="false when the session had a later summary")
+
+
+class ContextStepOut(serializers.Serializer):
+    step = serializers.CharField()
+    ms = serializers.FloatField()
+    count = serializers.IntegerField()
+
+
+class ContextTimingsOut(serializers.Serializer):
+    embed_ms = serializers.FloatField()
+    server_ms = serializers.FloatField()
+    steps = ContextStepOut(many=True)
+
+
+class ConversationContextOut(serializers.Serializer):
+    message = serializers.DictField(help_text="the message stored: uid, no, at, mentions")
+    summary = serializers.DictField(allow_null=True, help_text="uid, upto, text")
+    message_hits = serializers.ListField(child=serializers.DictField())
+    entity_hits = serializers.ListField(child=serializers.DictField())
+    neighbours = serializers.ListField(child=serializers.DictField())
+    traces = serializers.ListField(child=serializers.DictField())
+    context = serializers.CharField(allow_blank=True, help_text="the block for the prompt")
+    tokens = serializers.IntegerField()
+    cited = serializers.ListField(child=serializers.CharField(), help_text="sources, in order")
+    trace = serializers.CharField(help_text="the reasoning trace recorded for this call")
+    timings = ContextTimingsOut()
+
+
+class ErasurePreviewOut(serializers.Serializer):
+    user = serializers.CharField()
+    session = serializers.CharField(allow_null=True)
+    sids = serializers.ListField(child=serializers.CharField())
+    sessions = serializers.IntegerField()
+    messages = serializers.IntegerField()
+    summaries = serializers.IntegerField()
+    traces = serializers.IntegerField()
+    failures = serializers.IntegerField(help_text="refused writes kept about the user")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from django.urls import reverse
 from django.utils import timezone
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers
 from rest_framework.exceptions import APIException
@@ -15,11 +14,14 @@ from rest_framework.views import APIView
 from apps.conversations import context, erasure, imports, selectors, services
 from apps.conversations import input_limits as limits
 from apps.conversations.answers import (
+    ConversationContextOut,
+    ErasurePreviewOut,
     MessagesReadOut,
     SaidAboutOut,
     SearchOut,
     SessionContextOut,
     SessionsOut,
+    SummaryStoredOut,
 )
 from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
@@ -237,7 +239,8 @@ class SummaryIn(StrictSerializer):
 class SummaryApi(RecordsRefusalsOfUser, APIView):
     required_scope = KeyScope.MEMORY_WRITE
 
-    @extend_schema(request=SummaryIn, summary="Store the session's one summary, up to a number")
+    @extend_schema(request=SummaryIn, responses={200: SummaryStoredOut},
+                   summary="Store the session's one summary, up to a number")  # fmt: skip
     def put(self, request, user: str, sid: str):
         data = validated(request, SummaryIn)
         return Response(services.check_summary_store(request.auth, user=user, sid=sid, **data))
@@ -317,7 +320,8 @@ class ContextApi(RecordsRefusalsOfUser, APIView):
 
     required_scope = KeyScope.MEMORY_WRITE
 
-    @extend_schema(request=ContextIn, summary="Store a message and get context for a prompt")
+    @extend_schema(request=ContextIn, responses={200: ConversationContextOut},
+                   summary="Store a message and get context for a prompt")  # fmt: skip
     def post(self, request):
         data = validated(request, ContextIn)
         found = context.check_context(
@@ -341,7 +345,8 @@ class ErasureIn(StrictSerializer):
 class ErasurePreviewApi(RecordsRefusalsOfUser, APIView):
     required_scope = KeyScope.ADMIN
 
-    @extend_schema(request=ErasureIn, summary="What an erasure would delete")
+    @extend_schema(request=ErasureIn, responses={200: ErasurePreviewOut},
+                   summary="What an erasure would delete")  # fmt: skip
     def post(self, request):
         data = validated(request, ErasureIn)
         return Response(
@@ -355,7 +360,7 @@ class ErasureApi(RecordsRefusalsOfUser, APIView):
     @extend_schema(
         request=ErasureIn,
         responses={
-            202: OpenApiTypes.OBJECT,
+            202: JobStartedOut,
             503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN),
         },
         summary="Erase a user's conversations (or one session)",

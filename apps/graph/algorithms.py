@@ -200,26 +200,42 @@ def graph_size(scope: Scope, view: View = WHOLE) -> dict:
     return cypher.read(scope, SIZE_AND_ESTIMATE, at=view.at, episodes=view.episodes)[0]
 
 
-@contextmanager
-def tenant_projection(scope: Scope, view: View = WHOLE) -> Iterator[str]:
-    """The tenant's entity graph (as `view` says) in GDS's catalog for the duration of the
-    block; yields the call id that, with the tenant, names it (None when no node was projected).
-    Dropped on the way out, whatever happened."""
+def check_graph_size(size: dict, what: str = "entities") -> None:
+    """GraphTooLarge when {nodes, relations} is over the deployment's GRAPH_ALGORITHMS bounds."""
     bounds = _bounds()
-    size = graph_size(scope, view)
     if size["nodes"] > bounds["max_nodes"] or size["relations"] > bounds["max_relations"]:
         raise GraphTooLarge(
-            f"{size['nodes']} entities and {size['relations']} relations; the bounds are "
+            f"{size['nodes']} {what} and {size['relations']} relations; the bounds are "
             f"{bounds['max_nodes']} and {bounds['max_relations']} (GRAPH_ALGORITHMS).",
             limit=bounds["max_nodes"], setting="GRAPH_ALGORITHMS",
         )  # fmt: skip
-    _check_memory(scope, size["bytesMax"], "projecting the graph")
+
+
+@contextmanager
+def projected(scope: Scope, project: str, *, bytes_max: int, **params) -> Iterator[str | None]:
+    """Run `project`, a Cypher projection that names its graph `$tenant + '/' + $call` and
+    returns `nodes`, after checking the memory it needs (`bytes_max`) against the tenant's
+    bound; yields the call id (None when no node was projected) and drops the projection on the
+    way out, whatever happened. The one place a projection is made and dropped: the entity
+    graph here, the work graph in apps/tasks/context.py."""
+    _check_memory(scope, bytes_max, "projecting the graph")
     call = uuid.uuid4().hex
     try:
-        projected = cypher.read(scope, PROJECT, call=call, **view.params())
-        yield call if projected and projected[0]["nodes"] else None
+        rows = cypher.read(scope, project, call=call, **params)
+        yield call if rows and rows[0]["nodes"] else None
     finally:
         cypher.read(scope, DROP, call=call)
+
+
+@contextmanager
+def tenant_projection(scope: Scope, view: View = WHOLE) -> Iterator[str | None]:
+    """The tenant's entity graph (as `view` says) in GDS's catalog for the duration of the
+    block; yields the call id that, with the tenant, names it (None when no node was projected).
+    Dropped on the way out, whatever happened."""
+    size = graph_size(scope, view)
+    check_graph_size(size)
+    with projected(scope, PROJECT, bytes_max=size["bytesMax"], **view.params()) as call:
+        yield call
 
 
 def _check_memory(scope: Scope, bytes_max: int, what: str) -> None:

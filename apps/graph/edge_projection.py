@@ -5,18 +5,16 @@ is built from the numbers alone (GDS's Cypher projection takes integers for node
 node of the database and a graph mixing a tenant's relations with hypothetical ones (the
 timeline's what_if) is grouped and ranked by the same algorithms as the stored graph
 (apps/graph/algorithms.py): weakly connected components, and PageRank scaled so the scores of all
-nodes add up to 1. The projection's name holds the scope's tenant and a fresh id; it is dropped
-in `finally`. Nothing is written: the queries run in read transactions.
+nodes add up to 1. The projection is made, checked against the tenant's memory bound and
+dropped by `algorithms.projected`. Nothing is written: the queries run in read transactions.
 """
 
 from __future__ import annotations
 
-import uuid
-
 from django.conf import settings
 
 from apps.graph import cypher
-from apps.graph.algorithms import PAGERANK_PARAMS, GraphTooLarge, memory_limit_mb
+from apps.graph.algorithms import PAGERANK_PARAMS, projected
 from apps.graph.scope import Scope
 
 ESTIMATE = """
@@ -41,7 +39,6 @@ CALL gds.pageRank.stream($tenant + '/' + $call, {dampingFactor: $damping,
 YIELD nodeId, score
 RETURN nodeId AS node, score
 """
-DROP = "CALL gds.graph.drop($tenant + '/' + $call, false) YIELD graphName RETURN graphName"
 
 
 def groups_and_ranks(
@@ -52,22 +49,12 @@ def groups_and_ranks(
     if nodes == 0:
         return {}, {}
     estimate = cypher.read(scope, ESTIMATE, nodes=nodes, relations=len(edges))[0]["bytesMax"]
-    limit_mb = memory_limit_mb(scope)
-    if estimate > limit_mb * 1024 * 1024:
-        raise GraphTooLarge(
-            f"projecting the graph needs up to {-(-estimate // 1024 // 1024)} MB; the tenant's "
-            f"bound is {limit_mb} MB (graph_memory_mb).",
-            limit=limit_mb, setting="graph_memory_mb",
-        )  # fmt: skip
     linked = {n for edge in edges for n in edge}
     listed = [[a, b] for a, b in edges] + [[n, None] for n in range(nodes) if n not in linked]
-    call = uuid.uuid4().hex
-    params = {"call": call, "concurrency": settings.GRAPH_ALGORITHMS["concurrency"]}
-    try:
-        cypher.read(scope, PROJECT, edges=listed, **params)
+    concurrency = settings.GRAPH_ALGORITHMS["concurrency"]
+    with projected(scope, PROJECT, bytes_max=estimate, edges=listed) as call:
+        params = {"call": call, "concurrency": concurrency}
         groups = {r["node"]: r["group"] for r in cypher.read(scope, GROUPS, **params)}
         rows = cypher.read(scope, RANKS, **params, **PAGERANK_PARAMS)
-    finally:
-        cypher.read(scope, DROP, call=call)
     total = sum(r["score"] for r in rows) or 1.0
     return groups, {r["node"]: r["score"] / total for r in rows}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from django.conf import settings
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -19,7 +19,9 @@ from apps.ingestion.services import (
     MAX_URL_CHARS,
 )
 from apps.tenants.models import KeyScope
+from apps.tenants.services import QUEUE_DOWN
 from memoryproject.api_errors import ApplicationError, StrictSerializer
+from memoryproject.api_schema import ErrorOut
 from memoryproject.json_values import FREE_FORM, validate_json_object
 from memoryproject.refusals import RecordsRefusals
 
@@ -65,7 +67,12 @@ class DocumentCreateApi(RecordsRefusals, APIView):
 
     @extend_schema(
         request=DocumentIn,
-        responses={202: DocumentOut, 200: DocumentOut, 201: DocumentOut},
+        responses={
+            202: DocumentOut,
+            200: DocumentOut,
+            201: DocumentOut,
+            503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN),
+        },  # fmt: skip
         parameters=[OpenApiParameter("wait", bool, description="ingest a small document inline")],
         summary="Store a document and ingest it (queued; inline with ?wait=true)",
     )

@@ -25,8 +25,10 @@ from apps.resolution.candidates import (
     Receipt,
     RelationCandidate,
 )
-from apps.resolution.entity_writes import NO_OFFSET, do_resolve_and_write
-from apps.resolution.relation_writes import do_relations_write
+from apps.resolution.entity_writes import do_resolve_and_write
+from apps.resolution.mention_writes import NO_OFFSET
+from apps.resolution.relation_writes import do_relations_write_many
+from apps.resolution.window_resolution import do_window_resolve
 
 
 def chunk_uid(document_uid: str, position: int) -> str:
@@ -151,17 +153,39 @@ RETURN count(r) AS n
 """
 
 
-def do_window_write(stx: ScopedTx, *, chunks: list[WindowChunk]) -> list[list[Receipt] | None]:
+# The entities a document's written chunks already mention, by (type, normalized name or
+# alias): a resumed run starts from them (within one document one name is one entity).
+DOCUMENT_NAMES = """
+MATCH (c:Chunk {tenant: $tenant, document_uid: $document})-[:MENTIONS]->(e:Entity {tenant: $tenant})
+WHERE e.status = 'active'
+RETURN DISTINCT e.uid AS uid, e.type AS type, e.norm_name AS norm,
+       coalesce(e.norm_aliases, []) AS norm_aliases
+"""
+
+
+def document_names(scope: Scope, *, document_uid: str) -> dict[tuple[str, str], str]:
+    names: dict[tuple[str, str], str] = {}
+    for row in cypher.read(scope, DOCUMENT_NAMES, document=document_uid):
+        for norm in (row["norm"], *row["norm_aliases"]):
+            names.setdefault((row["type"], norm), row["uid"])
+    return names
+
+
+def do_window_write(
+    stx: ScopedTx, *, chunks: list[WindowChunk], seen: dict | None = None
+) -> list[list[Receipt] | None]:
     """Writes the chunks of one document's window and their resolved candidates inside the
     caller's transaction; per chunk, its receipts (entities in input order, then relations),
-    or None when it was already written. Round trips: one per chunk, one per distinct name of
-    the window through the gate's queries, one for all mentions, one per chunk with relations."""
+    or None when it was already written. `seen` (document_names) learns the names resolved.
+    Round trips: one per chunk, then the window's gate (two lookups, one create, one absorb),
+    one for all mentions, one for all relations, one graph-version bump."""
+    seen = {} if seen is None else seen
     fresh = [do_chunk_merge(stx, c.record) for c in chunks]
     flat = [(i, e) for i, c in enumerate(chunks) if fresh[i] for e in c.entities]
     provenance = Provenance(agent=stx.scope.actor,
                             document_uid=chunks[0].record.document_uid if chunks else None)  # fmt: skip
-    resolved = do_resolve_and_write(
-        stx, entities=[e for _, e in flat], relations=[], provenance=provenance
+    resolved, _ = do_window_resolve(
+        stx, entities=[e for _, e in flat], provenance=provenance, seen=seen
     )
     per_chunk: list[list[Receipt]] = [[] for _ in chunks]
     mentions = []
@@ -175,17 +199,31 @@ def do_window_write(stx: ScopedTx, *, chunks: list[WindowChunk]) -> list[list[Re
                      for s in dict.fromkeys(spans)]  # fmt: skip
     if mentions:
         stx.run(WINDOW_MENTIONS, mentions=mentions)
-    for i, chunk in enumerate(chunks):
-        if not fresh[i] or not chunk.relations:
-            continue
-        entity_of = {j: r.entity_uid for j, r in enumerate(per_chunk[i]) if r.entity_uid}
-        per_chunk[i] += do_relations_write(
-            stx, relations=chunk.relations, entities=chunk.entities, entity_of=entity_of,
-            provenance=Provenance(stx.scope.actor, chunk.record.document_uid, chunk.record.uid),
-        )  # fmt: skip
+    related = [i for i, chunk in enumerate(chunks) if fresh[i] and chunk.relations]
+    batches = [
+        (chunks[i].relations, chunks[i].entities,
+         {j: r.entity_uid for j, r in enumerate(per_chunk[i]) if r.entity_uid},
+         Provenance(stx.scope.actor, chunks[i].record.document_uid, chunks[i].record.uid))
+        for i in related
+    ]  # fmt: skip
+    for i, receipts in zip(related, do_relations_write_many(stx, batches), strict=True):
+        per_chunk[i] += receipts
     return [receipts if fresh[i] else None for i, receipts in enumerate(per_chunk)]
 
 
-def window_write(scope: Scope, *, chunks: list[WindowChunk]) -> list[list[Receipt] | None]:
-    """`do_window_write` in a transaction of its own (one per window, bounded by its caller)."""
-    return cypher.write_unit(scope, lambda stx: do_window_write(stx, chunks=chunks))
+def window_write(
+    scope: Scope, *, chunks: list[WindowChunk], seen: dict | None = None
+) -> list[list[Receipt] | None]:
+    """`do_window_write` in a transaction of its own (one per window, bounded by its caller);
+    `seen` learns the window's names only once it committed (a retried attempt starts over)."""
+    learned: dict = {}
+
+    def work(stx: ScopedTx):
+        learned.clear()
+        learned.update(seen or {})
+        return do_window_write(stx, chunks=chunks, seen=learned)
+
+    written = cypher.write_unit(scope, work)
+    if seen is not None:
+        seen.update(learned)
+    return written

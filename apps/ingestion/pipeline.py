@@ -1,13 +1,15 @@
 """The ingestion of one document, window by window, with progress on its job:
 
-chunk -> per window of WINDOW chunks: embed (one batch) -> extract (the extractor reads the
-window at once, `parse_window`, while the short-term state still moves chunk by chunk) -> skip
-duplicates (two queries for the window: content hash, then a near-identical chunk, and within
-the window) -> embed candidates (one batch) -> one transaction for the window (chunks and
-resolution writes, each distinct name through the gate once). Extraction runs on every chunk,
-written or not, so the short-term state of a resumed run is the state an uninterrupted run had
-at the same chunk. A window commits whole or not at all: a killed job run again skips the
-windows it had committed and writes nothing twice.
+chunk -> per window of WINDOW chunks: extract (the extractor reads the window at once,
+`parse_window`, while the short-term state still moves chunk by chunk) -> embed the chunks and
+their candidates' names and descriptions in one call of the model (each distinct text once) ->
+skip duplicates (two queries for the window: content hash, then a near-identical chunk, and
+within the window) -> one transaction for the window (chunks, then the batched gate: each
+distinct name once, its lookups, creates and merges in a few queries for the window). Extraction
+runs on every chunk, written or not, so the short-term state of a resumed run is the state an
+uninterrupted run had at the same chunk. A window commits whole or not at all: a killed job run
+again skips the windows it had committed and writes nothing twice; the names a document has
+resolved (`seen`) are read back from its written chunks when a run starts.
 """
 
 from __future__ import annotations
@@ -17,10 +19,15 @@ from collections import Counter
 from collections.abc import Callable
 
 from apps.graph import cypher
-from apps.graph.embeddings import get_embedder
 from apps.graph.scope import Scope
 from apps.graph.write_failures import write_failure_record
-from apps.ingestion.chunk_writes import ChunkRecord, WindowChunk, chunk_uid, window_write
+from apps.ingestion.chunk_writes import (
+    ChunkRecord,
+    WindowChunk,
+    chunk_uid,
+    document_names,
+    window_write,
+)
 from apps.ingestion.chunking import chunk_document, document_outline
 from apps.ingestion.dedup import LAYER_WRITTEN, ChunkProbe, chunks_duplicate_layers, content_hash
 from apps.ingestion.extraction import (
@@ -31,7 +38,7 @@ from apps.ingestion.extraction import (
 )
 from apps.ingestion.extraction.known_names import known_names_learn
 from apps.ingestion.working_memory import WorkingMemory
-from apps.resolution.gate import candidates_embed
+from apps.resolution.gate import candidates_and_texts_embed
 
 log = logging.getLogger(__name__)
 # Chunks per window: one embedding batch, one parse batch, one write transaction (bounded: at
@@ -64,9 +71,10 @@ def document_ingest(
     report(_progress(counts, len(chunks)))
 
     state = WorkingMemory(document_outline(document["content"] or ""))
+    seen = document_names(scope, document_uid=document_uid)  # a resumed run's names so far
     for start in range(0, len(chunks), EMBED_BATCH):
         window = chunks[start : start + EMBED_BATCH]
-        _window_ingest(scope, reader, state, document_uid, window, counts, receipts)
+        _window_ingest(scope, reader, state, document_uid, window, counts, receipts, seen)
         report(_progress(counts, len(chunks)))
     result = {
         "document": document_uid,
@@ -78,27 +86,34 @@ def document_ingest(
     return result
 
 
-def _window_ingest(scope, extractor, state, document_uid, window, counts, receipts) -> None:
-    embeddings = get_embedder().embed([c.text for c in window])
+def _window_ingest(scope, extractor, state, document_uid, window, counts, receipts, seen) -> None:
     extractions = _window_extract(scope, extractor, state, document_uid, window)
+    readable = [i for i, x in enumerate(extractions) if not isinstance(x, str)]
+    # One call of the model for the window: its chunks and its candidates' names and
+    # descriptions, each distinct text once (outside the transaction).
+    flat, embeddings = candidates_and_texts_embed(
+        [e for i in readable for e in extractions[i].entities], [c.text for c in window]
+    )
+    embedded = {}
+    for i in readable:
+        embedded[i], flat = (
+            flat[: len(extractions[i].entities)],
+            flat[len(extractions[i].entities) :],
+        )
     records = [ChunkRecord(chunk_uid(document_uid, c.position), document_uid, c,
                            content_hash(c.text), e) for c, e in zip(window, embeddings, strict=True)]  # fmt: skip
-    readable = [i for i, x in enumerate(extractions) if not isinstance(x, str)]
     layers = dict(zip(readable, chunks_duplicate_layers(
         scope, [ChunkProbe(records[i].uid, records[i].text_hash, records[i].embedding)
                 for i in readable]), strict=True))  # fmt: skip
     todo = [i for i in readable if layers[i][0] is None]
-    # The window's candidates are embedded in one batch, outside the transaction.
-    embedded = _candidates_embedded([extractions[i] for i in todo])
     written = window_write(scope, chunks=[
-        WindowChunk(records[i], entities, extractions[i].relations)
-        for i, entities in zip(todo, embedded, strict=True)
-    ]) if todo else []  # fmt: skip
+        WindowChunk(records[i], embedded[i], extractions[i].relations) for i in todo
+    ], seen=seen) if todo else []  # fmt: skip
     outcome = dict(zip(todo, written, strict=True))
     # A chunk's receipts are its entities' in order, then its relations'.
     known_names_learn(scope.tenant, [
-        (c.name, c.type, list(c.aliases)) for i, entities in zip(todo, embedded, strict=True)
-        for c, r in zip(entities, outcome[i] or (), strict=False)
+        (c.name, c.type, list(c.aliases)) for i in todo
+        for c, r in zip(embedded[i], outcome[i] or (), strict=False)
         if r.action in ("created", "pending")
     ])  # fmt: skip
     for i, record in enumerate(records):
@@ -140,15 +155,6 @@ def _window_extract(scope, extractor, state, document_uid, window) -> list[Extra
             uid = chunk_uid(document_uid, chunk.position)
             write_failure_record(scope, kind="extraction", reason=f"chunk {uid}: {exc}")
             out.append(str(exc)[:500])
-    return out
-
-
-def _candidates_embedded(extractions: list[Extraction]) -> list[list]:
-    flat = candidates_embed([e for x in extractions for e in x.entities])
-    out = []
-    for extraction in extractions:
-        out.append(flat[: len(extraction.entities)])
-        flat = flat[len(extraction.entities) :]
     return out
 
 

@@ -24,7 +24,7 @@ from apps.resolution.candidates import Provenance
 from apps.resolution.gate import candidates_embed
 from apps.resolution.services import entities_resolve
 from apps.tenants.models import Job, KeyScope
-from apps.tenants.services import job_create, job_run
+from apps.tenants.services import job_create, job_enqueue, job_run
 from memoryproject.api_errors import ApplicationError
 
 JOB_KIND = "document_ingest"
@@ -58,6 +58,14 @@ CALL (by_url, by_hash) {
   RETURN null AS created_uid
 }
 RETURN created_uid, by_url.uid AS url_uid, by_hash.uid AS hash_uid
+"""
+
+
+# Undoes a store whose ingestion could not be queued (nothing of it was read yet).
+DROP_UNREAD = """
+MATCH (d:Document {tenant: $tenant, uid: $uid})
+WHERE NOT EXISTS { (:Chunk)-[:PART_OF]->(d) }
+DETACH DELETE d
 """
 
 
@@ -132,7 +140,7 @@ def check_document_submit(
 ) -> dict:
     """Stores the document and queues its ingestion (or, with `wait`, ingests it now if it is
     small enough). A document already stored under the same URL or content answers as a
-    duplicate and changes nothing."""
+    duplicate and changes nothing. With the broker down the document is not kept: a 503."""
     size = validate_document_fields(scope, content=content, source=source, url=url)
     inline_limit = scope.setting("max_inline_document_bytes")
     if wait and size > inline_limit:
@@ -162,7 +170,13 @@ def check_document_submit(
         return {"document": stored.uid, "status": job.status, "job": job.uid, "result": job.result}
     from apps.ingestion.tasks import document_ingest
 
-    transaction.on_commit(lambda: document_ingest.delay(job.uid))
+    def unstore() -> None:
+        # Kept, the document would make its resend a "duplicate" that no worker ever reads.
+        cypher.write(scope, DROP_UNREAD, uid=stored.uid)
+
+    # A broker that cannot be reached: the document is dropped, the job recorded failed, and
+    # the caller gets a 503 (job_enqueue).
+    transaction.on_commit(lambda: job_enqueue(job, document_ingest, job.uid, undo=unstore))
     return {"document": stored.uid, "status": job.status, "job": job.uid}
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.urls import reverse
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -11,15 +11,27 @@ from rest_framework.views import APIView
 from apps.knowledge.selectors import knowledge_graph, knowledge_search
 from apps.knowledge.ticker import knowledge_promotion_queue
 from apps.tenants.models import KeyScope
+from apps.tenants.services import QUEUE_DOWN
 from memoryproject.api_errors import StrictSerializer
+from memoryproject.api_schema import ErrorOut
 from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import validated
+
+
+class PromotionQueuedOut(serializers.Serializer):
+    job = serializers.CharField()
+    url = serializers.CharField(help_text="the job: status and progress")
 
 
 class KnowledgePromoteApi(RecordsRefusals, APIView):
     required_scope = KeyScope.MEMORY_WRITE
 
-    @extend_schema(request=None, summary="Queue a knowledge promotion of the tenant's chains now")
+    @extend_schema(
+        request=None,
+        responses={202: PromotionQueuedOut,
+                   503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN)},
+        summary="Queue a knowledge promotion of the tenant's chains now",
+    )  # fmt: skip
     def post(self, request):
         job = knowledge_promotion_queue(request.auth)
         url = reverse("api-job", kwargs={"uid": job.uid})

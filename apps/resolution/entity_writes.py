@@ -36,7 +36,6 @@ from apps.resolution.gate import (
     matches_find,
     proposals_score,
 )
-from apps.resolution.mention_writes import NO_OFFSET as NO_OFFSET  # re-exported: ingestion uses it
 from apps.resolution.mention_writes import do_mentions_write
 from apps.resolution.relation_writes import do_relations_write
 from apps.resolution.signals import name_normalize
@@ -131,17 +130,13 @@ CALL (e, fills_description) {
   WITH e WHERE fills_description AND $description_embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(e, 'description_embedding', $description_embedding)
 }
-// The gate's own merge (not a replay of one source) leaves a record: what the mention brought,
-// what the entity was before, and the evidence, so a later model can call it suspect and a
-// reviewer undo it (review.suspect_merges).
+// The gate's own merge leaves a record, so a later model can call it suspect (auto_merges).
 CALL (e, fresh, fills_description, before) {
   WITH * WHERE $auto_merge IS NOT NULL
   CREATE (am:AutoMerge)
   SET am = $auto_merge, am.tenant = $tenant, am.entity_uid = e.uid, am.entity_name = e.name,
-      am.status = 'done', am.created_at = datetime(),
-      am.absorbed_aliases = [p IN fresh | p.surface],
-      am.absorbed_norm_aliases = [p IN fresh | p.norm],
-      am.filled_description = fills_description,
+      am.status = 'done', am.created_at = datetime(), am.filled_description = fills_description,
+      am.absorbed_aliases = [p IN fresh | p.surface], am.absorbed_norm_aliases = [p IN fresh | p.norm],
       am.absorbed_description = CASE
         WHEN NOT fills_description AND $description <> ''
           AND $description IN coalesce(e.absorbed_descriptions, [])
@@ -190,6 +185,31 @@ def do_resolve_and_write(
     review_at = float(stx.scope.setting("review_threshold"))
     if any(c.embedding is None and c.type in ENTITY_TYPES for c in entities):
         entities = candidates_embed(entities)
+    receipts, groups = candidates_grouped(entities)
+    entity_of: dict[int, str] = {}
+    auto_merges: dict[str, str] = {}  # entity uid -> the gate's AutoMerge that named it here
+    # Keys are claimed in a fixed order so concurrent transactions lock them alike (no deadlock
+    # cycles between two documents naming the same entities).
+    for key in sorted(groups):
+        group = groups[key]
+        receipt, auto_merge = _resolve_one(stx, group, provenance, merge_at=merge_at,
+                                           review_at=review_at)  # fmt: skip
+        auto_merges.update({receipt.entity_uid: auto_merge} if auto_merge else {})
+        group_receipts(entities, group, receipt, receipts, entity_of)
+    if provenance.chunk_uid:
+        do_mentions_write(stx, groups.values(), entity_of, provenance.chunk_uid, auto_merges)
+    relation_receipts = do_relations_write(
+        stx, relations=relations, entities=entities, entity_of=entity_of, provenance=provenance
+    )
+    do_graph_version_bump(stx)  # kept whole-graph answers see this write
+    return [r for r in receipts if r is not None] + relation_receipts
+
+
+def candidates_grouped(
+    entities: list[EntityCandidate],
+) -> tuple[list[Receipt | None], dict[tuple[str, str], _Group]]:
+    """The refused candidates' receipts (None for the others), and the others grouped by
+    (type, normalized name): each group goes through the gate once."""
     receipts: list[Receipt | None] = [None] * len(entities)
     groups: dict[tuple[str, str], _Group] = {}
     for i, candidate in enumerate(entities):
@@ -207,34 +227,23 @@ def do_resolve_and_write(
             groups[key] = _Group(norm=key[1], members=[i], candidate=candidate)
         groups[key].mentions.extend(candidate.mentions)
 
-    entity_of: dict[int, str] = {}
-    auto_merges: dict[str, str] = {}  # entity uid -> the gate's AutoMerge that named it here
-    # Keys are claimed in a fixed order so concurrent transactions lock them alike (no deadlock
-    # cycles between two documents naming the same entities).
-    for key in sorted(groups):
-        group = groups[key]
-        receipt, auto_merge = _resolve_one(stx, group, provenance, merge_at=merge_at,
-                                           review_at=review_at)  # fmt: skip
-        if auto_merge:
-            auto_merges[receipt.entity_uid] = auto_merge
-        first, *rest = group.members
-        receipts[first] = receipt
-        for i in rest:
-            receipts[i] = Receipt(
-                kind="entity", name=entities[i].name, action="unchanged",
-                entity_uid=receipt.entity_uid, matched_uid=receipt.entity_uid,
-                matched_name=receipt.matched_name or receipt.name, score=1.0, signals={},
-                reason=f"same normalized name and type as candidate #{first} of this call",
-            )  # fmt: skip
-        for i in group.members:
-            entity_of[i] = receipt.entity_uid
-    if provenance.chunk_uid:
-        do_mentions_write(stx, groups.values(), entity_of, provenance.chunk_uid, auto_merges)
-    relation_receipts = do_relations_write(
-        stx, relations=relations, entities=entities, entity_of=entity_of, provenance=provenance
-    )
-    do_graph_version_bump(stx)  # kept whole-graph answers see this write
-    return [r for r in receipts if r is not None] + relation_receipts
+    return receipts, groups
+
+
+def group_receipts(entities, group: _Group, receipt: Receipt, receipts: list, entity_of: dict):
+    """The group's first candidate gets the gate's receipt, the others (same name) 'unchanged';
+    fills `receipts` and `entity_of` (candidate index -> entity uid) in place."""
+    first, *rest = group.members
+    receipts[first] = receipt
+    for i in rest:
+        receipts[i] = Receipt(
+            kind="entity", name=entities[i].name, action="unchanged",
+            entity_uid=receipt.entity_uid, matched_uid=receipt.entity_uid,
+            matched_name=receipt.matched_name or receipt.name, score=1.0, signals={},
+            reason=f"same normalized name and type as candidate #{first} of this call",
+        )  # fmt: skip
+    for i in group.members:
+        entity_of[i] = receipt.entity_uid
 
 
 def _refusal(candidate: EntityCandidate) -> str:
@@ -264,8 +273,7 @@ def _combined(first: EntityCandidate, other: EntityCandidate) -> EntityCandidate
 def _resolve_one(
     stx: ScopedTx, group: _Group, provenance: Provenance, *, merge_at: float, review_at: float
 ) -> tuple[Receipt, str | None]:
-    """The candidate's receipt, and the uid of the AutoMerge record when the gate merged it on
-    the model's evidence."""
+    """The candidate's receipt, and the uid of the gate's AutoMerge record if it made one."""
     candidate = group.candidate
     claim = key_claim(stx, candidate, group.norm, source=provenance)
     proposals = proposals_score(stx, candidate, claim, matches_find(stx, candidate))
@@ -282,6 +290,11 @@ def _resolve_one(
     else:
         uid = _create(stx, candidate, group.norm, decision, provenance)
         action = "pending" if decision.action == "pending" else "created"
+    return decision_receipt(candidate, decision, uid, action), (auto_merge or {}).get("uid")
+
+
+def decision_receipt(candidate: EntityCandidate, decision: Decision, uid: str, action: str):
+    """The receipt of one group's decision, as both gate paths write it."""
     best = decision.proposals[0] if decision.proposals else decision.best
     return Receipt(
         kind="entity",
@@ -295,7 +308,7 @@ def _resolve_one(
         reason=decision.reason,
         proposed=[{"uid": p.match.uid, "name": p.match.name, "score": round(p.probability, 6)}
                   for p in decision.proposals] if decision.action == "pending" else [],
-    ), (auto_merge or {}).get("uid")  # fmt: skip
+    )  # fmt: skip
 
 
 def weights_of(proposal) -> dict[str, float]:
@@ -304,7 +317,7 @@ def weights_of(proposal) -> dict[str, float]:
             if part.compared.level != "missing"}  # fmt: skip
 
 
-def _surface_names(candidate: EntityCandidate, exclude: str = "") -> list[dict]:
+def surface_names(candidate: EntityCandidate, exclude: str = "") -> list[dict]:
     seen, names = {exclude}, []
     for surface in candidate.names:
         norm = name_normalize(surface)
@@ -317,7 +330,7 @@ def _surface_names(candidate: EntityCandidate, exclude: str = "") -> list[dict]:
 def _create(
     stx: ScopedTx, candidate: EntityCandidate, norm: str, decision: Decision, prov: Provenance
 ) -> str:
-    aliases = _surface_names(candidate, exclude=norm)
+    aliases = surface_names(candidate, exclude=norm)
     pending = decision.proposals if decision.action == "pending" else ()
     rows = stx.run(
         ENTITY_CREATE,
@@ -329,7 +342,7 @@ def _create(
         norm_aliases=[a["norm"] for a in aliases],
         description=candidate.description,
         embedding=list(candidate.embedding or ()),
-        description_embedding=_described(candidate),
+        description_embedding=described_vector(candidate),
         values_json=values_dump(candidate.values),
         name_keys=blocking_keys(candidate.type, candidate.names, candidate.values),
         agent=prov.agent,
@@ -358,10 +371,10 @@ def _absorb(
         ENTITY_ABSORB,
         uid=uid,
         norm=norm,
-        names=_surface_names(candidate),
+        names=surface_names(candidate),
         description=candidate.description,
         embedding=list(candidate.embedding or ()),
-        description_embedding=_described(candidate),
+        description_embedding=described_vector(candidate),
         agent=prov.agent,
         max_descriptions=MAX_ABSORBED_DESCRIPTIONS,
         name_keys=blocking_keys(candidate.type, candidate.names, candidate.values),
@@ -382,6 +395,6 @@ def _absorb(
     return changed, row["uid"]
 
 
-def _described(candidate: EntityCandidate) -> list[float] | None:
+def described_vector(candidate: EntityCandidate) -> list[float] | None:
     vector = candidate.description_embedding
     return list(vector) if vector and candidate.description else None

@@ -199,20 +199,30 @@ def candidates_embed(entities: list[EntityCandidate]) -> list[EntityCandidate]:
     """The same candidates with embeddings of name plus description (blocking, search) and of
     the description alone (the description comparison), in one batch with the process's model.
     Pure: call it before (outside) the write transaction."""
+    return candidates_and_texts_embed(entities, [])[0]
+
+
+def candidates_and_texts_embed(
+    entities: list[EntityCandidate], texts: list[str]
+) -> tuple[list[EntityCandidate], list[list[float]]]:
+    """`candidates_embed`, and the vectors of `texts` (a window's chunks), in one call of the
+    model; a text asked twice (a name named in many chunks) is embedded once."""
     todo = [i for i, c in enumerate(entities) if c.embedding is None]
     described = [i for i in todo if entities[i].description.strip()]
-    texts = [entities[i].embedding_text() for i in todo]
-    vectors = get_embedder().embed(texts + [entities[i].description for i in described])
-    by_description = dict(zip(described, vectors[len(todo) :], strict=True))
+    asked = (list(texts) + [entities[i].embedding_text() for i in todo]
+             + [entities[i].description for i in described])  # fmt: skip
+    distinct = list(dict.fromkeys(asked))
+    by_text = dict(zip(distinct, get_embedder().embed(distinct) if distinct else [], strict=True))
     out = list(entities)
-    for i, vector in zip(todo, vectors[: len(todo)], strict=True):
-        described_vector = by_description.get(i)
+    for i in todo:
+        candidate = entities[i]
+        described_vector = by_text[candidate.description] if i in described else None
         out[i] = dataclasses.replace(
-            entities[i],
-            embedding=tuple(vector),
+            candidate,
+            embedding=tuple(by_text[candidate.embedding_text()]),
             description_embedding=tuple(described_vector) if described_vector else None,
         )
-    return out
+    return out, [by_text[t] for t in texts]
 
 
 def key_claim(
@@ -227,7 +237,7 @@ def key_claim(
     return KeyClaim(
         anchor=row["anchor"],
         seen_here=row["seen_here"],
-        same_name=tuple(_match(side) for side in row["same_name"]),
+        same_name=tuple(match_of(side) for side in row["same_name"]),
         same_name_count=int(row["same_name_count"]),
         not_same=frozenset(row["not_same"]),
         model_json=row["model_json"],
@@ -238,17 +248,22 @@ def matches_find(stx: ScopedTx, candidate: EntityCandidate) -> list[Match]:
     """Active entities of the candidate's type and tenant that the name index (its words, with
     its acronym; its blocking keys: phonetic, acronym, identifiers) or the meaning indexes
     return for it."""
-    names = " ".join(candidate.names)
-    words = fulltext_terms(names, fuzzy=True)
+    words = candidate_words_query(stx.scope.tenant, candidate)
+    query = MATCHES[(bool(words), candidate.description_embedding is not None)]
+    rows = stx.run(query, words=words, hits=INDEX_HITS, meaning_hits=MEANING_HITS,
+                   type=candidate.type, **_vectors(candidate))  # fmt: skip
+    return [match_of(row["side"]) for row in rows]
+
+
+def candidate_words_query(tenant: str, candidate: EntityCandidate) -> str:
+    """The name index's query for a candidate: its names' words (fuzzy), an organisation's
+    acronym, its blocking keys."""
+    words = fulltext_terms(" ".join(candidate.names), fuzzy=True)
     short = acronym(candidate.name) if candidate.type == "Organization" else ""
     if words and short:
         words += " OR " + fulltext_terms(short)
     keys = tuple(blocking_keys(candidate.type, candidate.names, candidate.values))
-    words = entity_words_query(stx.scope.tenant, words, type=candidate.type, keys=keys)
-    query = MATCHES[(bool(words), candidate.description_embedding is not None)]
-    rows = stx.run(query, words=words, hits=INDEX_HITS, meaning_hits=MEANING_HITS,
-                   type=candidate.type, **_vectors(candidate))  # fmt: skip
-    return [_match(row["side"]) for row in rows]
+    return entity_words_query(tenant, words, type=candidate.type, keys=keys)
 
 
 def _vectors(candidate: EntityCandidate) -> dict:
@@ -257,7 +272,7 @@ def _vectors(candidate: EntityCandidate) -> dict:
     return {"embedding": embedding, "description_embedding": described}
 
 
-def _match(side: dict) -> Match:
+def match_of(side: dict) -> Match:
     semantic = side["semantic"]
     return Match(
         uid=side["uid"],

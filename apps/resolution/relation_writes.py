@@ -71,14 +71,42 @@ def do_relations_write(
 ) -> list[Receipt]:
     """Upsert the relations whose two ends resolved to two entities; a receipt for each
     (its `entity_uid` is the relation's uid, `score` its confidence after the upsert)."""
+    return do_relations_write_many(stx, [(relations, entities, entity_of, provenance)])[0]
+
+
+def do_relations_write_many(stx: ScopedTx, batches: list[tuple]) -> list[list[Receipt]]:
+    """`do_relations_write` for several (relations, entities, entity_of, provenance) batches,
+    in one query: rows run in order, so a fact two batches observe counts twice, as it does
+    written batch after batch."""
+    plans = [_plan(b, *batch) for b, batch in enumerate(batches)]
+    rows = [row for _, _, plan_rows in plans for row in plan_rows]
+    results = {}
+    if rows:
+        results = {r["index"]: r for r in stx.run(RELATIONS_UPSERT, relations=rows)}
+    out = []
+    for b, ((relations, entities, _, _), (receipts, by_key, _)) in enumerate(
+        zip(batches, plans, strict=True)
+    ):
+        for members in by_key.values():
+            result = results.get(f"{b}:{members[0]}")
+            for i in members:
+                name = _name(relations[i], entities)
+                receipts[i] = _receipt(relations[i], name, result, i, members)
+        out.append([r for r in receipts if r is not None])
+    return out
+
+
+def _plan(batch: int, relations, entities, entity_of, provenance: Provenance):
+    """Refused relations' receipts, the others grouped by (subject, object, predicate), and
+    one upsert row per group."""
     observation = provenance.chunk_uid or provenance.document_uid
     receipts: list[Receipt | None] = [None] * len(relations)
     by_key: dict[tuple[str, str, str], list[int]] = {}
     for i, rel in enumerate(relations):
-        name = _name(rel, entities)
         refusal = _refusal(rel, entities, entity_of)
         if refusal:
-            receipts[i] = Receipt(kind="relation", name=name, action="refused", reason=refusal)
+            receipts[i] = Receipt(kind="relation", name=_name(rel, entities), action="refused",
+                                  reason=refusal)  # fmt: skip
             continue
         key = (entity_of[rel.subject], entity_of[rel.object], rel.predicate.strip())
         by_key.setdefault(key, []).append(i)
@@ -87,19 +115,13 @@ def do_relations_write(
         # The same fact twice in one call is one observation: confidences averaged, last nuance.
         confidence = sum(_confidence(relations[i]) for i in members) / len(members)
         rows.append({
-            "index": members[0], "subject": subject, "object": obj, "predicate": predicate,
-            "confidence": confidence, "nuance": relations[members[-1]].nuance[:MAX_NUANCE_CHARS],
+            "index": f"{batch}:{members[0]}", "subject": subject, "object": obj,
+            "predicate": predicate, "confidence": confidence,
+            "nuance": relations[members[-1]].nuance[:MAX_NUANCE_CHARS],
             "observation": observation, "chunk": provenance.chunk_uid, "uid": uuid.uuid4().hex,
             "valid_from": relations[members[0]].valid_from, "by": provenance.agent,
         })  # fmt: skip
-    results = {}
-    if rows:
-        results = {r["index"]: r for r in stx.run(RELATIONS_UPSERT, relations=rows)}
-    for members in by_key.values():
-        result = results.get(members[0])
-        for i in members:
-            receipts[i] = _receipt(relations[i], _name(relations[i], entities), result, i, members)
-    return [r for r in receipts if r is not None]
+    return receipts, by_key, rows
 
 
 def _confidence(rel: RelationCandidate) -> float:

@@ -5,7 +5,7 @@ pages; keys need the 'review' scope."""
 from __future__ import annotations
 
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -67,17 +67,102 @@ class ReviewListApi(APIView):
         return Response(ReviewListOut({**queue, "results": queue["pairs"]}).data)
 
 
+class PairMentionOut(serializers.Serializer):
+    surface = serializers.CharField(allow_null=True)
+    start = serializers.IntegerField(allow_null=True)
+    end = serializers.IntegerField(allow_null=True)
+    text = serializers.CharField(allow_null=True, allow_blank=True)
+    sentence = serializers.CharField(allow_blank=True)
+    document_uid = serializers.CharField(allow_null=True)
+    document_title = serializers.CharField(allow_blank=True)
+
+
+class PairOtherOut(serializers.Serializer):
+    uid = serializers.CharField()
+    name = serializers.CharField(allow_null=True)
+    type = serializers.CharField(allow_null=True)
+
+
+class PairRelationOut(serializers.Serializer):
+    predicate = serializers.CharField(allow_null=True)
+    out = serializers.BooleanField()
+    weight = serializers.FloatField(allow_null=True)
+    confidence = serializers.FloatField(allow_null=True)
+    other = PairOtherOut()
+
+
+class PairValueRowOut(serializers.Serializer):
+    key = serializers.CharField()
+    value = serializers.JSONField()
+    conflicts = serializers.ListField(child=serializers.JSONField())
+
+
+class PairSideOut(serializers.Serializer):
+    uid = serializers.CharField()
+    name = serializers.CharField(allow_null=True)
+    type = serializers.CharField(allow_null=True)
+    norm_name = serializers.CharField(allow_null=True)
+    description = serializers.CharField(allow_null=True, allow_blank=True)
+    status = serializers.CharField(allow_null=True)
+    aliases = serializers.ListField(child=serializers.CharField())
+    absorbed_descriptions = serializers.ListField(child=serializers.CharField())
+    mention_count = serializers.IntegerField()
+    relation_count = serializers.IntegerField()
+    mentions = PairMentionOut(many=True)
+    relations = PairRelationOut(many=True)
+    values = serializers.DictField()
+    value_conflicts = serializers.DictField()
+    value_rows = PairValueRowOut(many=True)
+
+
+class PairEvidenceRowOut(serializers.Serializer):
+    comparison = serializers.CharField()
+    weight = serializers.FloatField()
+    words = serializers.CharField()
+    detail = serializers.CharField(allow_blank=True)
+    direction = serializers.ChoiceField(choices=["for", "against", ""])
+
+
+class PairMoveOut(serializers.Serializer):
+    type = serializers.CharField()
+    n = serializers.IntegerField()
+
+
+class MergeChangeOut(serializers.Serializer):
+    edges_moved = serializers.IntegerField()
+    by_type = PairMoveOut(many=True)
+    relations_combined = serializers.IntegerField()
+    aliases_absorbed = serializers.ListField(child=serializers.CharField())
+    description_taken = serializers.BooleanField()
+
+
+class ReviewDetailOut(serializers.Serializer):
+    uid = serializers.CharField()
+    status = serializers.CharField()
+    score = serializers.FloatField(allow_null=True)
+    signals = serializers.DictField(child=serializers.FloatField())
+    evidence = PairEvidenceRowOut(many=True)
+    reason = serializers.CharField(allow_null=True, allow_blank=True)
+    decided_by = serializers.CharField(allow_null=True)
+    decided_at = serializers.CharField(allow_null=True)
+    created_at = serializers.CharField(allow_null=True)
+    merged = PairSideOut(help_text="the entity a confirm merges away (left)")
+    survivor = PairSideOut(help_text="the entity that survives a confirm (right)")
+    change = MergeChangeOut(help_text="what a confirm would change")
+
+
 class ReviewDetailApi(APIView):
     required_scope = KeyScope.REVIEW
 
-    @extend_schema(parameters=_UID, summary="One pair side by side, with what a merge changes")
+    @extend_schema(parameters=_UID, responses=ReviewDetailOut,
+                   summary="One pair side by side, with what a merge changes")  # fmt: skip
     def get(self, request, uid: str):
         pair = selectors.pair_detail(request.auth, uid=uid[:MAX_UID_CHARS])
         if pair is None:
             raise NotFoundError("No such review.")
         for side in (pair["merged"], pair["survivor"]):
             side.pop("norm_aliases", None)
-        return Response(pair)
+        return Response(ReviewDetailOut(pair).data)
 
 
 class ConfirmIn(StrictSerializer):
@@ -97,21 +182,6 @@ class MergeOut(serializers.Serializer):
     created_at = serializers.CharField()
 
 
-class ReviewConfirmApi(RecordsRefusals, APIView):
-    required_scope = KeyScope.REVIEW
-
-    @extend_schema(parameters=_UID, request=ConfirmIn, responses=MergeOut,
-                   summary="Merge the pair: every edge moves to the survivor (409 if decided)")  # fmt: skip
-    def post(self, request, uid: str):
-        data = ConfirmIn(data=request.data or {})
-        data.is_valid(raise_exception=True)
-        result = services.check_review_confirm(
-            request.auth, review_uid=uid[:MAX_UID_CHARS],
-            survivor_uid=data.validated_data.get("survivor"),
-        )  # fmt: skip
-        return Response(MergeOut(result).data)
-
-
 class RejectIn(StrictSerializer):
     reason = serializers.CharField(required=False, allow_blank=True,
                                    max_length=services.MAX_REASON_CHARS)  # fmt: skip
@@ -123,19 +193,48 @@ class RejectOut(serializers.Serializer):
     right_uid = serializers.CharField()
 
 
-class ReviewRejectApi(RecordsRefusals, APIView):
-    required_scope = KeyScope.REVIEW
+class ReviewDecisionApi(RecordsRefusals, APIView):
+    """A decision on one pair: the body checked by `body_in`, the answer shaped by `body_out`;
+    `decide` calls the same check_* service as the reviewer pages."""
 
-    @extend_schema(parameters=_UID, request=RejectIn, responses=RejectOut,
-                   summary="Record NOT_SAME: never proposed again (409 if decided)")  # fmt: skip
+    required_scope = KeyScope.REVIEW
+    body_in: type[StrictSerializer]
+    body_out: type[serializers.Serializer]
+
+    def decide(self, scope, *, review_uid: str, data: dict) -> dict:
+        raise NotImplementedError
+
     def post(self, request, uid: str):
-        data = RejectIn(data=request.data or {})
+        data = self.body_in(data=request.data or {})
         data.is_valid(raise_exception=True)
-        result = services.check_review_reject(
-            request.auth, review_uid=uid[:MAX_UID_CHARS],
-            reason=data.validated_data.get("reason", ""),
-        )  # fmt: skip
-        return Response(RejectOut(result).data)
+        result = self.decide(request.auth, review_uid=uid[:MAX_UID_CHARS], data=data.validated_data)
+        return Response(self.body_out(result).data)
+
+
+@extend_schema_view(post=extend_schema(
+    parameters=_UID, request=ConfirmIn, responses=MergeOut,
+    summary="Merge the pair: every edge moves to the survivor (409 if decided)",
+))  # fmt: skip
+class ReviewConfirmApi(ReviewDecisionApi):
+    body_in, body_out = ConfirmIn, MergeOut
+
+    def decide(self, scope, *, review_uid: str, data: dict) -> dict:
+        return services.check_review_confirm(
+            scope, review_uid=review_uid, survivor_uid=data.get("survivor")
+        )
+
+
+@extend_schema_view(post=extend_schema(
+    parameters=_UID, request=RejectIn, responses=RejectOut,
+    summary="Record NOT_SAME: never proposed again (409 if decided)",
+))  # fmt: skip
+class ReviewRejectApi(ReviewDecisionApi):
+    body_in, body_out = RejectIn, RejectOut
+
+    def decide(self, scope, *, review_uid: str, data: dict) -> dict:
+        return services.check_review_reject(
+            scope, review_uid=review_uid, reason=data.get("reason", "")
+        )
 
 
 class UndoOut(serializers.Serializer):

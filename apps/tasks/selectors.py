@@ -63,6 +63,24 @@ def task_detail(scope: Scope, *, task: str) -> dict:
     return row
 
 
+def page_ingests(scope: Scope, *, task_uid: str, limit: int = 5) -> list[dict]:
+    """The task's latest page-ingest jobs with their progress, newest first (from the job rows,
+    no graph read)."""
+    from apps.tasks.services.page_ingest import JOB_KIND
+    from apps.tenants.models import Job
+
+    jobs = Job.objects.filter(tenant__uid=scope.tenant, kind=JOB_KIND, subject=task_uid)
+    rows = []
+    for job in jobs.order_by("-created_at")[:limit]:
+        done, total = job.progress.get("done", 0), job.progress.get("total", 0)
+        rows.append({"job": job, "done": done, "total": total,
+                     "percent": round(100 * done / total) if total else 0,
+                     "created": len(job.progress.get("created", [])),
+                     "skipped": len(job.progress.get("skipped", [])),
+                     "running": job.status in ("queued", "running")})  # fmt: skip
+    return rows
+
+
 def ready_set(scope: Scope, *, kind: str | None = None, limit: int = 50) -> list[dict]:
     """PENDING tasks whose dependencies are all DONE, oldest first (index-ordered)."""
     limit = max(1, min(limit, MAX_READY))

@@ -10,3 +10,10 @@ def similarity_sync(job_uid: str) -> dict | None:
     from apps.tasks.similarity import similarity_sync_run
 
     return similarity_sync_run(job_uid=job_uid)
+
+
+@shared_task(name="tasks.pages_ingest")
+def pages_ingest(job_uid: str) -> dict | None:
+    from apps.tasks.services.page_ingest import pages_ingest_run
+
+    return pages_ingest_run(job_uid=job_uid)

@@ -26,4 +26,5 @@ urlpatterns = [
     path("work/tasks", views.dag_page, name="work-tasks"),
     path("work/ready", views.ready_page, name="work-ready"),
     path("work/tasks/<str:task>", views.task_page, name="work-task"),
+    path("work/tasks/<str:task>/ingests", views.task_ingests, name="work-task-ingests"),
 ]

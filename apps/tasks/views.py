@@ -11,7 +11,7 @@ from apps.tasks import selectors
 from apps.tasks.dag_layout import dag_layout
 from apps.tenants.models import Role
 from apps.tenants.roles import role_required
-from memoryproject.api_errors import NotFoundError
+from memoryproject.api_errors import ApplicationError, NotFoundError
 from memoryproject.page_render import render_page_or_fragment
 from memoryproject.request_inputs import MAX_UID_CHARS
 
@@ -37,7 +37,25 @@ def task_page(request, task: str):
         detail = selectors.task_detail(request.scope, task=task)
     except NotFoundError as exc:
         raise Http404 from exc
-    return render(request, "tasks/task.html", {"task": detail})
+    ingests = selectors.page_ingests(request.scope, task_uid=detail["uid"])
+    return render(request, "tasks/task.html", {"task": detail, **_ingests(ingests)})
+
+
+@require_GET
+@role_required(Role.VIEWER)
+def task_ingests(request, task: str):
+    """The task's page-ingest jobs (a fragment htmx polls while one runs)."""
+    try:
+        uid = selectors.resolve_task_uid(request.scope, task)
+    except (NotFoundError, ApplicationError) as exc:
+        raise Http404 from exc
+    ingests = selectors.page_ingests(request.scope, task_uid=uid)
+    context = {"task": {"id": task}, **_ingests(ingests)}
+    return render(request, "tasks/partials/ingests.html", context)
+
+
+def _ingests(rows: list[dict]) -> dict:
+    return {"ingests": rows, "ingests_running": any(r["running"] for r in rows)}
 
 
 @require_GET

@@ -42,14 +42,27 @@ def console_usage(request):
     )  # fmt: skip
 
 
-def _members_page(request, *, error: ApplicationError | None = None, status: int = 200):
-    context = _context(
-        request, "members", members=members.members_list(tenant=request.console.tenant),
-        roles=Role.choices, error=error,
-    )  # fmt: skip
+def _section_page(request, section: str, *, status: int = 200, **extra):
     return render_page_or_fragment(
-        request, "tenants/console/members.html", "tenants/console/partials/members.html",
-        context, status=status,
+        request, f"tenants/console/{section}.html", f"tenants/console/partials/{section}.html",
+        _context(request, section, **extra), status=status,
+    )  # fmt: skip
+
+
+def _after(page, request, change):
+    """Make the change, then show the section again: with the refusal and its status when the
+    service refused it."""
+    try:
+        change()
+    except ApplicationError as refusal:
+        return page(request, error=refusal, status=refusal.status)
+    return page(request)
+
+
+def _members_page(request, *, error: ApplicationError | None = None, status: int = 200):
+    return _section_page(
+        request, "members", status=status, roles=Role.choices, error=error,
+        members=members.members_list(tenant=request.console.tenant),
     )  # fmt: skip
 
 
@@ -62,50 +75,34 @@ def console_members(request):
 @require_POST
 @console_tenant_required
 def member_invite(request):
-    try:
-        members.check_member_invite(
-            request.console.scope, tenant=request.console.tenant,
-            username=request.POST.get("username", ""), role=request.POST.get("role", ""),
-        )  # fmt: skip
-    except ApplicationError as refusal:
-        return _members_page(request, error=refusal, status=refusal.status)
-    return _members_page(request)
+    return _after(_members_page, request, lambda: members.check_member_invite(
+        request.console.scope, tenant=request.console.tenant,
+        username=request.POST.get("username", ""), role=request.POST.get("role", ""),
+    ))  # fmt: skip
 
 
 @require_POST
 @console_tenant_required
 def member_role(request, username: str):
-    try:
-        members.check_member_role_change(
-            request.console.scope, tenant=request.console.tenant, username=username,
-            role=request.POST.get("role", ""),
-        )  # fmt: skip
-    except ApplicationError as refusal:
-        return _members_page(request, error=refusal, status=refusal.status)
-    return _members_page(request)
+    return _after(_members_page, request, lambda: members.check_member_role_change(
+        request.console.scope, tenant=request.console.tenant, username=username,
+        role=request.POST.get("role", ""),
+    ))  # fmt: skip
 
 
 @require_POST
 @console_tenant_required
 def member_remove(request, username: str):
-    try:
-        members.check_member_remove(
-            request.console.scope, tenant=request.console.tenant, username=username
-        )
-    except ApplicationError as refusal:
-        return _members_page(request, error=refusal, status=refusal.status)
-    return _members_page(request)
+    return _after(_members_page, request, lambda: members.check_member_remove(
+        request.console.scope, tenant=request.console.tenant, username=username,
+    ))  # fmt: skip
 
 
 def _keys_page(request, *, issued=None, raw_key="", error=None, status: int = 200):
-    context = _context(
-        request, "keys", keys=keys.keys_list(tenant=request.console.tenant),
+    return _section_page(
+        request, "keys", status=status, keys=keys.keys_list(tenant=request.console.tenant),
         scopes=KeyScope.choices, issued=issued, raw_key=raw_key, error=error,
         form=request.POST if error else {},
-    )  # fmt: skip
-    return render_page_or_fragment(
-        request, "tenants/console/keys.html", "tenants/console/partials/keys.html",
-        context, status=status,
     )  # fmt: skip
 
 
@@ -134,11 +131,9 @@ def key_issue(request):
 @require_POST
 @console_tenant_required
 def key_revoke(request, prefix: str):
-    try:
-        keys.check_key_revoke(request.console.scope, tenant=request.console.tenant, prefix=prefix)
-    except ApplicationError as refusal:
-        return _keys_page(request, error=refusal, status=refusal.status)
-    return _keys_page(request)
+    return _after(_keys_page, request, lambda: keys.check_key_revoke(
+        request.console.scope, tenant=request.console.tenant, prefix=prefix,
+    ))  # fmt: skip
 
 
 @require_GET

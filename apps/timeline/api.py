@@ -37,6 +37,10 @@ class KindOut(serializers.Serializer):
     status = serializers.CharField()
 
 
+class KindsOut(serializers.Serializer):
+    results = serializers.ListField(child=serializers.DictField(), help_text="kind specs")
+
+
 class KindsApi(RecordsRefusals, APIView):
     refusal_kind = "kind"
 
@@ -45,13 +49,14 @@ class KindsApi(RecordsRefusals, APIView):
         method = getattr(getattr(self, "request", None), "method", "POST")
         return KeyScope.MEMORY_READ if method in SAFE_METHODS else KeyScope.ADMIN
 
-    @extend_schema(request=KindIn, responses=KindOut, summary="Declare a kind (admin)")
+    @extend_schema(request=KindIn, responses={201: KindOut, 200: KindOut},
+                   summary="Declare a kind (admin; 200 when it changes one declared before)")  # fmt: skip
     def post(self, request):
         data = validated(request, KindIn)
         receipt = kind_services.check_kind_declare(request.auth, kind=data)
         return Response(receipt, status=201 if receipt["status"] == "declared" else 200)
 
-    @extend_schema(summary="The tenant's kinds")
+    @extend_schema(responses=KindsOut, summary="The tenant's kinds")
     def get(self, request):
         return Response({"results": kind_services.kinds_list(request.auth)})
 

@@ -10,7 +10,7 @@ from rest_framework.views import APIView
 
 from apps.tenants.models import KeyScope
 from apps.timeline import selectors
-from apps.timeline.impact import check_entry_invalidate, impact_of_entry
+from apps.timeline.impact import check_entry_invalidate, impact_of_entry, impact_of_state
 from apps.timeline.rows import MAX_KEY_CHARS, parse_time
 from apps.timeline.time_diff import diff_between
 from apps.timeline.trust import agent_trust
@@ -74,6 +74,118 @@ class StateOut(serializers.Serializer):
     state = serializers.DictField(allow_null=True)
 
 
+class ChangedOut(serializers.Serializer):
+    kind = serializers.CharField(allow_null=True)
+    key = serializers.CharField(allow_null=True)
+    changes = serializers.DictField(child=serializers.DictField(),
+                                    help_text="{value: {before, after}}")  # fmt: skip
+
+
+class CreatedOut(serializers.Serializer):
+    kind = serializers.CharField(allow_null=True)
+    key = serializers.CharField(allow_null=True)
+    values = serializers.DictField()
+
+
+class WindowOut(serializers.Serializer):
+    source = serializers.CharField(allow_null=True)
+    kind = serializers.CharField(allow_null=True)
+    relation = serializers.CharField(allow_null=True)
+    target = serializers.CharField(allow_null=True)
+    at = serializers.CharField()
+    by = serializers.CharField(allow_null=True)
+
+
+class DiffOut(serializers.Serializer):
+    since = serializers.CharField()
+    until = serializers.CharField()
+    created = CreatedOut(many=True)
+    changed = ChangedOut(many=True)
+    opened = WindowOut(many=True)
+    closed = WindowOut(many=True)
+    truncated = serializers.BooleanField()
+
+
+class ImpactEntryOut(serializers.Serializer):
+    id = serializers.CharField()
+    episode = serializers.CharField(allow_null=True)
+    seq = serializers.IntegerField(allow_null=True)
+    type = serializers.CharField(allow_null=True)
+    by = serializers.CharField(allow_null=True)
+    invalid = serializers.BooleanField()
+    invalidated_by = serializers.CharField(allow_null=True)
+    invalidated_at = serializers.CharField(allow_null=True)
+    reason = serializers.CharField(allow_null=True)
+
+
+class ImpactStateOut(serializers.Serializer):
+    state = serializers.CharField()
+    kind = serializers.CharField(allow_null=True)
+    key = serializers.CharField(allow_null=True)
+    valid_from = serializers.CharField(allow_null=True)
+    valid_to = serializers.CharField(allow_null=True)
+    by = serializers.CharField(allow_null=True)
+
+
+class LessonAtRiskOut(serializers.Serializer):
+    key = serializers.CharField()
+    statement = serializers.CharField(allow_null=True)
+    support = serializers.IntegerField(allow_null=True)
+    against = serializers.IntegerField(allow_null=True)
+    left = serializers.IntegerField()
+    at_risk = serializers.BooleanField(allow_null=True)
+
+
+class PlaybookAtRiskOut(serializers.Serializer):
+    key = serializers.CharField()
+    version = serializers.IntegerField()
+    left = serializers.IntegerField()
+    at_risk = serializers.BooleanField()
+
+
+class ImpactOut(serializers.Serializer):
+    entry = ImpactEntryOut()
+    states = ImpactStateOut(many=True)
+    lessons = LessonAtRiskOut(many=True)
+    playbooks = PlaybookAtRiskOut(many=True)
+
+
+class StateHeadOut(ImpactStateOut):
+    entry = serializers.CharField(allow_null=True)
+
+
+class OpenedWindowOut(serializers.Serializer):
+    rel = serializers.CharField()
+    target = serializers.CharField(allow_null=True)
+    valid_to = serializers.CharField(allow_null=True)
+
+
+class StateImpactOut(serializers.Serializer):
+    state = StateHeadOut()
+    relations = OpenedWindowOut(many=True, help_text="the relation windows the State opened")
+    entry = ImpactOut(allow_null=True, help_text="what rests on its entry; null without one")
+
+
+class InvalidateOut(serializers.Serializer):
+    id = serializers.CharField()
+    status = serializers.ChoiceField(choices=["invalidated", "exists"])
+    impact = ImpactOut()
+
+
+# `for` is a Python keyword, so the class is built with type().
+TrustRateOut = type("TrustRateOut", (serializers.Serializer,), {
+    "for": serializers.IntegerField(), "against": serializers.IntegerField(),
+    "rate": serializers.FloatField(), "__module__": __name__,
+})  # fmt: skip
+
+
+class TrustOut(serializers.Serializer):
+    agent = serializers.CharField()
+    score = serializers.FloatField(allow_null=True, help_text="null without evidence")
+    rates = serializers.DictField(child=TrustRateOut(),
+                                  help_text="entries, episodes, runs, versions")  # fmt: skip
+
+
 def _at(query: dict, name: str = "at"):
     return parse_time(query[name], field=name) if query.get(name) else None
 
@@ -133,7 +245,7 @@ class SearchHistoryApi(Reader):
 
 
 class DiffApi(Reader):
-    @extend_schema(parameters=[SpanIn], summary="What changed between two times")
+    @extend_schema(parameters=[SpanIn], responses=DiffOut, summary="What changed between two times")
     def get(self, request):
         query = validated(request, SpanIn, data=query_params(request))
         since, until = _at(query, "since"), _at(query, "until")
@@ -152,16 +264,24 @@ class WhatIfApi(Reader):
 
 
 class EntryImpactApi(Reader):
-    @extend_schema(summary="What relied on an episode entry")
+    @extend_schema(responses=ImpactOut, summary="What relied on an episode entry")
     def get(self, request, uid: str):
         return Response(impact_of_entry(request.auth, entry=uid[:MAX_UID_CHARS]))
+
+
+class StateImpactApi(Reader):
+    @extend_schema(responses=StateImpactOut,
+                   summary="What relied on a State: the windows it opened, its entry's impact")  # fmt: skip
+    def get(self, request, uid: str):
+        return Response(impact_of_state(request.auth, state=uid[:MAX_UID_CHARS]))
 
 
 class EntryInvalidateApi(RecordsRefusals, APIView):
     refusal_kind = "invalidate"
     required_scope = KeyScope.REVIEW
 
-    @extend_schema(request=InvalidateIn, summary="Mark an entry wrong (never changed)")
+    @extend_schema(request=InvalidateIn, responses={201: InvalidateOut, 200: InvalidateOut},
+                   summary="Mark an entry wrong (never changed; 200 if it was already)")  # fmt: skip
     def post(self, request, uid: str):
         data = validated(request, InvalidateIn)
         receipt = check_entry_invalidate(request.auth, entry=uid[:MAX_UID_CHARS], **data)
@@ -169,6 +289,7 @@ class EntryInvalidateApi(RecordsRefusals, APIView):
 
 
 class TrustApi(Reader):
-    @extend_schema(summary="How far an agent's work held: four smoothed rates and their mean")
+    @extend_schema(responses=TrustOut,
+                   summary="How far an agent's work held: four smoothed rates and their mean")  # fmt: skip
     def get(self, request, name: str):
         return Response(agent_trust(request.auth, agent=name[:MAX_NAME_CHARS]))

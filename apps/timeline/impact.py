@@ -99,6 +99,39 @@ def _as_if_marked(query: str) -> str:
     )
 
 
+STATE = """
+MATCH (s:State {tenant: $tenant, uid: $state})
+RETURN s.uid AS state, s.kind AS kind, s.key AS key, s.entity AS entity, s.valid_from AS valid_from,
+       s.valid_to AS valid_to, s.by AS by, s.entry AS entry
+"""
+
+# The relation windows a State opened: its entity's kind relations that begin at its time.
+OPENED_BY = """
+MATCH (s:State {tenant: $tenant, uid: $state})
+MATCH (e:Entity {tenant: $tenant, uid: s.entity})-[r:RELATED_TO]->(x:Entity {tenant: $tenant})
+WHERE r.kind_relation AND r.valid_from.epochSeconds = s.valid_from.epochSeconds AND (r.valid_to IS NULL OR r.valid_to > r.valid_from)
+RETURN r.predicate AS rel, coalesce(x.key, x.name) AS target, r.valid_to AS valid_to
+ORDER BY rel, target LIMIT $limit
+"""
+
+
+def impact_of_state(scope: Scope, *, state: str) -> dict:
+    """What rests on a State, examined like an entry: {state, relations, entry}: the relation
+    windows it opened, and what rests on the entry it came from (None without one)."""
+    found = cypher.read(scope, STATE, state=state)
+    if not found:
+        raise NotFoundError("No such State.", field="state")
+    head = found[0]
+    head.pop("entity")
+    relations = cypher.read(scope, OPENED_BY, state=state, limit=MAX_LISTED)
+    for item in [head, *relations]:
+        for name in ("valid_from", "valid_to"):
+            item[name] = item.get(name) and time_text(item[name].to_native())
+    relations = [{k: v for k, v in r.items() if k != "valid_from"} for r in relations]
+    entry = impact_of_entry(scope, entry=head["entry"]) if head["entry"] else None
+    return {"state": head, "relations": relations, "entry": entry}
+
+
 @refusal_recorded("invalidate")
 def check_entry_invalidate(scope: Scope, *, entry: str, reason: str = "") -> dict:
     """Mark an entry wrong (reviewers and admins: the `review` permission). Marking it again

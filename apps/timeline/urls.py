@@ -21,6 +21,7 @@ api_urlpatterns = [
     path("diff", history_api.DiffApi.as_view(), name="api-diff"),
     path("what-if", history_api.WhatIfApi.as_view(), name="api-what-if"),
     path("entries/<str:uid>/impact", history_api.EntryImpactApi.as_view(), name="api-entry-impact"),
+    path("states/<str:uid>/impact", history_api.StateImpactApi.as_view(), name="api-state-impact"),
     path("entries/<str:uid>/invalidate", history_api.EntryInvalidateApi.as_view(),
          name="api-entry-invalidate"),
     path("agents/<str:name>/trust", history_api.TrustApi.as_view(), name="api-agent-trust"),

@@ -253,3 +253,32 @@ def test_facts_on_an_ingested_text_leave_its_reading_order_alone(tenant, api_cli
         "ORDER BY a",
     )
     assert [(r["a"], r["b"]) for r in chain] == [(0, 1), (1, 2), (2, 3)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_broker_that_is_down_refuses_the_document_and_keeps_nothing(tenant, api_client,
+                                                                       monkeypatch):  # fmt: skip
+    """The broker is outside the project, so its outage is simulated: the publish raises. The
+    answer is a 503, the job is recorded failed with the reason, the document is not kept (its
+    resend would otherwise be a duplicate never read); once the broker is back it is queued."""
+    from kombu.exceptions import OperationalError
+
+    from apps.ingestion import tasks
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+    monkeypatch.setattr(tasks.document_ingest, "delay", broker_down)
+    body = {"content": STORY, "source": "notes"}
+    refused = api_client.post("/api/v1/documents", body, format="json")
+    assert refused.status_code == 503, refused.content[:300]
+    error = refused.json()["error"]
+    assert error["code"] == "queue_unavailable" and "nothing was done" in error["message"]
+    job = Job.objects.get(uid=error["job"])
+    assert job.status == "failed" and "work queue could not be reached" in job.error
+    assert graph_counts(tenant)["documents"] == 0
+
+    monkeypatch.undo()  # the broker is back: the same document is queued, not a duplicate
+    queued = api_client.post("/api/v1/documents", body, format="json")
+    assert queued.status_code == 202 and queued.json()["status"] == "queued"
+    assert graph_counts(tenant)["documents"] == 1

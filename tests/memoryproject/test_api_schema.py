@@ -44,6 +44,44 @@ def test_every_operation_documents_its_errors_and_the_key():
     assert len(ids) == len(set(ids))
 
 
+def undocumented_answers(spec: dict) -> list[str]:
+    """The /api/v1/ operations whose schema lacks a success answer with a named shape (a 2xx
+    with no body, or a generic object), or the errors of a caller's input and key."""
+    problems = []
+    for path, item in spec["paths"].items():
+        for method, op in item.items():
+            if not path.startswith("/api/v1/"):
+                continue
+            where = f"{method.upper()} {path}"
+            successes = {s: r for s, r in op["responses"].items() if s.startswith("2")}
+            if not successes:
+                problems.append(f"{where}: no 2xx")
+            for status, answer in successes.items():
+                schema = answer.get("content", {}).get("application/json", {}).get("schema", {})
+                if "$ref" not in schema:
+                    problems.append(f"{where} {status}: no named response schema")
+            if not {"400", "401", "403"} <= set(op["responses"]):
+                problems.append(f"{where}: lacks 400/401/403")
+    return problems
+
+
+def test_every_operation_documents_its_answer():
+    assert undocumented_answers(openapi()) == []
+    # The check itself, on planted omissions.
+    planted = {"paths": {"/api/v1/x": {
+        "get": {"responses": {"200": {"content": {"application/json": {"schema": {
+            "type": "object", "additionalProperties": {}}}}}, "400": {}, "401": {}, "403": {}}},
+        "post": {"responses": {"201": {"description": "no body"}, "400": {}}},
+        "put": {"responses": {"400": {}, "401": {}, "403": {}}},
+    }}}  # fmt: skip
+    assert undocumented_answers(planted) == [
+        "GET /api/v1/x 200: no named response schema",
+        "POST /api/v1/x 201: no named response schema",
+        "POST /api/v1/x: lacks 400/401/403",
+        "PUT /api/v1/x: no 2xx",
+    ]
+
+
 def test_no_two_schema_components_share_a_name():
     """drf-spectacular names a component after its serializer class: two apps' `ReceiptOut`
     would become one component, and one operation would document the other's answer."""

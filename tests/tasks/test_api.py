@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from apps.tasks.services.page_ingest import pages_ingest_run
+
 
 def test_task_flow_over_the_api(api_client):
     root = api_client.post("/api/v1/tasks", {"description": "Plan the audit"}, format="json")
@@ -89,8 +91,11 @@ def test_evidence_pages_synthesis_and_sync_over_the_api(tenant, api_client, make
                             {"pages": [{"url": "https://ex.org/p", "content": "Pumps fail when "
                                         "their seals wear out or their bearings run dry."}]},
                             format="json")  # fmt: skip
-    assert pages.status_code == 201 and len(pages.json()["created"]) == 1
-    page_id = pages.json()["created"][0]["id"]
+    assert pages.status_code == 202
+    pages_ingest_run(job_uid=pages.json()["job"])  # the worker's side, in this process
+    done = api_client.get(pages.json()["url"]).json()
+    assert done["status"] == "done" and len(done["result"]["created"]) == 1
+    page_id = done["result"]["created"][0]["id"]
     summary = api_client.post("/api/v1/evidence/synthesis",
                               {"task": task, "content": "Seals and bearings",
                                "sources": [one.json()["id"], page_id]}, format="json")  # fmt: skip

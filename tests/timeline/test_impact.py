@@ -7,7 +7,7 @@ import pytest
 from apps.lessons.services.episodes import check_entry_record, check_episode_open
 from apps.lessons.services.lessons import check_lesson_learn
 from apps.lessons.services.playbooks import check_playbook_write
-from apps.timeline.impact import check_entry_invalidate, impact_of_entry
+from apps.timeline.impact import check_entry_invalidate, impact_of_entry, impact_of_state
 from apps.timeline.services import check_rows_write
 from apps.timeline.trust import agent_trust
 from memoryproject.api_errors import ApplicationError
@@ -43,6 +43,25 @@ def test_invalidate_lists_states_lessons_and_playbooks_at_risk(kinds):
     with pytest.raises(ApplicationError) as unknown:
         check_entry_invalidate(kinds, entry="nope")
     assert unknown.value.status == 404
+
+
+def test_a_state_is_examined_like_an_entry(kinds, make_tenant, make_api_client):
+    entry = check_entry_record(kinds, episode=check_episode_open(kinds)["id"], type="look")["id"]
+    check_rows_write(kinds, rows=[
+        row("d1", "2026-01-01T00:00:00Z", relations={"LOCATED_IN": "r1"}),
+        row("d1", "2026-01-02T00:00:00Z", entry=entry, status="hot",
+            relations={"LOCATED_IN": "r2", "USED_BY": ["ta"]}),
+    ])  # fmt: skip
+    states = impact_of_entry(kinds, entry=entry)["states"]
+    got = impact_of_state(kinds, state=states[0]["state"])
+    assert got["state"]["entry"] == entry and got["state"]["valid_to"] is None
+    assert got["relations"] == [{"rel": "LOCATED_IN", "target": "r2", "valid_to": None},
+                                {"rel": "USED_BY", "target": "ta", "valid_to": None}]  # fmt: skip
+    assert got["entry"]["entry"]["id"] == entry
+    other = make_api_client(make_tenant())
+    url = f"/api/v1/states/{states[0]['state']}/impact"
+    assert other.get(url).status_code == 404
+    assert make_api_client(kinds_tenant(kinds)).get(url).json()["relations"] == got["relations"]
 
 
 def test_trust_is_the_mean_of_smoothed_rates_over_kinds_of_evidence(kinds, make_tenant):

@@ -6,6 +6,8 @@
 (:Task)-[:CLAIMED_BY {at, until, released_at}]->(:Agent)   every claim, kept
 (:Evidence)-[:SUPERSEDES]->(:Evidence)                     synthesis -> sources
 (:Evidence)-[:MENTIONS]->(:Entity)
+(:PageStage {job, task_uid, seq, url, content})   a found page its ingest job has still to do
+(:EvidenceUrl {url, claim})                        a page URL some ingest took
 (:Task)-[:SIMILAR_TO {score}]->(:Task), (:Evidence)-[:SIMILAR_TO {score}]->(:Evidence):
     one edge per pair, from the smaller uid, read both ways.
 
@@ -60,6 +62,25 @@ class Evidence(TenantNode):
     created_by = StringProperty()
 
 
+class PageStage(TenantNode):
+    """A found page waiting for its ingest job (apps/tasks/services/page_ingest.py)."""
+
+    job = StringProperty(required=True)
+    task_uid = StringProperty(required=True)
+    seq = IntegerProperty(required=True)
+    url = StringProperty()
+    source = StringProperty()
+    content = StringProperty(required=True)
+
+
+class EvidenceUrl(TenantNode):
+    """A page URL taken by a page ingest, one per tenant and URL: two ingests of one URL at
+    once meet on it (constraint `evidence_url_claim`) and the second skips the page."""
+
+    url = StringProperty(required=True)
+    claim = StringProperty()
+
+
 SCHEMA_OPTIONS = {"evidence_embedding": {"vector.quantization.enabled": False}}
 SCHEMA_PROPERTIES = {"evidence_embedding": ["embedding", "tenant"]}
 SCHEMA = [
@@ -72,6 +93,9 @@ SCHEMA = [
     "CREATE INDEX task_ready_kind IF NOT EXISTS FOR (t:Task) ON (t.tenant, t.kind, t.ready_at)",
     "CREATE INDEX task_lease_kind IF NOT EXISTS FOR (t:Task) ON (t.tenant, t.kind, t.lease_until)",
     "CREATE INDEX task_created IF NOT EXISTS FOR (t:Task) ON (t.tenant, t.created_at)",
+    "CREATE CONSTRAINT evidence_url_claim IF NOT EXISTS "
+    "FOR (u:EvidenceUrl) REQUIRE (u.tenant, u.url) IS UNIQUE",
+    "CREATE INDEX page_stage_job IF NOT EXISTS FOR (s:PageStage) ON (s.tenant, s.job)",
     "CREATE INDEX evidence_url IF NOT EXISTS FOR (e:Evidence) ON (e.tenant, e.url)",
     "CREATE INDEX evidence_hash IF NOT EXISTS FOR (e:Evidence) ON (e.tenant, e.content_hash)",
     "CREATE INDEX evidence_task IF NOT EXISTS FOR (e:Evidence) ON (e.tenant, e.task_uid)",

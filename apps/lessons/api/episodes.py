@@ -87,7 +87,9 @@ class EpisodeOut(serializers.Serializer):
 class EpisodesApi(RecordsRefusals, ReadOrWrite, APIView):
     refusal_kind = "episode"
 
-    @extend_schema(request=EpisodeOpenIn, responses=EpisodeReceiptOut, summary="Open an episode")
+    @extend_schema(request=EpisodeOpenIn,
+                   responses={201: EpisodeReceiptOut, 200: EpisodeReceiptOut},
+                   summary="Open an episode (200 if one with this key is open already)")  # fmt: skip
     def post(self, request):
         data = validated(request, EpisodeOpenIn)
         receipt = episode_services.check_episode_open(request.auth, **data)
@@ -133,7 +135,7 @@ class EntryRecordApi(RecordsRefusals, APIView):
     refusal_kind = "entry"
     required_scope = KeyScope.MEMORY_WRITE
 
-    @extend_schema(request=EntryIn, responses=EntryOut, summary="Append an entry")
+    @extend_schema(request=EntryIn, responses={201: EntryOut}, summary="Append an entry")
     def post(self, request, uid: str):
         data = validated(request, EntryIn)
         receipt = episode_services.check_entry_record(request.auth, episode=uid, **data)

@@ -50,10 +50,16 @@ class AgentOut(serializers.Serializer):
     agent = serializers.CharField()
 
 
+class HandoffReceiptOut(serializers.Serializer):
+    id = serializers.CharField()
+    status = serializers.ChoiceField(choices=["given", "unchanged", "accepted"])
+
+
 class HandoffsApi(RecordsRefusals, ReadOrWrite, APIView):
     refusal_kind = "handoff"
 
-    @extend_schema(request=HandoffIn, summary="Hand work to another agent")
+    @extend_schema(request=HandoffIn, responses={201: HandoffReceiptOut, 200: HandoffReceiptOut},
+                   summary="Hand work to another agent (200 if given before, the same)")  # fmt: skip
     def post(self, request):
         data = validated(request, HandoffIn)
         receipt = handoff_services.check_handoff_give(request.auth, **data)
@@ -73,7 +79,8 @@ class HandoffAcceptApi(RecordsRefusals, APIView):
     refusal_kind = "handoff_accept"
     required_scope = KeyScope.MEMORY_WRITE
 
-    @extend_schema(request=None, summary="Accept a handoff given to the calling agent")
+    @extend_schema(request=None, responses={200: HandoffReceiptOut},
+                   summary="Accept a handoff given to the calling agent")  # fmt: skip
     def post(self, request, key: str):
         return Response(handoff_services.check_handoff_accept(request.auth, key=key))
 

@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 from apps.lessons import selectors
 from apps.lessons.api import ReadOrWrite
 from apps.lessons.services import lessons as lesson_services
-from apps.lessons.services.promotion import check_promote
+from apps.lessons.services.promotion import Receipts, check_promote
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
 from memoryproject.refusals import RecordsRefusals
@@ -82,7 +82,8 @@ class LessonsQuery(StrictSerializer):
 class LessonsApi(RecordsRefusals, ReadOrWrite, APIView):
     refusal_kind = "lesson"
 
-    @extend_schema(request=LessonIn, responses=LessonReceiptOut, summary="Learn a lesson")
+    @extend_schema(request=LessonIn, responses={201: LessonReceiptOut, 200: LessonReceiptOut},
+                   summary="Learn a lesson (200 if it was learned already)")  # fmt: skip
     def post(self, request):
         data = validated(request, LessonIn)
         receipt = lesson_services.check_lesson_learn(request.auth, **data)
@@ -135,11 +136,36 @@ class PromoteIn(StrictSerializer):
     limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
 
 
+class PromotionReceiptOut(serializers.Serializer):
+    id = serializers.CharField()
+    status = serializers.ChoiceField(choices=list(Receipts.ORDER))
+    reason = serializers.CharField(required=False)
+    weight = serializers.FloatField(required=False)
+    count = serializers.IntegerField(required=False, help_text="episodes agreeing so far")
+    version = serializers.IntegerField(required=False, help_text="a playbook's, once written")
+
+
+class PromotionRunOut(serializers.Serializer):
+    id = serializers.CharField()
+    episode = serializers.CharField()
+    status = serializers.CharField()
+    reason = serializers.CharField(required=False)
+    enabled = serializers.BooleanField(required=False)
+
+
+class PromotionOut(serializers.Serializer):
+    episodes = serializers.IntegerField(help_text="episodes the rule read in this call")
+    lessons = PromotionReceiptOut(many=True)
+    playbooks = PromotionReceiptOut(many=True)
+    runs = PromotionRunOut(many=True)
+
+
 class PromoteApi(RecordsRefusals, APIView):
     refusal_kind = "promotion"
     required_scope = KeyScope.MEMORY_WRITE
 
-    @extend_schema(request=PromoteIn, summary="Promote what repeats in ended episodes (a rule)")
+    @extend_schema(request=PromoteIn, responses={200: PromotionOut},
+                   summary="Promote what repeats in ended episodes (a rule)")  # fmt: skip
     def post(self, request):
         data = validated(request, PromoteIn)
         return Response(check_promote(request.auth, **data))

@@ -96,7 +96,9 @@ class PlaybookOut(serializers.Serializer):
 class PlaybooksApi(RecordsRefusals, ReadOrWrite, APIView):
     refusal_kind = "playbook"
 
-    @extend_schema(request=PlaybookIn, responses=PlaybookReceiptOut, summary="Write a playbook")
+    @extend_schema(request=PlaybookIn,
+                   responses={201: PlaybookReceiptOut, 200: PlaybookReceiptOut},
+                   summary="Write a playbook (200 if this version exists)")  # fmt: skip
     def post(self, request):
         data = validated(request, PlaybookIn)
         receipt = playbook_services.check_playbook_write(request.auth, **data)
@@ -148,11 +150,20 @@ class RunIn(StrictSerializer):
     succeeded = serializers.BooleanField()
 
 
+class RunReceiptOut(serializers.Serializer):
+    id = serializers.CharField()
+    episode = serializers.CharField()
+    status = serializers.ChoiceField(choices=["judged", "unchanged"])
+    enabled = serializers.BooleanField()
+    failures_in_row = serializers.IntegerField(allow_null=True)
+
+
 class PlaybookRunApi(RecordsRefusals, APIView):
     refusal_kind = "playbook_run"
     required_scope = KeyScope.MEMORY_WRITE
 
-    @extend_schema(request=RunIn, summary="Judge the run of a playbook in one episode, once")
+    @extend_schema(request=RunIn, responses={200: RunReceiptOut},
+                   summary="Judge the run of a playbook in one episode, once")  # fmt: skip
     def post(self, request, key: str):
         data = validated(request, RunIn)
         return Response(playbook_services.check_playbook_run(request.auth, key=key, **data))
@@ -163,11 +174,19 @@ class SwitchIn(StrictSerializer):
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
 
 
+class SwitchOut(serializers.Serializer):
+    id = serializers.CharField()
+    enabled = serializers.BooleanField()
+    switched_by = serializers.CharField()
+    switched_at = serializers.CharField()
+
+
 class PlaybookSwitchApi(RecordsRefusals, APIView):
     refusal_kind = "playbook_switch"
     required_scope = KeyScope.REVIEW
 
-    @extend_schema(request=SwitchIn, summary="Switch a playbook on or off (review)")
+    @extend_schema(request=SwitchIn, responses={200: SwitchOut},
+                   summary="Switch a playbook on or off (review)")  # fmt: skip
     def post(self, request, key: str):
         data = validated(request, SwitchIn)
         return Response(playbook_services.check_playbook_switch(request.auth, key=key, **data))

@@ -9,6 +9,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.tasks import selectors
+from apps.tasks.api.answers import EvidenceDetailOut
 from apps.tasks.api.tasks import TASK_ID, WriteApi
 from apps.tasks.services import evidence, page_ingest
 from apps.tasks.similarity import similarity_sync_start
@@ -52,11 +53,6 @@ class EvidenceOut(serializers.Serializer):
     uid = serializers.CharField()
 
 
-class PagesOut(serializers.Serializer):
-    created = serializers.ListField(child=serializers.DictField())
-    skipped = serializers.ListField(child=serializers.DictField())
-
-
 class JobStartedOut(serializers.Serializer):
     job = serializers.CharField()
     url = serializers.CharField()
@@ -78,15 +74,17 @@ class EvidenceAddApi(WriteApi):
 class PagesApi(WriteApi):
     refusal_kind = "evidence_pages"
 
-    @extend_schema(request=PagesIn, responses={201: PagesOut},
-                   summary="Ingest found pages as evidence of a task",
-                   description="Chunked (100-500 characters), duplicates skipped by URL, content "
-                   "hash and cosine >= 0.95; strength from goal alignment with the task "
-                   "(0.30 to 0.95, low alignment lowers it, never drops the chunk).")  # fmt: skip
+    @extend_schema(request=PagesIn, responses={202: JobStartedOut},
+                   summary="Ingest found pages as evidence of a task, as a job",
+                   description="The pages are checked and queued; the job (its URL in the "
+                   "answer) counts pages done and ends with `created` and `skipped` chunks. "
+                   "Chunked (100-500 characters), duplicates skipped by URL, content hash and "
+                   "cosine >= 0.95; strength from goal alignment with the task (0.30 to 0.95, "
+                   "low alignment lowers it, never drops the chunk).")  # fmt: skip
     def post(self, request, task: str):
         data = validated(request, PagesIn)
-        result = page_ingest.check_pages_ingest(request.auth, task=task, pages=data["pages"])
-        return Response(result, status=201)
+        job = page_ingest.check_pages_ingest_start(request.auth, task=task, pages=data["pages"])
+        return _job_started(job)
 
 
 class SynthesisApi(WriteApi):
@@ -103,7 +101,8 @@ class SynthesisApi(WriteApi):
 class EvidenceDetailApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(summary="One evidence node (uid or short id) with its provenance")
+    @extend_schema(responses=EvidenceDetailOut,
+                   summary="One evidence node (uid or short id) with its provenance")  # fmt: skip
     def get(self, request, evidence_id: str):
         return Response(selectors.evidence_detail(request.auth, evidence=evidence_id))
 
@@ -115,6 +114,9 @@ class SimilaritySyncApi(WriteApi):
                    summary="Sync SIMILAR_TO edges of tasks and evidence now, as a job",
                    description="Also runs by itself once writes have settled.")  # fmt: skip
     def post(self, request):
-        job = similarity_sync_start(request.auth)
-        url = reverse("api-job", kwargs={"uid": job.uid})
-        return Response({"job": job.uid, "url": url, "status": job.status}, status=202)
+        return _job_started(similarity_sync_start(request.auth))
+
+
+def _job_started(job) -> Response:
+    url = reverse("api-job", kwargs={"uid": job.uid})
+    return Response({"job": job.uid, "url": url, "status": job.status}, status=202)

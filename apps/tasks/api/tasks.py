@@ -8,6 +8,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.tasks import context, selectors
+from apps.tasks.api.answers import ReadyOut, TaskDetailOut
 from apps.tasks.services import claims
 from apps.tasks.services.task_writes import (
     MAX_DEPENDS_ON,
@@ -155,7 +156,8 @@ class TaskDetailApi(RecordsRefusals, APIView):
         method = getattr(getattr(self, "request", None), "method", "PATCH")
         return KeyScope.MEMORY_READ if method == "GET" else KeyScope.MEMORY_WRITE
 
-    @extend_schema(summary="One task (uid or short id) with edges, claims and evidence")
+    @extend_schema(responses=TaskDetailOut,
+                   summary="One task (uid or short id) with edges, claims and evidence")  # fmt: skip
     def get(self, request, task: str):
         return Response(selectors.task_detail(request.auth, task=task))
 
@@ -171,7 +173,7 @@ class TaskDetailApi(RecordsRefusals, APIView):
 class ReadyApi(APIView):
     required_scope = KeyScope.MEMORY_READ
 
-    @extend_schema(parameters=[ReadyFilters],
+    @extend_schema(parameters=[ReadyFilters], responses=ReadyOut,
                    summary="The ready set: PENDING tasks whose dependencies are all DONE")  # fmt: skip
     def get(self, request):
         query = validated(request, ReadyFilters, data=query_params(request))

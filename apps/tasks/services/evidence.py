@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import uuid
 
-from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
 from apps.graph.embeddings import get_embedder
 from apps.graph.scope import Scope
-from apps.tasks.services.task_writes import REF_PATTERN, resolve_task_uid, short_id_candidates
+from apps.tasks.services.short_ids import do_short_id_pick, short_id_write
+from apps.tasks.services.task_writes import REF_PATTERN, check_text, resolve_task_uid
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
 from memoryproject.refusals import refusal_recorded
 
@@ -26,13 +26,6 @@ MAX_EMBED_TEXT_CHARS = 300
 MAX_MENTIONS = 50
 MAX_SOURCES = 100
 
-SHORT_ID_FREE = """
-UNWIND range(0, size($candidates) - 1) AS i
-WITH i, $candidates[i] AS c
-WHERE NOT EXISTS { MATCH (x:Evidence {tenant: $tenant, short_id: c}) }
-  AND NOT EXISTS { MATCH (x:Task {tenant: $tenant, short_id: c}) }
-RETURN c ORDER BY i LIMIT 1
-"""
 OPEN_TASK = """
 MATCH (t:Task {tenant: $tenant, uid: $uid})
 SET t._lock = true REMOVE t._lock
@@ -71,16 +64,6 @@ SET o.superseded = true
 """
 
 
-def _text(value, *, field: str, limit: int, required: bool = True) -> str | None:
-    if value is None and not required:
-        return None
-    if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        raise ApplicationError(
-            f"{field} must be text of 1 to {limit} characters.", field=field, limit=limit
-        )
-    return value
-
-
 def validate_strength(value) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
         raise ApplicationError("strength is a number in [0, 1].", field="strength", limit=1)
@@ -106,7 +89,7 @@ def do_evidence_write(
     made = []
     for row in rows:
         uid = uuid.uuid4().hex
-        short_id = stx.run(SHORT_ID_FREE, candidates=short_id_candidates("e", uid))[0]["c"]
+        short_id = do_short_id_pick(stx, prefix="e", uid=uid)
         stx.run(CREATE, task=task_uid, uid=uid, short_id=short_id, actor=scope.actor,
                 content=row["content"], embed_text=row.get("embed_text"), source=row["source"],
                 url=row.get("url"), content_hash=row.get("content_hash"),
@@ -147,10 +130,10 @@ def check_evidence_add(
     mentions: list[str] | None = None,
 ) -> dict:
     """One finding of an open task: {id, uid}. Content is kept whole (up to the limit)."""
-    _text(content, field="content", limit=MAX_CONTENT_CHARS)
-    _text(source, field="source", limit=MAX_SOURCE_CHARS)
-    _text(embed_text, field="embed_text", limit=MAX_EMBED_TEXT_CHARS, required=False)
-    _text(url, field="url", limit=MAX_URL_CHARS, required=False)
+    check_text(content, field="content", limit=MAX_CONTENT_CHARS, required=True)
+    check_text(source, field="source", limit=MAX_SOURCE_CHARS, required=True)
+    check_text(embed_text, field="embed_text", limit=MAX_EMBED_TEXT_CHARS)
+    check_text(url, field="url", limit=MAX_URL_CHARS)
     strength = validate_strength(strength)
     mentions = _mention_ids(mentions)
     task_uid = resolve_task_uid(scope, task)
@@ -162,7 +145,7 @@ def check_evidence_add(
         _mentions(stx, mentions)
         return do_evidence_write(stx, scope, task_uid=task_uid, rows=[row])[0]
 
-    made = cypher.write_unit(scope, work)
+    made = short_id_write(scope, work)
     similarity_soon(scope)
     return made
 
@@ -180,9 +163,9 @@ def check_evidence_synthesize(
 ) -> dict:
     """A summary of `sources` (evidence ids) produced by `task`: it SUPERSEDES each, and they
     leave the context. Strength defaults to the strongest source's. {id, uid, supersedes}."""
-    _text(content, field="content", limit=MAX_CONTENT_CHARS)
-    _text(source, field="source", limit=MAX_SOURCE_CHARS)
-    _text(embed_text, field="embed_text", limit=MAX_EMBED_TEXT_CHARS, required=False)
+    check_text(content, field="content", limit=MAX_CONTENT_CHARS, required=True)
+    check_text(source, field="source", limit=MAX_SOURCE_CHARS, required=True)
+    check_text(embed_text, field="embed_text", limit=MAX_EMBED_TEXT_CHARS)
     if not isinstance(sources, list) or not 0 < len(sources) <= MAX_SOURCES:
         raise ApplicationError(f"sources names 1 to {MAX_SOURCES} evidence ids.",
                                field="sources", limit=MAX_SOURCES)  # fmt: skip
@@ -207,7 +190,7 @@ def check_evidence_synthesize(
         stx.run(SUPERSEDE, uid=made["uid"], sources=uids)
         return {**made, "supersedes": uids}
 
-    made = cypher.write_unit(scope, work)
+    made = short_id_write(scope, work)
     similarity_soon(scope)
     return made
 

@@ -13,17 +13,15 @@ import re
 import uuid
 from dataclasses import dataclass, field
 
-from neo4j.exceptions import ConstraintError
-
 from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
 from apps.graph.nodes.work import TERMINAL_STATUSES
 from apps.graph.scope import Scope
+from apps.tasks.services.short_ids import do_short_id_pick, short_id_write
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
 from memoryproject.refusals import refusal_recorded
 
 MAX_OPS = 100
-SHORT_ID_RETRIES = 3
 MAX_DESCRIPTION_CHARS = 4000
 MAX_EMBED_TEXT_CHARS = 300
 MAX_DEPENDS_ON = 50
@@ -52,18 +50,6 @@ class TaskPatch:
     add_depends_on: tuple[str, ...] = field(default_factory=tuple)
 
 
-def short_id_candidates(prefix: str, uid: str) -> list[str]:
-    """`t-a3f1`, longer when taken (like git's short hashes), the whole uid at last."""
-    return [f"{prefix}-{uid[:n]}" for n in (4, 5, 6, 7, 8, 10, 12, 16)] + [f"{prefix}-{uid}"]
-
-
-SHORT_ID_FREE = """
-UNWIND range(0, size($candidates) - 1) AS i
-WITH i, $candidates[i] AS c
-WHERE NOT EXISTS { MATCH (x:Task {tenant: $tenant, short_id: c}) }
-  AND NOT EXISTS { MATCH (x:Evidence {tenant: $tenant, short_id: c}) }
-RETURN c ORDER BY i LIMIT 1
-"""
 RESOLVE = """
 UNWIND $ids AS id
 OPTIONAL MATCH (a:Task {tenant: $tenant, uid: id})
@@ -123,7 +109,9 @@ RETURN [n IN nodes(path) | n.short_id] + [b.short_id] AS cycle LIMIT 1
 """
 
 
-def _text(value, *, field: str, limit: int, required: bool = False) -> str | None:
+def check_text(value, *, field: str, limit: int, required: bool = False) -> str | None:
+    """`value` when it is text of 1 to `limit` characters (None when absent and not
+    required); a 400 naming `field` and `limit` otherwise."""
     if value is None and not required:
         return None
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
@@ -163,8 +151,10 @@ def _check_shapes(ops: list) -> None:
     refs = set()
     for op in ops:
         if isinstance(op, TaskCreate):
-            _text(op.description, field="description", limit=MAX_DESCRIPTION_CHARS, required=True)
-            _text(op.embed_text, field="embed_text", limit=MAX_EMBED_TEXT_CHARS)
+            check_text(
+                op.description, field="description", limit=MAX_DESCRIPTION_CHARS, required=True
+            )
+            check_text(op.embed_text, field="embed_text", limit=MAX_EMBED_TEXT_CHARS)
             _kind(op.kind)
             _ids([op.parent] if op.parent else [], field="parent")
             _ids(op.depends_on, field="depends_on")
@@ -175,8 +165,8 @@ def _check_shapes(ops: list) -> None:
                 refs.add(op.ref)
         elif isinstance(op, TaskPatch):
             _ids([op.task], field="task")
-            _text(op.description, field="description", limit=MAX_DESCRIPTION_CHARS)
-            _text(op.embed_text, field="embed_text", limit=MAX_EMBED_TEXT_CHARS)
+            check_text(op.description, field="description", limit=MAX_DESCRIPTION_CHARS)
+            check_text(op.embed_text, field="embed_text", limit=MAX_EMBED_TEXT_CHARS)
             _kind(op.kind)
             _ids([op.parent] if op.parent else [], field="parent")
             _ids(op.add_depends_on, field="add_depends_on")
@@ -222,9 +212,9 @@ def check_tasks_apply(scope: Scope, *, ops: list) -> list[dict]:
     {op, id (short), uid}. Unknown tasks are 404s, terminal ones 409s, a cycle a 409 naming it."""
     _check_shapes(ops)
     vectors = _embeddings(ops)
-    uids = {i: uuid.uuid4().hex for i, op in enumerate(ops) if isinstance(op, TaskCreate)}
 
     def work(tx) -> list[dict]:
+        uids = {i: uuid.uuid4().hex for i, op in enumerate(ops) if isinstance(op, TaskCreate)}
         refs: dict[str, dict] = {}
         named = [
             n
@@ -248,7 +238,7 @@ def check_tasks_apply(scope: Scope, *, ops: list) -> list[dict]:
         for i, op in enumerate(ops):
             if isinstance(op, TaskCreate):
                 uid = uids[i]
-                short_id = tx.run(SHORT_ID_FREE, candidates=short_id_candidates("t", uid))[0]["c"]
+                short_id = do_short_id_pick(tx, prefix="t", uid=uid)
                 tx.run(CREATE, uid=uid, short_id=short_id, kind=op.kind, actor=scope.actor,
                        description=op.description, embed_text=op.embed_text,
                        embedding=vectors[i])  # fmt: skip
@@ -304,14 +294,7 @@ def check_tasks_apply(scope: Scope, *, ops: list) -> list[dict]:
                 )
         return receipts
 
-    # Two batches may pick the same free short id at once: the constraint refuses the second,
-    # which runs again and finds it taken.
-    for _ in range(SHORT_ID_RETRIES):
-        try:
-            return cypher.write_unit(scope, work)
-        except ConstraintError:
-            uids = {i: uuid.uuid4().hex for i in uids}
-    return cypher.write_unit(scope, work)
+    return short_id_write(scope, work)
 
 
 def check_task_create(scope: Scope, **fields) -> dict:

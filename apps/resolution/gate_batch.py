@@ -1,0 +1,204 @@
+"""The resolution gate for a window of candidates at once: what `gate.key_claim` and
+`gate.matches_find` ask per name, asked for every distinct name of the window in one query
+each (UNWIND), then the same scoring (`gate.proposals_score`) and rule (`gate.gate_decide`)
+per name, in the same order as the per-name path (sorted keys), so both decide alike.
+
+Within a document one name is one entity: instead of scanning the document's mentions, the
+caller passes the entity each (type, normalized name) already resolved to in this document
+(`seen`), which the claim query checks by uid (still active, still bearing the name).
+
+An entity the window creates is a possible match for the window's later names, as it would be
+had the per-name path found it through the indexes in the same transaction: it is scored with
+them (its description's cosine computed here, as the index query would)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from apps.graph.cypher import ScopedTx
+from apps.resolution.candidates import EntityCandidate
+from apps.resolution.entity_writes import surface_names
+from apps.resolution.gate import (
+    INDEX_HITS,
+    MEANING_HITS,
+    SAME_NAME_HITS,
+    Decision,
+    KeyClaim,
+    Match,
+    candidate_words_query,
+    gate_decide,
+    match_of,
+    proposals_score,
+)
+
+# The fields of a match, its description compared with the row's (see gate._SIDE_FIELDS).
+_SIDE = """{
+  uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json,
+  semantic: CASE WHEN e.description_embedding IS NOT NULL AND row.description_embedding IS NOT NULL
+                 THEN 2 * vector.similarity.cosine(e.description_embedding, row.description_embedding) - 1
+                 ELSE null END}"""
+
+# gate.KEY_CLAIM for every name of the window, claimed in the order given (sorted, so two
+# windows naming the same new names lock their keys alike); `row.seen` is the entity the
+# document already named so, kept only while it is active and bears the name.
+KEYS_CLAIM = (
+    """
+UNWIND $rows AS row
+MERGE (k:EntityKey {tenant: $tenant, type: row.type, norm: row.norm})
+ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
+WITH row, k
+OPTIONAL MATCH (k)-[:KEY_OF]->(anchor:Entity {tenant: $tenant, status: 'active'})
+CALL (row, anchor) {
+  OPTIONAL CALL (row, anchor) {
+    MATCH (e:Entity {tenant: $tenant, norm_name: row.norm})
+    WHERE e.type = row.type AND e.status = 'active'
+    RETURN e
+    UNION
+    MATCH (e:Entity {tenant: $tenant}) WHERE e = anchor
+    RETURN e
+  }
+  WITH e ORDER BY e.created_at LIMIT $same_name_hits
+  RETURN [x IN collect(CASE WHEN e IS NULL THEN null ELSE """
+    + _SIDE
+    + """ END) WHERE x IS NOT NULL] AS same_name
+}
+OPTIONAL CALL (row) {
+  MATCH (seen:Entity {tenant: $tenant, uid: row.seen})
+  WHERE seen.type = row.type AND seen.status = 'active'
+    AND (seen.norm_name = row.norm OR row.norm IN coalesce(seen.norm_aliases, []))
+  RETURN seen.uid AS seen_here
+}
+RETURN row.index AS index, anchor.uid AS anchor, same_name, seen_here,
+       COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
+         AS model_json,
+       COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: row.norm})
+               WHERE e.type = row.type AND e.status = 'active' } AS same_name_count,
+       COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: row.norm})-[:NOT_SAME]-(o:Entity)
+                 WHERE x.type = row.type AND o.tenant = $tenant RETURN DISTINCT o.uid
+                 UNION
+                 MATCH (anchor)-[:NOT_SAME]-(o:Entity {tenant: $tenant}) RETURN o.uid } AS not_same
+"""
+)
+
+# gate.MATCHES for every name of the window: the name index (when the name has words), the
+# name's meaning, and the description's meaning (when it has one), each kept to the row's
+# tenant, type and active entities. Each SEARCH binds a name of its own (see gate.py).
+MATCHES_FIND = (
+    """
+CYPHER 25
+UNWIND $rows AS row
+CALL (row) {
+  CALL (row) {
+    WITH row WHERE row.words <> ''
+    CALL db.index.fulltext.queryNodes('entity_names', row.words, {limit: $hits}) YIELD node
+    RETURN node
+    UNION
+    MATCH (by_name:Entity)
+      SEARCH by_name IN (VECTOR INDEX entity_embedding FOR row.embedding
+        WHERE by_name.tenant = $tenant AND by_name.type = row.type AND by_name.status = 'active'
+        LIMIT $meaning_hits)
+    RETURN by_name AS node
+    UNION
+    WITH row WHERE row.description_embedding IS NOT NULL
+    MATCH (by_text:Entity)
+      SEARCH by_text IN (VECTOR INDEX entity_description_embedding FOR row.description_embedding
+        WHERE by_text.tenant = $tenant AND by_text.type = row.type AND by_text.status = 'active'
+        LIMIT $meaning_hits)
+    RETURN by_text AS node
+  }
+  WITH DISTINCT node AS e
+  WHERE e.tenant = $tenant AND e.type = row.type AND e.status = 'active'
+  RETURN collect("""
+    + _SIDE
+    + """) AS sides
+}
+RETURN row.index AS index, sides
+"""
+)
+
+
+def keys_claim(
+    stx: ScopedTx, groups: list[tuple[str, str, EntityCandidate]], seen: dict
+) -> list[KeyClaim]:
+    """Lock every (type, norm) key of `groups`, in their order; what each key knows."""
+    if not groups:
+        return []
+    rows = [
+        {"index": i, "type": kind, "norm": norm, "seen": seen.get((kind, norm)),
+         "description_embedding": _described(candidate)}
+        for i, (kind, norm, candidate) in enumerate(groups)
+    ]  # fmt: skip
+    out = stx.run(KEYS_CLAIM, rows=rows, same_name_hits=SAME_NAME_HITS)
+    claims: list[KeyClaim | None] = [None] * len(groups)
+    for row in out:
+        claims[row["index"]] = KeyClaim(
+            anchor=row["anchor"],
+            seen_here=row["seen_here"],
+            same_name=tuple(match_of(side) for side in row["same_name"]),
+            same_name_count=int(row["same_name_count"]),
+            not_same=frozenset(row["not_same"]),
+            model_json=row["model_json"],
+        )
+    return claims  # type: ignore[return-value]
+
+
+def matches_find_all(stx: ScopedTx, tenant: str, candidates: list[EntityCandidate]) -> list:
+    """`gate.matches_find` for each candidate, in one query."""
+    if not candidates:
+        return []
+    rows = [{"index": i, "type": c.type, "words": candidate_words_query(tenant, c) or "",
+             "embedding": list(c.embedding or ()), "description_embedding": _described(c)}
+            for i, c in enumerate(candidates)]  # fmt: skip
+    out = stx.run(MATCHES_FIND, rows=rows, hits=INDEX_HITS, meaning_hits=MEANING_HITS)
+    found: list[list[Match]] = [[] for _ in candidates]
+    for row in out:
+        found[row["index"]] = [match_of(side) for side in row["sides"]]
+    return found
+
+
+def _described(candidate: EntityCandidate) -> list[float] | None:
+    vector = candidate.description_embedding
+    return list(vector) if vector else None
+
+
+def window_decide(
+    stx: ScopedTx,
+    groups: list[tuple[str, str, EntityCandidate]],
+    seen: dict,
+    *,
+    merge_at: float,
+    review_at: float,
+    created_uid: Callable[[], str],
+) -> list[tuple[Decision, str | None]]:
+    """Each group's decision, in order; with it the uid its entity will have when the decision
+    creates one (`created_uid()`), so later groups may match it."""
+    claims = keys_claim(stx, groups, seen)
+    found = matches_find_all(stx, stx.scope.tenant, [c for _, _, c in groups])
+    created: list[tuple[EntityCandidate, Match]] = []
+    out = []
+    for (kind, norm, candidate), claim, matches in zip(groups, claims, found, strict=True):
+        local = [_with_semantic(m, c, candidate) for c, m in created if c.type == kind]
+        proposals = proposals_score(stx, candidate, claim, matches + local)
+        decision = gate_decide(proposals, merge_at=merge_at, review_at=review_at,
+                               seen_here=claim.seen_here)  # fmt: skip
+        uid = None
+        if decision.action != "merge":
+            uid = created_uid()
+            aliases = tuple(a["surface"] for a in surface_names(candidate, exclude=norm))
+            created.append((candidate, Match(uid, candidate.name, aliases,
+                                             dict(candidate.values))))  # fmt: skip
+        out.append((decision, uid))
+    return out
+
+
+def _with_semantic(match: Match, theirs: EntityCandidate, mine: EntityCandidate) -> Match:
+    a, b = theirs.description_embedding, mine.description_embedding
+    if not a or not b or not theirs.description:
+        return match
+    dot = sum(x * y for x, y in zip(a, b, strict=True))
+    norms = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
+    cosine = dot / norms if norms else 0.0
+    # Neo4j's vector.similarity.cosine is (1 + cos) / 2; gate._SIDE_FIELDS maps it back.
+    return Match(match.uid, match.name, match.aliases, match.values,
+                 semantic=max(0.0, min(1.0, cosine)))  # fmt: skip
