@@ -103,8 +103,7 @@ WITH e, [p IN $names WHERE p.norm <> e.norm_name
      coalesce(e.description, '') = '' AND $description <> '' AS fills_description,
      e {.norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
         .absorbed_descriptions} AS before
-WITH e, fresh, fills_description, before,
-     fills_description OR e.embedding IS NULL AS fills_embedding
+WITH e, fresh, fills_description, before, fills_description OR e.embedding IS NULL AS fills_embedding
 // A different description from another source is kept in a list beside the entity's own.
 SET e.absorbed_descriptions = CASE
       WHEN fills_description OR $description = '' OR $description = e.description

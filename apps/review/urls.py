@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from apps.review import api, views
+from apps.review import api, suspect_api, views
 
 api_urlpatterns = [
     path("reviews", api.ReviewListApi.as_view(), name="api-reviews"),
@@ -10,11 +10,25 @@ api_urlpatterns = [
     path("reviews/<str:uid>/confirm", api.ReviewConfirmApi.as_view(), name="api-review-confirm"),
     path("reviews/<str:uid>/reject", api.ReviewRejectApi.as_view(), name="api-review-reject"),
     path("merges/<str:uid>/undo", api.MergeUndoApi.as_view(), name="api-merge-undo"),
-    path("suspect-merges", api.SuspectListApi.as_view(), name="api-suspect-merges"),
-    path("suspect-merges/rescore", api.SuspectRescoreApi.as_view(), name="api-suspect-rescore"),
-    path("suspect-merges/<str:uid>", api.SuspectDetailApi.as_view(), name="api-suspect-merge"),
-    path("suspect-merges/<str:uid>/keep", api.SuspectKeepApi.as_view(), name="api-suspect-keep"),
-    path("suspect-merges/<str:uid>/undo", api.SuspectUndoApi.as_view(), name="api-suspect-undo"),
+    path("suspect-merges", suspect_api.SuspectListApi.as_view(), name="api-suspect-merges"),
+    path(
+        "suspect-merges/rescore",
+        suspect_api.SuspectRescoreApi.as_view(),
+        name="api-suspect-rescore",
+    ),
+    path(
+        "suspect-merges/<str:uid>", suspect_api.SuspectDetailApi.as_view(), name="api-suspect-merge"
+    ),
+    path(
+        "suspect-merges/<str:uid>/keep",
+        suspect_api.SuspectKeepApi.as_view(),
+        name="api-suspect-keep",
+    ),
+    path(
+        "suspect-merges/<str:uid>/undo",
+        suspect_api.SuspectUndoApi.as_view(),
+        name="api-suspect-undo",
+    ),
 ]
 urlpatterns = [
     path("entities/<str:uid>/review-extras/", views.entity_extras, name="entity-review-extras"),
