@@ -7,7 +7,12 @@ created over two years, relations between random entities with a skew towards a 
 of five predicates, a fifth of them closed (valid_to) and a tenth opened late (valid_from).
 
     .venv/bin/python bench/graph_insights.py              # 5,000 / 25,000 (+ 25,000 / 125,000)
-    .venv/bin/python bench/graph_insights.py --entities 50000   # the issue's size
+    .venv/bin/python bench/graph_insights.py --full       # the issue's size: 50,000 / 250,000
+
+Run it against a Neo4j of its own with a larger heap (the full size holds 300,000 entities and
+1.5 million relations), e.g. NEO4J_LOCAL_PORT=7795 ANAMNESIS_DATA_DIR=$PWD/.local/bench
+NEO4J_LOCAL_HEAP=3g .venv/bin/python manage.py neo4j start. `--name N --keep` keeps the two
+tenants, and a later run with the same name measures them again without loading.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ SET r.valid_from = row.valid_from, r.valid_to = row.valid_to
 """
 
 
-def fill(cypher, scope, entities: int, rng: random.Random, batch: int = 2000) -> list[str]:
+def fill(cypher, scope, entities: int, rng: random.Random, batch: int = 5000) -> list[str]:
     uids = [f"{scope.tenant}-{i}" for i in range(entities)]
     created = [START + timedelta(days=DAYS * i / entities) for i in range(entities)]
     for i in range(0, entities, batch):
@@ -80,6 +85,9 @@ def timed(call) -> tuple[float, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entities", type=int, default=5000, help="the measured tenant's")
+    parser.add_argument("--full", action="store_true", help="the issue's size: 50,000 entities")
+    parser.add_argument("--name", default="", help="tenant name; reused when already loaded")
+    parser.add_argument("--keep", action="store_true", help="leave the tenants in the graph")
     parser.add_argument("--pairs", type=int, default=100)
     parser.add_argument("--skip", nargs="*", default=[], help="algorithms not to time")
     args = parser.parse_args()
@@ -97,17 +105,22 @@ def main() -> None:
 
     schema_install()
     rng = random.Random(17)
-    run = uuid.uuid4().hex[:8]
+    run = args.name or uuid.uuid4().hex[:8]
     scope = Scope(tenant=f"bench-insights-{run}", actor="bench", actor_kind="system")
     big = Scope(tenant=f"bench-insights-{run}-big", actor="bench", actor_kind="system")
-    n = args.entities
+    n = 50000 if args.full else args.entities
     try:
         started = time.perf_counter()
-        uids = fill(cypher, scope, n, rng)
-        print(f"filled the measured tenant in {time.perf_counter() - started:.0f} s", flush=True)
-        fill(cypher, big, 5 * n, rng)
-        print(f"filled {n} entities / {5 * n} relations (+ {5 * n} / {25 * n} in another "
-              f"tenant) in {time.perf_counter() - started:.0f} s")  # fmt: skip
+        uids = [f"{scope.tenant}-{i}" for i in range(n)]
+        if not loaded(cypher, scope, n):
+            fill(cypher, scope, n, rng)
+            print(
+                f"loaded the measured tenant in {time.perf_counter() - started:.0f} s", flush=True
+            )
+        if not loaded(cypher, big, 5 * n):
+            fill(cypher, big, 5 * n, rng)
+        print(f"{n} entities / {5 * n} relations (+ {5 * n} / {25 * n} in another tenant), "
+              f"loaded in {time.perf_counter() - started:.0f} s", flush=True)  # fmt: skip
         at = START + timedelta(days=DAYS // 2)
         questions = {
             "groups": lambda at=None: selectors.graph_groups(scope, at=at),
@@ -145,17 +158,36 @@ def main() -> None:
             print(f"connection {label}: p50 {statistics.median(values):.0f} ms, "
                   f"p95 {q[18]:.0f} ms over {len(values)} random pairs")  # fmt: skip
 
-        size = algorithms.graph_size(scope)
+        for name, each in (("measured", scope), ("other", big)):
+            size = algorithms.graph_size(each)
+            print(f"\nGDS memory estimate of the {name} tenant's projection: "
+                  f"{size['bytesMax'] / 2**20:.1f} MB ({size['nodes']} nodes, "
+                  f"{size['relations']} relations)")  # fmt: skip
         heap = cypher.system_query(
-            "CALL dbms.listConfig('server.memory.heap.max_size') YIELD value RETURN value"
+            "CALL dbms.queryJmx('java.lang:type=Memory') YIELD attributes "
+            "RETURN attributes.HeapMemoryUsage.value.properties.max AS max"
         )  # fmt: skip
-        print(f"\nmemory estimate of the projection: {size['bytesMax'] / 2**20:.1f} MB "
-              f"({size['nodes']} nodes, {size['relations']} relations); Neo4j heap max: "
-              f"{heap[0]['value'] if heap else 'unknown'}; tenant bound "
+        pool = cypher.system_query(
+            "SHOW SETTINGS YIELD name, value WHERE name = 'dbms.memory.transaction.total.max' "
+            "RETURN value"
+        )  # fmt: skip
+        print(f"Neo4j heap max: {heap[0]['max'] / 2**20:.0f} MB; transaction memory pool: "
+              f"{pool[0]['value'] if pool else 'unknown'}; tenant bound "
               f"{algorithms.memory_limit_mb(scope)} MB")  # fmt: skip
     finally:
-        for each in (scope, big):
-            wipe(cypher, each)
+        if not args.keep:
+            for each in (scope, big):
+                wipe(cypher, each)
+
+
+def loaded(cypher, scope, entities: int) -> bool:
+    """The tenant holds its entities and relations already (a run with --keep and --name)."""
+    row = cypher.read(scope, "MATCH (e:Entity {tenant: $tenant}) "
+                             "RETURN count(e) AS n, sum(COUNT { (e)-[:RELATED_TO]->() }) AS r")[0]  # fmt: skip
+    if row["n"] and (row["n"], row["r"]) != (entities, 5 * entities):
+        raise SystemExit(f"{scope.tenant} is half loaded ({row['n']} entities, {row['r']} "
+                         "relations): run without --name, or wipe it")  # fmt: skip
+    return bool(row["n"])
 
 
 def wipe(cypher, scope) -> None:

@@ -22,6 +22,7 @@ ERRORS = {
     413: "The request body is larger than MAX_REQUEST_BYTES.",
     414: "The URL is longer than MAX_URL_CHARS.",
     429: "Too many requests from this key or address; see Retry-After.",
+    503: "The graph database has not enough free memory for this now; ask again later.",
 }
 
 
@@ -75,6 +76,8 @@ class DocumentedAutoSchema(AutoSchema):
             statuses.append(404)
         if self.method in ("POST", "PUT", "PATCH"):
             statuses += [409, 413]
+        if self.path.startswith("/api/v1/graph/"):
+            statuses.append(503)  # the whole-graph algorithms (apps/insights)
         return sorted(statuses)
 
     def _get_response_bodies(self, direction="response"):

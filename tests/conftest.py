@@ -174,6 +174,30 @@ def wait_for(predicate, *, timeout: float = 120.0, interval: float = 0.3, messag
     pytest.fail(message or f"condition not met within {timeout}s")
 
 
+def htmx_settled(page) -> None:
+    """Until no htmx request, swap or settle is under way: content htmx swapped in is live (its
+    hx-* attributes processed) only after it settled, and a click before that is lost."""
+    page.wait_for_function(
+        "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')"
+    )
+
+
+def wait_for_a_blocked_transaction(timeout: float = 120.0) -> list[str]:
+    """Until some transaction of the test Neo4j waits on a lock: a test of a race then knows
+    its second writer is waiting, however busy the machine (a sleep only hopes so)."""
+    from apps.graph.connection import graph_driver
+
+    def blocked() -> list[str]:
+        with graph_driver().session() as session:
+            rows = session.run(
+                "SHOW TRANSACTIONS YIELD status WHERE status STARTS WITH 'Blocked' RETURN status"
+            )
+            return [r["status"] for r in rows]
+
+    return wait_for(blocked, timeout=timeout, interval=0.1,
+                    message="no transaction came to wait on the lock")  # fmt: skip
+
+
 # --- A real browser ----------------------------------------------------------------------------
 
 

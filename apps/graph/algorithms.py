@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
+from neo4j.exceptions import Neo4jError
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
@@ -125,6 +126,16 @@ WITH gds.util.asNode(row[0]) AS e, row[1] / total AS score WHERE e.tenant = $ten
 RETURN e.uid AS uid, e.name AS name, e.type AS type, e.created_at AS created_at, score
 ORDER BY round(score, 9) DESC, created_at, uid LIMIT $limit
 """
+# Every node's score, unsorted, in the order GDS streams it: for a whole ranking the sort and the
+# sum are done by the caller. (ORDER BY ... LIMIT over every node held hundreds of MB of Neo4j's
+# transaction memory for 5,000 nodes and exhausted its pool: bench/graph_insights.py.)
+RANK_ALL = """
+CALL gds.pageRank.stream($tenant + '/' + $call, {dampingFactor: $damping,
+  maxIterations: $iterations, tolerance: $tolerance, concurrency: $concurrency})
+YIELD nodeId, score
+WITH gds.util.asNode(nodeId) AS e, score WHERE e.tenant = $tenant
+RETURN e.uid AS uid, e.name AS name, e.type AS type, e.created_at AS created_at, score
+"""
 # Brandes' count along the projection's direction; from `$sample` sources when set.
 BETWEENNESS_ESTIMATE = """
 CALL gds.betweenness.stream.estimate($tenant + '/' + $call,
@@ -165,6 +176,31 @@ class GraphTooLarge(ValueError):
         self.limit, self.setting = limit, setting
 
 
+class GraphOutOfMemory(RuntimeError):
+    """Neo4j refused memory a projection or an algorithm asked for although the estimates were
+    within bounds: its transaction memory (one transaction's limit or the pool all share) or
+    GDS's guard of the free heap. Other work holds that memory for now."""
+
+
+# Neo4j's codes for a transaction over its own limit and for the shared pool being full.
+MEMORY_CODES = frozenset({"Neo.ClientError.General.TransactionOutOfMemoryError",
+                          "Neo.TransientError.General.MemoryPoolOutOfMemoryError"})  # fmt: skip
+PROCEDURE_FAILED = "Neo.ClientError.Procedure.ProcedureCallFailed"
+
+
+def _read(scope: Scope, query: str, **params) -> list[dict]:
+    """cypher.read, with Neo4j's refusals of memory raised as GraphOutOfMemory."""
+    try:
+        return cypher.read(scope, query, **params)
+    except Neo4jError as exc:
+        message = str(exc.message or "")
+        if exc.code in MEMORY_CODES or (
+            exc.code == PROCEDURE_FAILED and "memory" in message.lower()
+        ):
+            raise GraphOutOfMemory(message) from exc
+        raise
+
+
 @dataclass(frozen=True)
 class View:
     """Which part of the tenant's graph a projection holds (see the module's docstring)."""
@@ -197,7 +233,7 @@ def memory_limit_mb(scope: Scope) -> int:
 def graph_size(scope: Scope, view: View = WHOLE) -> dict:
     """{nodes, relations, bytesMax}: an upper bound of what `view` would project, and the memory
     the projection needs (GDS's estimate), read without projecting."""
-    return cypher.read(scope, SIZE_AND_ESTIMATE, at=view.at, episodes=view.episodes)[0]
+    return _read(scope, SIZE_AND_ESTIMATE, at=view.at, episodes=view.episodes)[0]
 
 
 def check_graph_size(size: dict, what: str = "entities") -> None:
@@ -221,10 +257,10 @@ def projected(scope: Scope, project: str, *, bytes_max: int, **params) -> Iterat
     _check_memory(scope, bytes_max, "projecting the graph")
     call = uuid.uuid4().hex
     try:
-        rows = cypher.read(scope, project, call=call, **params)
+        rows = _read(scope, project, call=call, **params)
         yield call if rows and rows[0]["nodes"] else None
     finally:
-        cypher.read(scope, DROP, call=call)
+        _read(scope, DROP, call=call)
 
 
 @contextmanager
@@ -255,11 +291,11 @@ def _runs(scope: Scope, view: View, steps: list[tuple[str, str]], **params) -> l
         if call is None:  # nothing to project (no entity, or none existed at the time)
             return [[] for _ in steps]
         for estimate, _ in steps:
-            rows = cypher.read(scope, estimate, call=call, **params)
+            rows = _read(scope, estimate, call=call, **params)
             if not rows:  # a source or target not in the tenant's graph
                 return [[] for _ in steps]
             _check_memory(scope, rows[0]["bytesMax"], "the algorithm")
-        return [cypher.read(scope, stream, call=call, **params) for _, stream in steps]
+        return [_read(scope, stream, call=call, **params) for _, stream in steps]
 
 
 def _run(scope: Scope, estimate: str, stream: str, view: View = WHOLE, **params) -> list[dict]:
@@ -319,10 +355,20 @@ def ranked_communities(scope: Scope, view: View = WHOLE, *, seed: int = 42
                        ) -> tuple[dict[str, int], list[dict]]:  # fmt: skip
     """Leiden communities (weighted, undirected) and PageRank of every node, on one projection:
     ({uid: community id}, [{uid, name, type, created_at, score}] highest first)."""
-    leiden, ranks = _runs(scope, view, [(LEIDEN_ESTIMATE, LEIDEN), (RANK_ESTIMATE, RANK)],
-                          seed=seed, weight_property="weight", limit=_bounds()["max_nodes"],
-                          **PAGERANK_PARAMS)  # fmt: skip
+    leiden, ranks = _runs(scope, view, [(LEIDEN_ESTIMATE, LEIDEN), (RANK_ESTIMATE, RANK_ALL)],
+                          seed=seed, weight_property="weight", **PAGERANK_PARAMS)  # fmt: skip
+    total = sum(row["score"] for row in ranks) or 1.0
+    for row in ranks:
+        row["score"] /= total
+    ranks.sort(key=_rank_key)
     return {row["uid"]: row["group"] for row in leiden}, ranks
+
+
+def _rank_key(row: dict) -> tuple:
+    """As RANK orders: the highest score first, near-equal ones equal, then the oldest."""
+    created = row["created_at"]
+    native = created.to_native() if hasattr(created, "to_native") else created
+    return (-round(row["score"], 9), created is None, native, row["uid"])
 
 
 def shortest_path(scope: Scope, source: str, target: str) -> dict | None:

@@ -61,10 +61,24 @@ class ScopedTx:
     def __init__(self, scope: Scope, tx: ManagedTransaction) -> None:
         self.scope = scope
         self._tx = tx
+        self._at_end: dict[str, dict[str, Any]] = {}
 
     def run(self, query: str, **params: Any) -> list[dict[str, Any]]:
         _count()
         return [r.data() for r in self._tx.run(query, _check(self.scope, query, params))]
+
+    def at_end(self, query: str, **params: Any) -> None:
+        """Run `query` once, after all the work of this unit, just before it commits (the same
+        query asked twice runs once, with the last params). For a write that locks a node every
+        writer of the tenant shares: held last, it is held only while the commit lasts and
+        never while this transaction waits on another lock (no deadlock cycle through it)."""
+        self._at_end[query] = params
+
+    def end(self) -> None:
+        """Run the queries kept by `at_end` (write_unit calls it)."""
+        while self._at_end:
+            query = next(iter(self._at_end))
+            self.run(query, **self._at_end.pop(query))
 
 
 def read(scope: Scope, query: str, **params: Any) -> list[dict[str, Any]]:
@@ -97,9 +111,15 @@ def write_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
     """Run `work(tx)` in one write transaction: all of it commits or none. May be retried whole,
     so `work` must not have side effects outside the graph."""
 
+    def unit(tx: ManagedTransaction) -> T:
+        stx = ScopedTx(scope, tx)
+        result = work(stx)
+        stx.end()
+        return result
+
     def run() -> T:
         with graph_driver().session() as session:
-            return session.execute_write(lambda tx: work(ScopedTx(scope, tx)))
+            return session.execute_write(unit)
 
     return _retrying_gone(run)
 

@@ -4,7 +4,8 @@ apps/graph/algorithms.py) and the connection between two entities (apps/insights
 Each answer names the oldest first among equals, so the same graph gets the same answer. Without
 `at` an answer is kept until the graph changes (kept_answers.py); computing one takes the
 tenant's one heavy-run mark (heavy_runs.py, 429 when taken) and is refused before projecting
-when GDS estimates more memory than the tenant's `graph_memory_mb` (400).
+when GDS estimates more memory than the tenant's `graph_memory_mb` (400); when Neo4j still
+refuses memory (others hold it), 503.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from typing import Any
 from django.conf import settings
 
 from apps.graph import algorithms
-from apps.graph.algorithms import GraphTooLarge, View
+from apps.graph.algorithms import GraphOutOfMemory, GraphTooLarge, View
 from apps.graph.scope import Scope
-from apps.insights.heavy_runs import heavy_run
+from apps.insights.heavy_runs import RETRY_AFTER_SECONDS, heavy_run
 from apps.insights.kept_answers import kept_answer
 from memoryproject.api_errors import ApplicationError
 
@@ -47,6 +48,12 @@ def _answer(scope: Scope, question: dict, at: datetime | None, compute: Callable
             except GraphTooLarge as exc:
                 raise ApplicationError(str(exc), code="graph_too_large", field=exc.setting,
                                        limit=exc.limit) from exc  # fmt: skip
+            except GraphOutOfMemory as exc:
+                raise ApplicationError(
+                    f"The graph database has not enough free memory for this now ({exc}); "
+                    "ask again later.", code="graph_out_of_memory", status=503,
+                    extra={"retry_after": RETRY_AFTER_SECONDS},
+                ) from exc  # fmt: skip
 
     if at is not None:
         return {**heavy(), "at": iso_time(at), "kept": False}

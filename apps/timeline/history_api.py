@@ -150,6 +150,22 @@ class ImpactOut(serializers.Serializer):
     playbooks = PlaybookAtRiskOut(many=True)
 
 
+class StateHeadOut(ImpactStateOut):
+    entry = serializers.CharField(allow_null=True)
+
+
+class OpenedWindowOut(serializers.Serializer):
+    rel = serializers.CharField()
+    target = serializers.CharField(allow_null=True)
+    valid_to = serializers.CharField(allow_null=True)
+
+
+class StateImpactOut(serializers.Serializer):
+    state = StateHeadOut()
+    relations = OpenedWindowOut(many=True, help_text="the relation windows the State opened")
+    entry = ImpactOut(allow_null=True, help_text="what rests on its entry; null without one")
+
+
 class InvalidateOut(serializers.Serializer):
     id = serializers.CharField()
     status = serializers.ChoiceField(choices=["invalidated", "exists"])
@@ -254,7 +270,8 @@ class EntryImpactApi(Reader):
 
 
 class StateImpactApi(Reader):
-    @extend_schema(summary="What relied on a State: the windows it opened, its entry's impact")
+    @extend_schema(responses=StateImpactOut,
+                   summary="What relied on a State: the windows it opened, its entry's impact")  # fmt: skip
     def get(self, request, uid: str):
         return Response(impact_of_state(request.auth, state=uid[:MAX_UID_CHARS]))
 

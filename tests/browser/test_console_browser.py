@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from apps.tenants.models import Role
-from tests.conftest import browser_login
+from tests.conftest import browser_login, htmx_settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -76,6 +76,7 @@ def test_a_role_change_changes_the_persons_pages(live_server, browser, page, ten
         assert bea_page.goto(f"{live_server.url}/conversations/").status == 403
         assert "needs the reviewer role" in bea_page.inner_text("main")
 
+        htmx_settled(page)  # the row was swapped in by the first change
         page.select_option("tr[data-member=bea] select[name=role]", "admin")
         page.click("tr[data-member=bea] button:text('Change')")
         page.wait_for_selector("tr[data-member=bea] select[name=role] option[value=admin][selected]",

@@ -1,7 +1,10 @@
 """In Debian's chromium: the conversation browser (reviewer) and the erasure page (admin) with
 its confirmation and its progress, run by a real worker."""
 
+import re
+
 import pytest
+from playwright.sync_api import expect
 
 from apps.conversations import context, services
 from apps.tenants.models import Role
@@ -29,8 +32,10 @@ def test_reviewer_browses_sessions_messages_summary_and_traces(live_server, page
     page.goto(f"{live_server.url}/conversations/")
     page.click("#users a:text('ann')")
     rows = page.locator("#sessions tbody tr")
-    assert rows.count() == 2 and rows.first.locator("td").first.inner_text() == "main"
+    expect(rows).to_have_count(2)  # the user's page has loaded (count() alone would not wait)
+    assert rows.first.locator("td").first.inner_text() == "main"
     page.click("#sessions a:text('main')")
+    page.wait_for_url("**/sessions/main/")
     assert "All the lines." in page.locator("#summary").inner_text()
     numbers = page.locator("#messages tbody tr").evaluate_all(
         "rows => rows.map(r => Number(r.dataset.no))"
@@ -40,6 +45,7 @@ def test_reviewer_browses_sessions_messages_summary_and_traces(live_server, page
     assert page.locator("#messages b").count() == 0
     assert "<b>not bold</b>" in page.locator("#messages tbody tr").first.inner_text()
     page.click("#earlier")
+    page.wait_for_url(re.compile(r"[?&]before=\d+"))
     numbers = page.locator("#messages tbody tr").evaluate_all(
         "rows => rows.map(r => Number(r.dataset.no))"
     )

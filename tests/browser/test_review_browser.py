@@ -131,8 +131,13 @@ def test_a_viewer_sees_the_queue_but_cannot_decide(live_server, page, make_tenan
     page.wait_for_selector("#pair article[data-pair]")
     assert page.locator("[data-decide]").count() == 0
     assert page.is_visible("#viewer-note")
+    settled(page)
     page.keyboard.press("y")
-    page.wait_for_timeout(500)
+    # Keys are handled in order: once ? opened the help, y was handled, and any request it sent
+    # has started; wait for none to be in flight rather than for a time.
+    page.keyboard.press("?")
+    page.wait_for_selector("#review-help[open]")
+    settled(page)
     assert count(page) == "1" and len(pending_pairs(scope_for(tenant))) == 1
     assert page.console_errors == []
 

@@ -8,6 +8,7 @@ from apps.conversations.embedding import messages_embed_pending
 from apps.graph import cypher
 from apps.tenants.models import AuditEvent, Job
 from memoryproject.api_errors import ApplicationError
+from tests.conftest import wait_for_a_blocked_transaction
 from tests.conversations.test_messages import say
 
 USER = "annika-x7q"
@@ -143,7 +144,6 @@ def test_an_append_waiting_on_the_last_erasure_step_opens_the_session_again(scop
     """The last step deletes the session while an append waits on its lock: the append is not
     lost and does not fail; it starts the session again at number 1."""
     import threading
-    import time
 
     from apps.graph.connection import graph_driver
     from apps.graph.cypher import ScopedTx
@@ -165,7 +165,7 @@ def test_an_append_waiting_on_the_last_erasure_step_opens_the_session_again(scop
         assert row[0]["gone"] == 1
         thread = threading.Thread(target=append)
         thread.start()
-        time.sleep(1.5)  # the append now waits on the session's lock
+        wait_for_a_blocked_transaction()  # the append waits on the session's lock
         assert not outcome
         tx.commit()
     thread.join(timeout=60)

@@ -13,7 +13,7 @@ from apps.lessons.services.handoffs import check_handoff_give
 from apps.lessons.services.lessons import check_lesson_learn, check_lesson_weigh
 from apps.lessons.services.playbooks import check_playbook_run, check_playbook_write
 from apps.tenants.models import Role
-from tests.conftest import browser_login, scope_for
+from tests.conftest import browser_login, htmx_settled, scope_for
 from tests.lessons.conftest import closed_episode, entity_make
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -108,6 +108,7 @@ def test_playbook_versions_runs_and_the_reviewer_switch(live_server, page, tenan
     page.wait_for_selector("#switch [data-enabled]:text('off')")
     assert f"user:{reviewer.username}" in page.locator("[data-switched-by]").inner_text()
     assert "fan recalled" in page.locator("[data-switched-by]").inner_text()
+    htmx_settled(page)  # the button was swapped in with the switch
     page.click("#switch-button")
     page.wait_for_selector("#switch [data-enabled]:text('on')")
     assert page.console_errors == []

@@ -2,7 +2,6 @@
 entity: each thread is its own transaction on the real Neo4j, started together."""
 
 import threading
-import time
 from dataclasses import replace
 
 import pytest
@@ -23,6 +22,7 @@ from apps.resolution.gate import Decision, Match, Proposal, candidates_embed, ke
 from apps.resolution.match_model import match_score
 from apps.review.services import check_review_confirm
 from tests.chunks import chunk_record, document_for
+from tests.conftest import wait_for_a_blocked_transaction
 from tests.review.review_fixtures import anthropic_pair, pending_pairs
 
 WORKERS = 6
@@ -139,7 +139,7 @@ def test_a_mention_written_while_a_reviewer_merges_lands_on_the_survivor(scope):
         assert receipt.entity_uid == merged
         thread = threading.Thread(target=reviewer)
         thread.start()
-        time.sleep(1.5)  # the reviewer's transaction is now waiting on the entity's lock
+        wait_for_a_blocked_transaction()  # the reviewer's waits on the entity's lock
         assert "merge" not in outcome
         tx.commit()
     thread.join(timeout=60)

@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+import pytest
 from django.utils import timezone
 
 from apps.tenants.audit_trail import AuditFilter, audit_actions, audit_events, erasure_requests
@@ -47,3 +48,36 @@ def test_erasure_requests_show_progress_never_whom(tenant):
     [row] = erasure_requests(tenant=tenant)
     assert (row["requested_by"], row["scope"], row["status"]) == ("user:ada", "one user", "done")
     assert row["result"] == {"messages": 3, "sessions": 1}
+
+
+def test_a_job_reads_done_only_with_its_audit_and_never_without(tenant):
+    """The cause of a flaky erasure test: a reader saw the job done before its audit event
+    existed. The audit and the job's end commit together, the audit first."""
+    from apps.tenants.models import Job, JobStatus
+    from apps.tenants.services import job_run
+
+    scope = scope_for(tenant)
+    job = job_create(scope, kind="erase")
+    seen = []
+
+    def details(result):
+        # What a reader finds while the audit is being written: the job not done yet.
+        seen.append(Job.objects.get(uid=job.uid).status)
+        return result
+
+    job_run(job.uid, lambda scope, progress: {"n": 1}, actor="system:test", audit="x.done",
+            audit_details=details)  # fmt: skip
+    assert seen == [JobStatus.RUNNING]
+    assert Job.objects.get(uid=job.uid).status == JobStatus.DONE
+    assert AuditEvent.objects.filter(tenant=tenant, action="x.done").count() == 1
+
+    def refused(result):
+        raise ValueError("the audit could not be written")
+
+    second = job_create(scope, kind="erase")
+    with pytest.raises(ValueError):
+        job_run(second.uid, lambda scope, progress: {"n": 1}, actor="system:test",
+                audit="y.done", audit_details=refused)  # fmt: skip
+    # Neither half: not done, no audit.
+    assert Job.objects.get(uid=second.uid).status != JobStatus.DONE
+    assert not AuditEvent.objects.filter(tenant=tenant, action="y.done").exists()

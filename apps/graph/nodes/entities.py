@@ -54,6 +54,9 @@ SCHEMA_PROPERTIES = {
 SCHEMA = [
     "CREATE CONSTRAINT entity_key_unique IF NOT EXISTS "
     "FOR (k:EntityKey) REQUIRE (k.tenant, k.type, k.norm) IS UNIQUE",
+    # The shards of a tenant's graph version (apps/insights/services.py).
+    "CREATE CONSTRAINT graph_version_shard IF NOT EXISTS "
+    "FOR (v:GraphVersion) REQUIRE (v.tenant, v.shard) IS UNIQUE",
     "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity) "
     "ON EACH [e.name, e.aliases, e.name_keys, e.tenant, e.type, e.status]",
     "CYPHER 25 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding "
