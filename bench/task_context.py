@@ -73,10 +73,6 @@ MATCH (e:Evidence)
   SCORE AS score
 RETURN e.uid AS uid ORDER BY score DESC
 """
-ANCESTORS = """
-MATCH (:Task {tenant: $tenant, uid: $uid})-[:SUBTASK_OF*1..20]->(p:Task {tenant: $tenant})
-RETURN p.uid AS uid
-"""
 IS_EVIDENCE = "UNWIND $uids AS u MATCH (e:Evidence {tenant: $tenant, uid: u}) RETURN e.uid AS uid"
 WIPE = """
 MATCH (n) WHERE (n:Task OR n:Evidence) AND n.tenant = $tenant
@@ -141,15 +137,17 @@ def agree(scope, cases: list[dict], ranked_nodes) -> None:
     """The bounded walk's top evidence against the walk on the seeds' whole connected graph."""
     from django.conf import settings
 
-    from apps.graph import cypher
+    from apps.tasks.context import seed_kinds, seed_weights
 
     whole_cap = settings.GRAPH_ALGORITHMS["max_nodes"]
     shared, whole_times = 0, []
     for case in cases:
-        seeds = [case["q"]] + [r["uid"] for r in cypher.read(scope, ANCESTORS, uid=case["q"])]
-        bounded = evidence_of(scope, ranked_nodes(scope, seeds))
+        kinds = seed_kinds(scope, case["q"])
+        seeds, weights = list(kinds), seed_weights(kinds)
+        bounded = evidence_of(scope, ranked_nodes(scope, seeds, weights=weights))
         t0 = time.perf_counter()
-        whole = evidence_of(scope, ranked_nodes(scope, seeds, hops=1000, cap=whole_cap))
+        whole = evidence_of(scope, ranked_nodes(scope, seeds, weights=weights, hops=1000,
+                                                cap=whole_cap))  # fmt: skip
         whole_times.append((time.perf_counter() - t0) * 1000)
         shared += len(set(bounded[:TOP]) & set(whole[:TOP]))
     if cases:

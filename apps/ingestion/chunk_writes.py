@@ -25,7 +25,8 @@ from apps.resolution.candidates import (
     Receipt,
     RelationCandidate,
 )
-from apps.resolution.entity_writes import NO_OFFSET, do_resolve_and_write
+from apps.resolution.entity_writes import do_resolve_and_write
+from apps.resolution.mention_writes import NO_OFFSET
 from apps.resolution.relation_writes import do_relations_write_many
 from apps.resolution.window_resolution import do_window_resolve
 

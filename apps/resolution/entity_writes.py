@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from apps.graph.cypher import ScopedTx
 from apps.graph.nodes import ENTITY_TYPES
 from apps.insights.services import do_graph_version_bump
+from apps.resolution.auto_merges import auto_merge_record
 from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
 from apps.resolution.candidates import (
     EntityCandidate,
@@ -35,6 +36,7 @@ from apps.resolution.gate import (
     matches_find,
     proposals_score,
 )
+from apps.resolution.mention_writes import do_mentions_write
 from apps.resolution.relation_writes import do_relations_write
 from apps.resolution.signals import name_normalize
 
@@ -98,8 +100,10 @@ MERGE (k)-[:KEY_OF]->(e)
 WITH DISTINCT e
 WITH e, [p IN $names WHERE p.norm <> e.norm_name
                        AND NOT p.norm IN coalesce(e.norm_aliases, [])] AS fresh,
-     coalesce(e.description, '') = '' AND $description <> '' AS fills_description
-WITH e, fresh, fills_description, fills_description OR e.embedding IS NULL AS fills_embedding
+     coalesce(e.description, '') = '' AND $description <> '' AS fills_description,
+     e {.norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
+        .absorbed_descriptions} AS before
+WITH e, fresh, fills_description, before, fills_description OR e.embedding IS NULL AS fills_embedding
 // A different description from another source is kept in a list beside the entity's own.
 SET e.absorbed_descriptions = CASE
       WHEN fills_description OR $description = '' OR $description = e.description
@@ -115,7 +119,7 @@ SET e.absorbed_descriptions = CASE
     e.description_embedding = CASE WHEN fills_description AND $description_embedding IS NULL
                                    THEN null ELSE e.description_embedding END,
     e.last_agent = $agent
-WITH e, fresh, fills_description, fills_embedding
+WITH e, fresh, fills_description, fills_embedding, before
 // Vectors are stored as float32 arrays (half of Cypher's float64 lists).
 CALL (e, fills_embedding) {
   WITH e WHERE fills_embedding AND size($embedding) > 0
@@ -124,6 +128,22 @@ CALL (e, fills_embedding) {
 CALL (e, fills_description) {
   WITH e WHERE fills_description AND $description_embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(e, 'description_embedding', $description_embedding)
+}
+// The gate's own merge leaves a record, so a later model can call it suspect (auto_merges).
+CALL (e, fresh, fills_description, before) {
+  WITH * WHERE $auto_merge IS NOT NULL
+  CREATE (am:AutoMerge)
+  SET am = $auto_merge, am.tenant = $tenant, am.entity_uid = e.uid, am.entity_name = e.name,
+      am.status = 'done', am.created_at = datetime(), am.filled_description = fills_description,
+      am.absorbed_aliases = [p IN fresh | p.surface], am.absorbed_norm_aliases = [p IN fresh | p.norm],
+      am.absorbed_description = CASE
+        WHEN NOT fills_description AND $description <> ''
+          AND $description IN coalesce(e.absorbed_descriptions, [])
+          AND NOT $description IN coalesce(before.absorbed_descriptions, [])
+        THEN $description ELSE null END,
+      am.before_norm_name = before.norm_name, am.before_norm_aliases = before.norm_aliases,
+      am.before_description = before.description, am.before_values_json = before.values_json,
+      am.before_conflicts_json = before.value_conflicts_json
 }
 RETURN e.uid AS uid, size(fresh) > 0 OR fills_description AS changed,
        e.values_json AS values_json, e.value_conflicts_json AS conflicts_json
@@ -136,17 +156,6 @@ MATCH (e:Entity {tenant: $tenant, uid: $uid})
 SET e.values_json = $values_json, e.value_conflicts_json = $conflicts_json
 """
 
-MENTIONS_WRITE = """
-MATCH (c:Chunk {tenant: $tenant, uid: $chunk_uid})
-UNWIND $mentions AS m
-MATCH (e:Entity {tenant: $tenant, uid: m.entity})
-MERGE (c)-[r:MENTIONS {surface: m.surface, start: m.start, end: m.end}]->(e)
-ON CREATE SET r.tenant = $tenant, r.created_at = datetime()
-RETURN count(r) AS n
-"""
-
-# Offsets unknown (an agent's fact without spans): the mention still records the surface form.
-NO_OFFSET = -1
 MAX_NAME_CHARS = 300
 
 
@@ -177,14 +186,17 @@ def do_resolve_and_write(
         entities = candidates_embed(entities)
     receipts, groups = candidates_grouped(entities)
     entity_of: dict[int, str] = {}
+    auto_merges: dict[str, str] = {}  # entity uid -> the gate's AutoMerge that named it here
     # Keys are claimed in a fixed order so concurrent transactions lock them alike (no deadlock
     # cycles between two documents naming the same entities).
     for key in sorted(groups):
         group = groups[key]
-        receipt = _resolve_one(stx, group, provenance, merge_at=merge_at, review_at=review_at)
+        receipt, auto_merge = _resolve_one(stx, group, provenance, merge_at=merge_at,
+                                           review_at=review_at)  # fmt: skip
+        auto_merges.update({receipt.entity_uid: auto_merge} if auto_merge else {})
         group_receipts(entities, group, receipt, receipts, entity_of)
     if provenance.chunk_uid:
-        _mentions_write(stx, groups.values(), entity_of, provenance.chunk_uid)
+        do_mentions_write(stx, groups.values(), entity_of, provenance.chunk_uid, auto_merges)
     relation_receipts = do_relations_write(
         stx, relations=relations, entities=entities, entity_of=entity_of, provenance=provenance
     )
@@ -259,19 +271,25 @@ def _combined(first: EntityCandidate, other: EntityCandidate) -> EntityCandidate
 
 def _resolve_one(
     stx: ScopedTx, group: _Group, provenance: Provenance, *, merge_at: float, review_at: float
-) -> Receipt:
+) -> tuple[Receipt, str | None]:
+    """The candidate's receipt, and the uid of the gate's AutoMerge record if it made one."""
     candidate = group.candidate
     claim = key_claim(stx, candidate, group.norm, source=provenance)
     proposals = proposals_score(stx, candidate, claim, matches_find(stx, candidate))
     decision = gate_decide(proposals, merge_at=merge_at, review_at=review_at,
                            seen_here=claim.seen_here)  # fmt: skip
+    auto_merge = None
     if decision.action == "merge":
-        changed, uid = _absorb(stx, candidate, group.norm, decision.match.uid, provenance)
+        # A source naming its own entity again (seen_here) is no decision of the model.
+        if decision.match.uid != claim.seen_here:
+            auto_merge = auto_merge_record(candidate, group.norm, decision, claim, provenance)
+        changed, uid = _absorb(stx, candidate, group.norm, decision.match.uid, provenance,
+                               auto_merge=auto_merge)  # fmt: skip
         action = "merged" if changed else "unchanged"
     else:
         uid = _create(stx, candidate, group.norm, decision, provenance)
         action = "pending" if decision.action == "pending" else "created"
-    return decision_receipt(candidate, decision, uid, action)
+    return decision_receipt(candidate, decision, uid, action), (auto_merge or {}).get("uid")
 
 
 def decision_receipt(candidate: EntityCandidate, decision: Decision, uid: str, action: str):
@@ -344,7 +362,10 @@ def _create(
     return rows[0]["uid"]
 
 
-def _absorb(stx: ScopedTx, candidate: EntityCandidate, norm: str, uid: str, prov: Provenance):
+def _absorb(
+    stx: ScopedTx, candidate: EntityCandidate, norm: str, uid: str, prov: Provenance,
+    *, auto_merge: dict | None = None,
+):  # fmt: skip
     rows = stx.run(
         ENTITY_ABSORB,
         uid=uid,
@@ -357,6 +378,7 @@ def _absorb(stx: ScopedTx, candidate: EntityCandidate, norm: str, uid: str, prov
         max_descriptions=MAX_ABSORBED_DESCRIPTIONS,
         name_keys=blocking_keys(candidate.type, candidate.names, candidate.values),
         max_keys=2 * MAX_KEYS,
+        auto_merge=auto_merge,
     )
     if not rows:  # no key claimed for this name: nothing was written
         return False, uid
@@ -375,16 +397,3 @@ def _absorb(stx: ScopedTx, candidate: EntityCandidate, norm: str, uid: str, prov
 def described_vector(candidate: EntityCandidate) -> list[float] | None:
     vector = candidate.description_embedding
     return list(vector) if vector and candidate.description else None
-
-
-def _mentions_write(stx: ScopedTx, groups, entity_of: dict[int, str], chunk_uid: str) -> None:
-    mentions = []
-    for group in groups:
-        uid = entity_of[group.members[0]]
-        spans = group.mentions or [MentionSpan(group.candidate.name, NO_OFFSET, NO_OFFSET)]
-        for span in dict.fromkeys(spans):
-            mentions.append(
-                {"entity": uid, "surface": span.surface, "start": span.start, "end": span.end}
-            )
-    if mentions:
-        stx.run(MENTIONS_WRITE, chunk_uid=chunk_uid, mentions=mentions)

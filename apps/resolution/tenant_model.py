@@ -10,6 +10,7 @@ it twice learns the same model.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 
 from apps.graph import cypher
@@ -63,9 +64,23 @@ def tenant_params(params_json: str | None) -> dict:
     return json.loads(params_json) if params_json else model_params()
 
 
+def model_version(params_json: str | None) -> str:
+    """A short name of one version of a tenant's model: 'default' for the shipped parameters,
+    else a digest of the stored text (two tenants that learned the same model share it)."""
+    if not params_json:
+        return "default"
+    return hashlib.sha256(params_json.encode()).hexdigest()[:12]
+
+
+def match_model_current(scope: Scope) -> tuple[dict, str]:
+    """The tenant's parameters as the gate uses them, and their version (model_version)."""
+    params_json = cypher.read(scope, MODEL_READ)[0]["params_json"]
+    return tenant_params(params_json), model_version(params_json)
+
+
 def match_model_of(scope: Scope) -> dict:
     """The tenant's parameters as the gate uses them."""
-    return tenant_params(cypher.read(scope, MODEL_READ)[0]["params_json"])
+    return match_model_current(scope)[0]
 
 
 def match_model_weights(scope: Scope) -> dict:
@@ -79,6 +94,13 @@ def match_model_weights(scope: Scope) -> dict:
             "rejected": int(learned.get("rejected", 0)), "weights": weights}  # fmt: skip
 
 
+def match_model_store(scope: Scope, params: dict, *, confirmed: int, rejected: int) -> str:
+    """Store `params` as the tenant's model (the gate's next decision uses it); when."""
+    stored = cypher.write(scope, MODEL_STORE, params_json=json.dumps(params, sort_keys=True),
+                          confirmed=confirmed, rejected=rejected)  # fmt: skip
+    return stored[0]["learned_at"]
+
+
 def match_model_learn(scope: Scope, *, progress=None) -> dict:
     """Re-estimate the tenant's model from its decided pairs and store it; returns how many
     pairs it learned from and which weights moved."""
@@ -90,12 +112,16 @@ def match_model_learn(scope: Scope, *, progress=None) -> dict:
     before = match_model_of(scope)
     learned = params_learned(model_params(), confirmed=confirmed, rejected=rejected,
                              prior_pairs=float(scope.setting("model_prior_pairs")))  # fmt: skip
-    stored = cypher.write(scope, MODEL_STORE, params_json=json.dumps(learned, sort_keys=True),
-                          confirmed=len(confirmed), rejected=len(rejected))  # fmt: skip
+    learned_at = match_model_store(scope, learned, confirmed=len(confirmed),
+                                   rejected=len(rejected))  # fmt: skip
     if progress:
         progress(done=len(rows), total=len(rows))
+    # A changed model may no longer stand behind past automatic merges: re-score them.
+    from apps.resolution.auto_merges import auto_merges_rescore_queue
+
+    rescore = auto_merges_rescore_queue(scope)
     return {"confirmed": len(confirmed), "rejected": len(rejected),
-            "learned_at": stored[0]["learned_at"],
+            "learned_at": learned_at, "rescore_job": rescore.uid,
             "changes": weight_changes(before, learned)[:50]}  # fmt: skip
 
 

@@ -1,5 +1,6 @@
-"""Agent API of the review queue: list pending pairs, confirm or reject one, undo a merge. The
-same `check_*` services as the reviewer pages; keys need the 'review' scope."""
+"""Agent API of the review queue: list pending pairs, confirm or reject one, undo a merge (the
+suspect merges' API is suspect_api). The same `check_*` services as the reviewer pages; keys
+need the 'review' scope."""
 
 from __future__ import annotations
 

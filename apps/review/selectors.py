@@ -48,7 +48,8 @@ CALL () {
            impact: r[3] + r[4], left: {uid: r[0].uid, name: r[0].name},
            right: {uid: r[1].uid, name: r[1].name}}] AS pairs
 }
-RETURN pending, matching, pairs
+RETURN pending, matching, pairs,
+       COUNT { MATCH (am:AutoMerge {tenant: $tenant, status: 'suspect'}) } AS suspect
 """
 
 _SIDE = """
@@ -126,13 +127,15 @@ def pending_queue(
     limit: int = 50,
 ) -> dict:
     """Pending pairs of the tenant, ordered by impact (or score), filtered by the left entity's
-    type and a score band; `pending` counts all of them, `matching` those the filters keep."""
+    type and a score band; `pending` counts all of them, `matching` those the filters keep,
+    `suspect` the suspect merges (suspect_merges)."""
     row = cypher.read(
         scope, QUEUE, type=type, min_score=min_score, max_score=max_score,
         order=order if order in QUEUE_ORDERS else "impact", skipped=list(skipped or []),
         offset=offset, limit=limit,
     )[0]  # fmt: skip
-    return {"pending": row["pending"], "matching": row["matching"], "pairs": row["pairs"]}
+    return {"pending": row["pending"], "matching": row["matching"], "pairs": row["pairs"],
+            "suspect": row["suspect"]}  # fmt: skip
 
 
 def _sentence(text: str, start: int | None, surface: str) -> str:

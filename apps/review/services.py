@@ -11,10 +11,11 @@ from apps.graph.scope import Scope
 from apps.resolution.tenant_model import match_model_learn_due
 from apps.review.merges import do_merge_confirm, do_review_lock, pending_pair_locked
 from apps.review.not_same import do_not_same_record
+from apps.review.suspect_merges import do_suspect_keep, do_suspect_undo, suspect_embedded
 from apps.review.unmerges import do_merge_undo
 from apps.tenants.models import KeyScope
 from apps.tenants.services import audit_record
-from memoryproject.api_errors import ConflictError, PermissionDeniedError
+from memoryproject.api_errors import ConflictError, NotFoundError, PermissionDeniedError
 
 MAX_REASON_CHARS = 2000
 
@@ -99,3 +100,24 @@ def check_rejection_undo(scope: Scope, *, review_uid: str) -> dict:
     pair = cypher.write_unit(scope, lambda stx: _rejection_undo(stx, review_uid))
     audit_record(scope, action="review.reject_undo", target=review_uid, details=pair)
     return pair
+
+
+def check_suspect_keep(scope: Scope, *, uid: str) -> dict:
+    """Keep a suspect automatic merge (suspect_merges). ConflictError if decided already."""
+    _require_review(scope)
+    result = cypher.write_unit(scope, lambda stx: do_suspect_keep(stx, uid=uid))
+    audit_record(scope, action="suspect_merge.keep", target=uid,
+                 details={k: result[k] for k in ("entity_uid", "name", "entity_name")})  # fmt: skip
+    return result
+
+
+def check_suspect_undo(scope: Scope, *, uid: str) -> dict:
+    """Undo a suspect automatic merge: the mention's entity comes back, NOT_SAME the other."""
+    _require_review(scope)
+    embedded = suspect_embedded(scope, uid=uid)
+    if embedded is None:
+        raise NotFoundError("No such suspect merge.")
+    result = cypher.write_unit(scope, lambda stx: do_suspect_undo(stx, uid=uid, embedded=embedded))
+    audit_record(scope, action="suspect_merge.undo", target=uid,
+                 details={k: result[k] for k in ("entity_uid", "restored_uid", "moved_back")})  # fmt: skip
+    return result

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from apps.review import api, views
+from apps.review import api, suspect_api, views
 
 api_urlpatterns = [
     path("reviews", api.ReviewListApi.as_view(), name="api-reviews"),
@@ -10,6 +10,25 @@ api_urlpatterns = [
     path("reviews/<str:uid>/confirm", api.ReviewConfirmApi.as_view(), name="api-review-confirm"),
     path("reviews/<str:uid>/reject", api.ReviewRejectApi.as_view(), name="api-review-reject"),
     path("merges/<str:uid>/undo", api.MergeUndoApi.as_view(), name="api-merge-undo"),
+    path("suspect-merges", suspect_api.SuspectListApi.as_view(), name="api-suspect-merges"),
+    path(
+        "suspect-merges/rescore",
+        suspect_api.SuspectRescoreApi.as_view(),
+        name="api-suspect-rescore",
+    ),
+    path(
+        "suspect-merges/<str:uid>", suspect_api.SuspectDetailApi.as_view(), name="api-suspect-merge"
+    ),
+    path(
+        "suspect-merges/<str:uid>/keep",
+        suspect_api.SuspectKeepApi.as_view(),
+        name="api-suspect-keep",
+    ),
+    path(
+        "suspect-merges/<str:uid>/undo",
+        suspect_api.SuspectUndoApi.as_view(),
+        name="api-suspect-undo",
+    ),
 ]
 urlpatterns = [
     path("entities/<str:uid>/review-extras/", views.entity_extras, name="entity-review-extras"),
@@ -23,4 +42,8 @@ urlpatterns = [
     path("review/pairs/<str:uid>/reject", views.pair_reject, name="review-reject"),
     path("review/pairs/<str:uid>/skip", views.pair_skip, name="review-skip"),
     path("review/merges/<str:uid>/undo", views.merge_undo, name="review-merge-undo"),
+    path("review/suspects/", views.suspects_page, name="review-suspects"),
+    path("review/suspects/<str:uid>/", views.suspect_fragment, name="review-suspect"),
+    path("review/suspects/<str:uid>/keep", views.suspect_keep, name="review-suspect-keep"),
+    path("review/suspects/<str:uid>/undo", views.suspect_undo, name="review-suspect-undo"),
 ]

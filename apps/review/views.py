@@ -1,5 +1,6 @@
 """Reviewer pages: the queue with the pair in view, decisions by buttons or keys (htmx, no
-reload), bulk confirm with a preview, undo, the audit, and an entity's neighbourhood and merges."""
+reload), bulk confirm with a preview, undo, the audit, an entity's neighbourhood and merges, and
+the suspect merges (keep or undo)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.graph.nodes import ENTITY_TYPES
-from apps.review import audit, selectors, services
+from apps.review import audit, selectors, services, suspect_merges
 from apps.review.filters import QueueFilters
 from apps.review.neighbourhood_layout import neighbourhood_layout
 from apps.tenants.models import KeyScope, Role
@@ -255,4 +256,63 @@ def audit_page(request):
     return render_page_or_fragment(
         request, "review/audit.html", "review/partials/audit_rows.html",
         context,
+    )  # fmt: skip
+
+
+def _suspects_context(request, current: str | None = None, **extra) -> dict:
+    queue = suspect_merges.suspect_queue(request.scope, limit=QUEUE_ROWS)
+    page = reverse("review-suspects")
+    for row in queue["results"]:
+        row["page_url"] = f"{page}?suspect={row['uid']}"
+        row["detail_url"] = reverse("review-suspect", args=[row["uid"]])
+        row["score_text"] = _two_places(row["rescored_probability"])
+    if current is None and queue["results"]:
+        current = queue["results"][0]["uid"]
+    suspect = suspect_merges.suspect_detail(request.scope, uid=current) if current else None
+    return {"queue": queue, "suspect": suspect,
+            "can_decide": request.scope.allows(KeyScope.REVIEW), **extra}  # fmt: skip
+
+
+@require_GET
+@role_required(Role.VIEWER)
+def suspects_page(request):
+    current = request.GET.get("suspect", "")[:MAX_UID_CHARS] or None
+    return render(request, "review/suspects.html", _suspects_context(request, current))
+
+
+@require_GET
+@role_required(Role.VIEWER)
+def suspect_fragment(request, uid: str):
+    suspect = suspect_merges.suspect_detail(request.scope, uid=uid[:MAX_UID_CHARS])
+    if suspect is None:
+        raise Http404("No such suspect merge.")
+    context = {"suspect": suspect, "can_decide": request.scope.allows(KeyScope.REVIEW)}
+    return render(request, "review/partials/suspect.html", context)
+
+
+def _suspect_decided(request, decide, done: str):
+    result = _decide(request, decide)
+    error = isinstance(result, ApplicationError)
+    message = result.message if error else done.format(**result)
+    if not getattr(request, "htmx", False):
+        return redirect("review-suspects")
+    context = _suspects_context(request, flash=message, error=error)
+    return render(request, "review/partials/suspect_decided.html", context)
+
+
+@require_POST
+@role_required(Role.REVIEWER)
+def suspect_keep(request, uid: str):
+    return _suspect_decided(
+        request, lambda: services.check_suspect_keep(request.scope, uid=uid[:MAX_UID_CHARS]),
+        "Kept: “{name}” stays merged into “{entity_name}”.",
+    )  # fmt: skip
+
+
+@require_POST
+@role_required(Role.REVIEWER)
+def suspect_undo(request, uid: str):
+    return _suspect_decided(
+        request, lambda: services.check_suspect_undo(request.scope, uid=uid[:MAX_UID_CHARS]),
+        "Undone: “{name}” is an entity of its own again, not the same as “{entity_name}”.",
     )  # fmt: skip

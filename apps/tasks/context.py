@@ -4,8 +4,9 @@ The projection holds the seeds' neighbourhood in the tenant's work graph: tasks,
 is not superseded, and the active entities that evidence MENTIONS, joined by SUBTASK_OF,
 DEPENDS_ON, PRODUCED, MENTIONS (weight 1) and SIMILAR_TO (weight = cosine), all undirected, so
 one random walk follows structure and meaning together. PageRank restarts at the task and its
-ancestors (the seeds), the task weighing 1 and each ancestor half the one below it: the task
-asks, its ancestors frame the question. The neighbourhood is read ring by ring from the seeds
+ancestors and the tasks it depends on (the seeds), the task weighing 1, each dependency 1/2 and
+each ancestor half the one below it: the task asks, its dependencies' findings are its inputs,
+its ancestors frame the question. The neighbourhood is read ring by ring from the seeds
 (HOPS rings, at most NEIGHBOURHOOD nodes, the nodes most linked to the ring before first), so a
 call's cost follows the neighbourhood, not the tenant's whole graph. The ranked tasks and
 evidence are then taken in order while they fit the token budget (about four characters a
@@ -29,7 +30,7 @@ from memoryproject.api_errors import ApplicationError
 MAX_TOKEN_BUDGET = 100_000
 MAX_ITEMS = 100
 RANKED = 300  # nodes read back from PageRank, before the budget picks
-MAX_SEEDS = 20  # the task and up to this many ancestors
+MAX_SEEDS = 20  # the task and up to this many ancestors, and as many dependencies
 CHARS_PER_TOKEN = 4
 # The walk's world: the rings of nodes within HOPS edges of a seed, at most NEIGHBOURHOOD nodes.
 # A restart probability of 0.15 leaves 0.85^3 of the mass past the third ring, but the ranking
@@ -77,12 +78,13 @@ SEEDS = """
 MATCH (t:Task {tenant: $tenant, uid: $uid})
 OPTIONAL MATCH path = (t)-[:SUBTASK_OF*1..20]->(p:Task {tenant: $tenant})
 WITH t, p, length(path) AS depth ORDER BY depth
-RETURN t.uid AS task, [x IN collect(p.uid) WHERE x IS NOT NULL] AS ancestors
+RETURN t.uid AS task, [x IN collect(p.uid) WHERE x IS NOT NULL] AS ancestors,
+       [(t)-[:DEPENDS_ON]->(d:Task) WHERE d.tenant = $tenant | d.uid] AS dependencies
 """
 PAGERANK = """
 UNWIND range(0, size($seeds) - 1) AS i
 MATCH (s:Task {tenant: $tenant, uid: $seeds[i]})
-WITH collect([s, 0.5 ^ i]) AS seeds
+WITH collect([s, $weights[i]]) AS seeds
 CALL gds.pageRank.stream($tenant + '/' + $call, {sourceNodes: seeds,
   dampingFactor: 0.85, maxIterations: 40, tolerance: 1e-6,
   relationshipWeightProperty: 'weight', concurrency: $concurrency})
@@ -155,6 +157,7 @@ def ranked_nodes(
     limit: int = RANKED,
     hops: int = HOPS,
     cap: int = NEIGHBOURHOOD,
+    weights: list[float] | None = None,
 ) -> list[dict]:
     """Tasks and evidence by PageRank personalized to the `seeds` tasks, on their neighbourhood
     (`hops`, `cap`): [{uid, score}], highest first."""
@@ -165,7 +168,8 @@ def ranked_nodes(
     with projected(scope, PROJECT, bytes_max=bytes_max, ids=around["ids"]) as call:
         if call is None:
             return []
-        return cypher.read(scope, PAGERANK, call=call, seeds=seeds, limit=limit,
+        weights = weights or [0.5**i for i in range(len(seeds))]
+        return cypher.read(scope, PAGERANK, call=call, seeds=seeds, weights=weights, limit=limit,
                            concurrency=settings.GRAPH_ALGORITHMS["concurrency"])  # fmt: skip
 
 
@@ -180,10 +184,10 @@ def task_context(scope: Scope, *, task: str, token_budget: int = 4000, limit: in
     if isinstance(limit, bool) or not isinstance(limit, int) or not 0 < limit <= MAX_ITEMS:
         raise ApplicationError(f"limit is 1 to {MAX_ITEMS}.", field="limit", limit=MAX_ITEMS)
     uid = resolve_task_uid(scope, task)
-    found = cypher.read(scope, SEEDS, uid=uid)[0]
-    seeds = [uid] + found["ancestors"][:MAX_SEEDS]
+    kinds = seed_kinds(scope, uid)
+    seeds = list(kinds)
     try:
-        ranked = ranked_nodes(scope, seeds)
+        ranked = ranked_nodes(scope, seeds, weights=seed_weights(kinds))
     except GraphTooLarge as exc:
         raise ApplicationError(str(exc), code="graph_too_large", status=413) from exc
     scores = {r["uid"]: r["score"] for r in ranked if r["uid"] != uid}
@@ -206,7 +210,7 @@ def task_context(scope: Scope, *, task: str, token_budget: int = 4000, limit: in
     picked = [i["uid"] for i in items if i["uid"] not in seeds]
     steps = {r["uid"]: r["steps"] for r in cypher.read(scope, PATHS, uids=picked, seeds=seeds)}
     for item in items:
-        item["why"] = _why(item["uid"], steps.get(item["uid"]), seeds)
+        item["why"] = _why(item["uid"], steps.get(item["uid"]), kinds)
     return {"task": uid, "seeds": seeds, "items": items, "tokens": used,
             "token_budget": token_budget}  # fmt: skip
 
@@ -219,9 +223,31 @@ def _text(row: dict) -> str:
     return row["description"]
 
 
-def _why(uid: str, steps: list | None, seeds: list[str]) -> dict:
-    if uid in seeds:
-        return {"seed": "ancestor", "path": None}
+def seed_kinds(scope: Scope, uid: str) -> dict[str, str]:
+    """The walk's seeds in order: {uid: 'task' | 'dependency' | 'ancestor'}: the task, the
+    tasks it depends on (their findings are its inputs), its ancestors nearest first."""
+    found = cypher.read(scope, SEEDS, uid=uid)[0]
+    kinds = {uid: "task"}
+    for dependency in sorted(found["dependencies"])[:MAX_SEEDS]:
+        kinds.setdefault(dependency, "dependency")
+    for ancestor in found["ancestors"][:MAX_SEEDS]:
+        kinds.setdefault(ancestor, "ancestor")
+    return kinds
+
+
+def seed_weights(kinds: dict[str, str]) -> list[float]:
+    """The task weighs 1, each dependency 1/2, each ancestor half the one below it."""
+    weights, depth = [], 0
+    for kind in kinds.values():
+        if kind == "ancestor":
+            depth += 1
+        weights.append(1.0 if kind == "task" else 0.5 if kind == "dependency" else 0.5**depth)
+    return weights
+
+
+def _why(uid: str, steps: list | None, kinds: dict[str, str]) -> dict:
+    if uid in kinds:
+        return {"seed": kinds[uid], "path": None}
     if not steps:
         return {"seed": None, "path": None}  # reached only by paths longer than four edges
     path = []

@@ -83,3 +83,7 @@ def test_the_api_runs_learning_on_a_worker(make_tenant, make_api_client, celery_
     assert done["result"]["confirmed"] == 1 and done["progress"]["total"] == 1
     model = client.get("/api/v1/match-model").json()
     assert model["learned"] is True and model["confirmed"] == 1
+    # A new model re-scores past automatic merges: its job was queued and runs too.
+    rescore = f"/api/v1/jobs/{done['result']['rescore_job']}"
+    wait_for(lambda: client.get(rescore).json()["status"] == "done", timeout=300,
+             message="the re-scoring job did not finish")  # fmt: skip

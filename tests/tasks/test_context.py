@@ -105,3 +105,16 @@ def test_context_over_the_api(tenant, api_client, make_api_client):
     assert answer.status_code == 200 and answer.json()["tokens"] <= 50
     bad = reader.post(f"/api/v1/tasks/{g['a']['id']}/context", {"limit": 0}, format="json")
     assert bad.status_code == 400 and bad.json()["error"]["field"] == "limit"
+
+
+def test_the_tasks_it_depends_on_are_seeds_and_their_findings_come_first(scope):
+    first = check_task_create(scope, description="Measure the bearing temperature")
+    second = check_task_create(scope, description="Decide on the repair",
+                               depends_on=[first["id"]])  # fmt: skip
+    found = check_evidence_add(scope, task=first["id"], content="Bearing at 95 C", source="s",
+                               strength=0.5)  # fmt: skip
+    got = task_context(scope, task=second["id"])
+    assert got["seeds"] == [second["uid"], first["uid"]]
+    items = {i["id"]: i for i in got["items"]}
+    assert items[first["id"]]["why"] == {"seed": "dependency", "path": None}
+    assert items[found["id"]]["why"]["path"] == [first["id"], "PRODUCED", found["id"]]

@@ -163,7 +163,7 @@ def test_pages_over_the_api_as_a_job_with_progress_on_the_page(
         job.refresh_from_db()
     assert job.status == JobStatus.DONE, job.error
     shown = api.get(started.json()["url"]).json()
-    assert len(shown["result"]["created"]) >= 3
+    assert len(shown["result"]["created"]) >= 2  # the first page's chunks
     assert [s["layer"] for s in shown["result"]["skipped"]] == ["url"]  # the second page
     client.force_login(make_person(tenant, Role.VIEWER))
     page = client.get(f"/work/tasks/{task}/ingests").content.decode()

@@ -5,6 +5,8 @@ that serializes decisions within a tenant.
 (:Entity {status: 'merged'})-[:MERGED_INTO {merge_uid}]->(:Entity): the tombstone's forward.
 Edges a merge moved carry `moved_by: <merge uid>` until the merge is undone.
 (:MatchModel {tenant, model_key, params_json}): the tenant's match model, learned from decisions.
+(:AutoMerge {uid, tenant, entity_uid, status: done|suspect|kept|undone, ...}): the gate's automatic
+merge of a mention into an entity, with the evidence and model it merged on (suspect_merges).
 """
 
 from neomodel import DateTimeProperty, FloatProperty, StringProperty
@@ -51,9 +53,27 @@ class MatchModel(TenantNode):
     learned_at = DateTimeProperty()
 
 
+class AutoMerge(TenantNode):
+    """The gate merged a mention into `entity_uid` on its own (no reviewer): what the mention
+    brought (name, aliases, description, values), what the entity was before, the probability,
+    each comparison's level and weight, and the model's version. Re-scored when the model
+    changes; below the merge threshold it becomes a suspect merge a reviewer keeps or undoes.
+    Mentions written by it carry `moved_by: [<its uid>]`, so an undo moves them back."""
+
+    entity_uid = StringProperty(index=True)
+    status = StringProperty(default="done")  # done | suspect | kept | undone
+    probability = FloatProperty()
+    evidence = StringProperty()
+    model_version = StringProperty()
+    rescored_probability = FloatProperty()
+    rescored_evidence = StringProperty()
+    rescored_version = StringProperty()
+
+
 SCHEMA = [
     "CREATE INDEX same_as_tenant_status IF NOT EXISTS "
     "FOR ()-[s:SAME_AS]-() ON (s.tenant, s.status)",
     "CREATE INDEX same_as_uid IF NOT EXISTS FOR ()-[s:SAME_AS]-() ON (s.uid)",
     "CREATE INDEX merge_tenant_created IF NOT EXISTS FOR (m:Merge) ON (m.tenant, m.created_at)",
+    "CREATE INDEX auto_merge_tenant_status IF NOT EXISTS FOR (m:AutoMerge) ON (m.tenant, m.status)",
 ]

@@ -235,7 +235,9 @@ class ContextItemOut(serializers.Serializer):
     strength = serializers.FloatField(allow_null=True)
     status = serializers.CharField(allow_null=True)
     source = serializers.CharField(allow_null=True)
-    why = serializers.DictField(help_text="{seed: 'ancestor'|null, path: [id, EDGE, id, ...]}")
+    why = serializers.DictField(
+        help_text="{seed: 'dependency'|'ancestor'|null, path: [id, EDGE, id, ...]}"
+    )
 
 
 class ContextOut(serializers.Serializer):
@@ -253,7 +255,7 @@ class ContextApi(APIView):
 
     @extend_schema(request=ContextIn, responses={200: ContextOut},
                    summary="Context for a task by Personalized PageRank over the work graph",
-                   description="Seeded from the task and its ancestors; tasks and evidence that "
+                   description="Seeded from the task, its dependencies and its ancestors; tasks and evidence that "
                    "are not superseded, best first, within `token_budget` (about 4 characters a "
                    "token), each with why it was chosen: a seed, or the path from one. 413 "
                    "`graph_too_large` over the GRAPH_ALGORITHMS bounds.")  # fmt: skip
