@@ -188,7 +188,7 @@ MEMORY_CODES = frozenset({"Neo.ClientError.General.TransactionOutOfMemoryError",
 PROCEDURE_FAILED = "Neo.ClientError.Procedure.ProcedureCallFailed"
 
 
-def _read(scope: Scope, query: str, **params) -> list[dict]:
+def memory_read(scope: Scope, query: str, **params) -> list[dict]:
     """cypher.read, with Neo4j's refusals of memory raised as GraphOutOfMemory."""
     try:
         return cypher.read(scope, query, **params)
@@ -233,7 +233,7 @@ def memory_limit_mb(scope: Scope) -> int:
 def graph_size(scope: Scope, view: View = WHOLE) -> dict:
     """{nodes, relations, bytesMax}: an upper bound of what `view` would project, and the memory
     the projection needs (GDS's estimate), read without projecting."""
-    return _read(scope, SIZE_AND_ESTIMATE, at=view.at, episodes=view.episodes)[0]
+    return memory_read(scope, SIZE_AND_ESTIMATE, at=view.at, episodes=view.episodes)[0]
 
 
 def check_graph_size(size: dict, what: str = "entities") -> None:
@@ -257,10 +257,10 @@ def projected(scope: Scope, project: str, *, bytes_max: int, **params) -> Iterat
     _check_memory(scope, bytes_max, "projecting the graph")
     call = uuid.uuid4().hex
     try:
-        rows = _read(scope, project, call=call, **params)
+        rows = memory_read(scope, project, call=call, **params)
         yield call if rows and rows[0]["nodes"] else None
     finally:
-        _read(scope, DROP, call=call)
+        memory_read(scope, DROP, call=call)
 
 
 @contextmanager
@@ -291,11 +291,11 @@ def _runs(scope: Scope, view: View, steps: list[tuple[str, str]], **params) -> l
         if call is None:  # nothing to project (no entity, or none existed at the time)
             return [[] for _ in steps]
         for estimate, _ in steps:
-            rows = _read(scope, estimate, call=call, **params)
+            rows = memory_read(scope, estimate, call=call, **params)
             if not rows:  # a source or target not in the tenant's graph
                 return [[] for _ in steps]
             _check_memory(scope, rows[0]["bytesMax"], "the algorithm")
-        return [_read(scope, stream, call=call, **params) for _, stream in steps]
+        return [memory_read(scope, stream, call=call, **params) for _, stream in steps]
 
 
 def _run(scope: Scope, estimate: str, stream: str, view: View = WHOLE, **params) -> list[dict]:

@@ -22,7 +22,13 @@ import math
 from django.conf import settings
 
 from apps.graph import cypher
-from apps.graph.algorithms import GraphTooLarge, check_graph_size, projected
+from apps.graph.algorithms import (
+    GraphOutOfMemory,
+    GraphTooLarge,
+    check_graph_size,
+    memory_read,
+    projected,
+)
 from apps.graph.scope import Scope
 from apps.tasks.services.task_writes import resolve_task_uid
 from memoryproject.api_errors import ApplicationError
@@ -169,7 +175,7 @@ def ranked_nodes(
         if call is None:
             return []
         weights = weights or [0.5**i for i in range(len(seeds))]
-        return cypher.read(scope, PAGERANK, call=call, seeds=seeds, weights=weights, limit=limit,
+        return memory_read(scope, PAGERANK, call=call, seeds=seeds, weights=weights, limit=limit,
                            concurrency=settings.GRAPH_ALGORITHMS["concurrency"])  # fmt: skip
 
 
@@ -190,6 +196,12 @@ def task_context(scope: Scope, *, task: str, token_budget: int = 4000, limit: in
         ranked = ranked_nodes(scope, seeds, weights=seed_weights(kinds))
     except GraphTooLarge as exc:
         raise ApplicationError(str(exc), code="graph_too_large", status=413) from exc
+    except GraphOutOfMemory as exc:  # Neo4j refused the memory: the caller may ask again later
+        raise ApplicationError(
+            f"The graph database has not enough free memory for this now ({exc}); ask again later.",
+            code="graph_out_of_memory",
+            status=503,
+        ) from exc
     scores = {r["uid"]: r["score"] for r in ranked if r["uid"] != uid}
     rows = cypher.read(scope, DETAILS, uids=list(scores)) if scores else []
     rows.sort(key=lambda r: (-scores[r["uid"]], r["uid"]))
