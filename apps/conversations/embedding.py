@@ -36,7 +36,9 @@ WITH m LIMIT $batch
 SET m._embed_lock = true
 REMOVE m._embed_lock
 WITH m
-WHERE m.embed_claim IS NULL OR m.embed_claimed_at < datetime() - duration({seconds: $lease})
+// Read again under the lock: another task may have stored the vector (label gone, claim gone).
+WHERE m:MessageToEmbed
+  AND (m.embed_claim IS NULL OR m.embed_claimed_at < datetime() - duration({seconds: $lease}))
 SET m.embed_claim = $claim, m.embed_claimed_at = datetime()
 RETURN m.uid AS uid, m.text AS text
 """
