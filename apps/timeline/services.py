@@ -47,7 +47,7 @@ def check_rows_write(scope: Scope, *, rows: list, expect: dict | None = None) ->
 CURRENT = """
 MATCH (e:Entity {tenant: $tenant, kind: $kind, key: $key})
 OPTIONAL MATCH (s:State {tenant: $tenant, uid: e.last_state})
-RETURN s {.uid, .valid_from, .values_json, .relations_json} AS state
+RETURN e.last_state AS last, s {.uid, .valid_from, .values_json, .relations_json} AS state
 """
 
 
@@ -75,9 +75,13 @@ def check_row_update(
     kinds.update(kinds_get(scope, names={r.target for r in spec.relations.values()}))
     for _ in range(MAX_READS):
         found = cypher.read(scope, CURRENT, kind=kind, key=key)
-        state = native(found[0]["state"]) if found else None
-        if state is None:
+        if not found or found[0]["last"] is None:
             raise NotFoundError(f"No {kind} with this key has a State yet.", field="key")
+        state = native(found[0]["state"])
+        if state is None:
+            # The entity names a State the index does not show yet: a writer is committing it
+            # (read committed lets one read see the entity's new pointer before the index entry).
+            continue
         if at < state["valid_from"]:
             raise ConflictError("This time is before the current State; send the full row.",
                                 field="t", code="stale")  # fmt: skip
