@@ -149,6 +149,10 @@ MATCH (c:Chunk {tenant: $tenant, uid: m.chunk})
 MATCH (e:Entity {tenant: $tenant, uid: m.entity})
 MERGE (c)-[r:MENTIONS {surface: m.surface, start: m.start, end: m.end}]->(e)
 ON CREATE SET r.tenant = $tenant, r.created_at = datetime()
+// An entity a dated document mentions existed by the document's date (apps.timeline).
+WITH r, e, COLLECT { MATCH (d:Document {tenant: $tenant, uid: c.document_uid})
+                     RETURN d.date }[0] AS dated
+SET e.created_at = CASE WHEN dated < e.created_at THEN dated ELSE e.created_at END
 RETURN count(r) AS n
 """
 
