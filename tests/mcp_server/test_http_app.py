@@ -49,6 +49,10 @@ def test_tools_are_listed_with_typed_schemas(live_asgi, tenant):
     assert facts["$defs"]["EntityFact"]["properties"]["name"]["maxLength"] == 200
     assert tools["context"].input_schema["properties"]["k"]["maximum"] >= 1
     assert tools["get_entity"].annotations.read_only_hint is True
+    for tool in tools.values():  # concise, and every argument says what it is
+        assert 20 <= len(tool.description) <= 300, tool.name
+        props = tool.input_schema.get("properties", {})
+        assert all(p.get("description") for p in props.values()), tool.name
     assert tools["add_facts"].annotations.read_only_hint is False
 
 

@@ -147,3 +147,22 @@ def test_stdio_answers_every_tool_for_its_tenant(tenant):
     assert got["complete_task"]["status"] == "DONE" and got["fail_task"]["status"] == "FAILED"
     assert [s["values"]["status"] for s in got["entity_history"]["results"]] == ["ok", "hot"]
     assert got["entity_as_of"]["state"]["values"]["status"] == "ok"
+
+
+def test_the_readme_shows_a_host_both_transports_as_they_are_served():
+    import json
+    import re
+
+    from apps.mcp_server.http_app import PATH
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippet = next(
+        block
+        for block in re.findall(r"```json\n(.*?)```", readme, flags=re.S)
+        if "mcpServers" in block
+    )
+    servers = json.loads(snippet)["mcpServers"]
+    stdio, http = servers["anamnesis"], servers["anamnesis-http"]
+    assert stdio["args"][1:] == ["mcp", "--key-env", "ANAMNESIS_API_KEY"]
+    assert stdio["args"][0].endswith("/manage.py") and "ANAMNESIS_API_KEY" in stdio["env"]
+    assert http["url"].endswith(PATH) and http["headers"]["Authorization"].startswith("Api-Key ")
