@@ -50,7 +50,8 @@ WITH row, e, reduce(all = [], f IN found | all + f) AS same
 CALL (row, e, same) {
   UNWIND same AS uid
   MATCH (x:Entity {tenant: $tenant, uid: uid})
-  MERGE (e)-[s:SAME_AS]->(x)
+  // The entity of text is the one a confirm merges: the keyed entity survives, kind and key.
+  MERGE (x)-[s:SAME_AS]->(e)
   ON CREATE SET s.uid = randomUUID(), s.tenant = $tenant, s.status = 'pending', s.score = 0.5,
                 s.signals = '{}', s.evidence = '[]', s.agent = $by, s.created_at = datetime(),
                 s.reason = 'the key of ' + row.kind + ' ' + row.key + ' names ' +

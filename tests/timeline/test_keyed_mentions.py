@@ -58,7 +58,9 @@ def test_a_row_takes_the_entity_text_named_before_as_its_own(kinds, api_client):
     assert json.loads(values) == {"url": "https://pg.example", "motto": "ship it"}
 
 
-def test_a_key_naming_several_entities_of_text_is_held_for_review(kinds, api_client):
+def test_a_key_naming_several_entities_of_text_is_held_for_review(
+    kinds, api_client, tenant, make_api_client
+):
     # Two entities of one name (a name alone never merges them).
     for url in ("https://one.example", "https://two.example"):
         sent = api_client.post("/api/v1/facts", fact("Night Shift", url=url), format="json")
@@ -69,6 +71,20 @@ def test_a_key_naming_several_entities_of_text_is_held_for_review(kinds, api_cli
     keyed = [e for e in named(kinds, "night shift") if e["kind"] == "Team"]
     assert len(keyed) == 1 and keyed[0]["uid"] not in texts
     assert set(keyed[0]["pending"]) == texts
+    # Reviewers see the pairs, with the reason.
+    reviewer = make_api_client(tenant, scopes=["memory:read", "review"])
+    listed = reviewer.get("/api/v1/reviews")
+    assert listed.status_code == 200, listed.json()
+    pairs = [p for p in listed.json()["results"] if p["right"]["uid"] == keyed[0]["uid"]]
+    assert len(pairs) == 2
+    detail = reviewer.get(f"/api/v1/reviews/{pairs[0]['uid']}")
+    assert detail.status_code == 200 and "names 2 entities of text" in detail.json()["reason"]
+    # A confirm merges the entity of text into the keyed one, which rows keep writing to.
+    confirmed = reviewer.post(f"/api/v1/reviews/{pairs[0]['uid']}/confirm", {}, format="json")
+    assert confirmed.status_code == 200, confirmed.json()
+    receipts = check_rows_write(kinds, rows=[team_row("Night Shift", T2)])
+    assert receipts[0]["status"] == "unchanged"
+    assert [e["uid"] for e in named(kinds, "night shift") if e["kind"]] == [keyed[0]["uid"]]
 
 
 def test_text_naming_a_key_a_row_wrote_before_meets_it_or_asks(kinds, api_client):
