@@ -148,7 +148,11 @@ UNWIND $mentions AS m
 MATCH (c:Chunk {tenant: $tenant, uid: m.chunk})
 MATCH (e:Entity {tenant: $tenant, uid: m.entity})
 MERGE (c)-[r:MENTIONS {surface: m.surface, start: m.start, end: m.end}]->(e)
-ON CREATE SET r.tenant = $tenant, r.created_at = datetime()
+ON CREATE SET r.tenant = $tenant, r.created_at = datetime(), r.moved_by = m.moved_by
+// An entity a dated document mentions existed by the document's date (apps.timeline).
+WITH r, e, COLLECT { MATCH (d:Document {tenant: $tenant, uid: c.document_uid})
+                     RETURN d.date }[0] AS dated
+SET e.created_at = CASE WHEN dated < e.created_at THEN dated ELSE e.created_at END
 RETURN count(r) AS n
 """
 
@@ -184,18 +188,21 @@ def do_window_write(
     flat = [(i, e) for i, c in enumerate(chunks) if fresh[i] for e in c.entities]
     provenance = Provenance(agent=stx.scope.actor,
                             document_uid=chunks[0].record.document_uid if chunks else None)  # fmt: skip
+    auto_merges: dict[int, str] = {}  # a mention the gate merged is marked as moved by it
     resolved, _ = do_window_resolve(
-        stx, entities=[e for _, e in flat], provenance=provenance, seen=seen
-    )
+        stx, entities=[e for _, e in flat], provenance=provenance, seen=seen,
+        auto_merges=auto_merges,
+    )  # fmt: skip
     per_chunk: list[list[Receipt]] = [[] for _ in chunks]
     mentions = []
-    for (i, candidate), receipt in zip(flat, resolved, strict=True):
+    for n, ((i, candidate), receipt) in enumerate(zip(flat, resolved, strict=True)):
         per_chunk[i].append(receipt)
         if receipt.entity_uid is None:
             continue
         spans = candidate.mentions or (MentionSpan(candidate.name, NO_OFFSET, NO_OFFSET),)
+        moved_by = [auto_merges[n]] if n in auto_merges else None
         mentions += [{"chunk": chunks[i].record.uid, "entity": receipt.entity_uid,
-                      "surface": s.surface, "start": s.start, "end": s.end}
+                      "surface": s.surface, "start": s.start, "end": s.end, "moved_by": moved_by}
                      for s in dict.fromkeys(spans)]  # fmt: skip
     if mentions:
         stx.run(WINDOW_MENTIONS, mentions=mentions)

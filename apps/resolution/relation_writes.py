@@ -20,13 +20,21 @@ UNWIND $relations AS rel
 MATCH (s:Entity {tenant: $tenant, uid: rel.subject})
 MATCH (o:Entity {tenant: $tenant, uid: rel.object})
 SET s.updated_at = datetime(), o.updated_at = datetime()
+// When the fact became true: its own time, else its document's date (apps.timeline), else now.
+WITH rel, s, o, coalesce(rel.valid_from, COLLECT {
+  MATCH (d:Document {tenant: $tenant, uid: rel.document}) RETURN d.date }[0]) AS since
 MERGE (s)-[r:RELATED_TO {predicate: rel.predicate}]->(o)
 ON CREATE SET r.uid = rel.uid, r.tenant = $tenant, r.weight = 0, r.confidence = rel.confidence,
               r.observations = [], r.chunks = [], r.first_seen = datetime(),
-              r.valid_from = coalesce(rel.valid_from, datetime()), r.by = rel.by,
+              r.valid_from = coalesce(since, datetime()), r.by = rel.by,
               r.recorded_at = datetime()
-WITH r, rel, r.weight = 0 AS created,
+WITH r, rel, s, o, since, r.weight = 0 AS created,
      rel.observation IS NULL OR NOT rel.observation IN r.observations AS fresh
+// An earlier time than the edge's start moves the start back, and both ends existed by then.
+SET r.valid_from = CASE WHEN fresh AND since < r.valid_from THEN since ELSE r.valid_from END,
+    s.created_at = CASE WHEN since < s.created_at THEN since ELSE s.created_at END,
+    o.created_at = CASE WHEN since < o.created_at THEN since ELSE o.created_at END
+WITH r, rel, created, fresh
 SET r.confidence = CASE WHEN NOT fresh THEN r.confidence WHEN created THEN rel.confidence
                         ELSE (r.confidence + rel.confidence) / 2.0 END,
     r.nuance = CASE WHEN fresh THEN rel.nuance ELSE r.nuance END,
@@ -120,6 +128,7 @@ def _plan(batch: int, relations, entities, entity_of, provenance: Provenance):
             "nuance": relations[members[-1]].nuance[:MAX_NUANCE_CHARS],
             "observation": observation, "chunk": provenance.chunk_uid, "uid": uuid.uuid4().hex,
             "valid_from": relations[members[0]].valid_from, "by": provenance.agent,
+            "document": provenance.document_uid,
         })  # fmt: skip
     return receipts, by_key, rows
 
