@@ -320,6 +320,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "conversations.messages_embed_sweep",
         "schedule": 60.0,
     },
+    # The console's usage over time: each tenant's counts, kept once an hour (the last reading).
+    "tenants-usage-sample": {
+        "task": "tenants.usage_sample",
+        "schedule": 600.0,
+    },
 }
 
 # --- Conversations ----------------------------------------------------------------------------

@@ -4,6 +4,7 @@ these; the Celery task calls `document_ingest_job_run`."""
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 from dataclasses import dataclass
@@ -51,7 +52,8 @@ CALL (by_url, by_hash) {
   WITH by_url, by_hash WHERE by_url IS NULL AND by_hash IS NULL
   CREATE (d:Document {uid: randomUUID(), tenant: $tenant, source: $source, title: $title,
                       url: $url, content: $content, content_hash: $hash,
-                      metadata: $metadata, agent: $agent, created_at: datetime()})
+                      metadata: $metadata, agent: $agent, date: $date,
+                      created_at: datetime()})
   RETURN d.uid AS created_uid
   UNION
   WITH by_url, by_hash WHERE by_url IS NOT NULL OR by_hash IS NOT NULL
@@ -101,9 +103,11 @@ def document_store(
     url: str | None = None,
     metadata: dict | None = None,
     size: int = 0,
+    date: datetime.datetime | None = None,
 ) -> StoredDocument:
     """Stores the document unless one with the same URL or content hash exists (then returns
-    that one). Caller has checked the fields (`validate_document_fields`)."""
+    that one). Caller has checked the fields (`validate_document_fields`); `date` (when what it
+    says was true, apps.timeline.document_dates) is where its relations start."""
     params = dict(
         source=source,
         title=title,
@@ -112,6 +116,7 @@ def document_store(
         hash=content_hash(content),
         metadata=json.dumps(metadata or {}),
         agent=scope.actor,
+        date=date,
     )
     for _ in range(3):  # a concurrent writer may take the URL or hash between match and create
         try:
@@ -137,6 +142,7 @@ def check_document_submit(
     url: str | None = None,
     metadata: dict | None = None,
     wait: bool = False,
+    date: datetime.datetime | None = None,
 ) -> dict:
     """Stores the document and queues its ingestion (or, with `wait`, ingests it now if it is
     small enough). A document already stored under the same URL or content answers as a
@@ -151,8 +157,9 @@ def check_document_submit(
             code="too_large_inline",
         )
     stored = document_store(
-        scope, content=content, source=source, title=title, url=url, metadata=metadata, size=size
-    )
+        scope, content=content, source=source, title=title, url=url, metadata=metadata,
+        size=size, date=date,
+    )  # fmt: skip
     if not stored.created:
         return {
             "document": stored.uid,

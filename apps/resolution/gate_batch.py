@@ -170,9 +170,9 @@ def window_decide(
     merge_at: float,
     review_at: float,
     created_uid: Callable[[], str],
-) -> list[tuple[Decision, str | None]]:
+) -> list[tuple[Decision, str | None, KeyClaim]]:
     """Each group's decision, in order; with it the uid its entity will have when the decision
-    creates one (`created_uid()`), so later groups may match it."""
+    creates one (`created_uid()`), so later groups may match it, and what its key knew."""
     claims = keys_claim(stx, groups, seen)
     found = matches_find_all(stx, stx.scope.tenant, [c for _, _, c in groups])
     created: list[tuple[EntityCandidate, Match]] = []
@@ -188,7 +188,7 @@ def window_decide(
             aliases = tuple(a["surface"] for a in surface_names(candidate, exclude=norm))
             created.append((candidate, Match(uid, candidate.name, aliases,
                                              dict(candidate.values))))  # fmt: skip
-        out.append((decision, uid))
+        out.append((decision, uid, claim))
     return out
 
 

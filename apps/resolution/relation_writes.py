@@ -20,13 +20,21 @@ UNWIND $relations AS rel
 MATCH (s:Entity {tenant: $tenant, uid: rel.subject})
 MATCH (o:Entity {tenant: $tenant, uid: rel.object})
 SET s.updated_at = datetime(), o.updated_at = datetime()
+// When the fact became true: its own time, else its document's date (apps.timeline), else now.
+WITH rel, s, o, coalesce(rel.valid_from, COLLECT {
+  MATCH (d:Document {tenant: $tenant, uid: rel.document}) RETURN d.date }[0]) AS since
 MERGE (s)-[r:RELATED_TO {predicate: rel.predicate}]->(o)
 ON CREATE SET r.uid = rel.uid, r.tenant = $tenant, r.weight = 0, r.confidence = rel.confidence,
               r.observations = [], r.chunks = [], r.first_seen = datetime(),
-              r.valid_from = coalesce(rel.valid_from, datetime()), r.by = rel.by,
+              r.valid_from = coalesce(since, datetime()), r.by = rel.by,
               r.recorded_at = datetime()
-WITH r, rel, r.weight = 0 AS created,
+WITH r, rel, s, o, since, r.weight = 0 AS created,
      rel.observation IS NULL OR NOT rel.observation IN r.observations AS fresh
+// An earlier time than the edge's start moves the start back, and both ends existed by then.
+SET r.valid_from = CASE WHEN fresh AND since < r.valid_from THEN since ELSE r.valid_from END,
+    s.created_at = CASE WHEN since < s.created_at THEN since ELSE s.created_at END,
+    o.created_at = CASE WHEN since < o.created_at THEN since ELSE o.created_at END
+WITH r, rel, created, fresh
 SET r.confidence = CASE WHEN NOT fresh THEN r.confidence WHEN created THEN rel.confidence
                         ELSE (r.confidence + rel.confidence) / 2.0 END,
     r.nuance = CASE WHEN fresh THEN rel.nuance ELSE r.nuance END,
@@ -35,6 +43,11 @@ SET r.confidence = CASE WHEN NOT fresh THEN r.confidence WHEN created THEN rel.c
         + CASE WHEN fresh AND rel.observation IS NOT NULL THEN [rel.observation] ELSE [] END,
     r.chunks = r.chunks
         + CASE WHEN fresh AND rel.chunk IS NOT NULL THEN [rel.chunk] ELSE [] END,
+    // '<AutoMerge uid>|<observation>' per end the gate merged on its own in this write: undoing
+    // that merge moves this observation to the restored entity (review.merged_relations).
+    r.via = CASE WHEN fresh AND rel.observation IS NOT NULL AND size(rel.via) > 0
+                 THEN coalesce(r.via, []) + [v IN rel.via | v + '|' + rel.observation]
+                 ELSE r.via END,
     r.weight = r.weight + CASE WHEN fresh THEN 1 ELSE 0 END
 WITH rel, r, created, fresh
 // A predicate some kind declares one-at-a-time (apps.timeline): the subject's other open target
@@ -68,17 +81,24 @@ def do_relations_write(
     entities: list[EntityCandidate],
     entity_of: dict[int, str],
     provenance: Provenance,
+    auto_merged: dict[int, str] | None = None,
 ) -> list[Receipt]:
     """Upsert the relations whose two ends resolved to two entities; a receipt for each
-    (its `entity_uid` is the relation's uid, `score` its confidence after the upsert)."""
-    return do_relations_write_many(stx, [(relations, entities, entity_of, provenance)])[0]
+    (its `entity_uid` is the relation's uid, `score` its confidence after the upsert).
+    `auto_merged`: entity candidate index -> the AutoMerge of the gate's merge that resolved it
+    (recorded on the edge with the observation, so undoing the merge takes it back)."""
+    batch = (relations, entities, entity_of, provenance)
+    return do_relations_write_many(stx, [batch], auto_merged=[auto_merged or {}])[0]
 
 
-def do_relations_write_many(stx: ScopedTx, batches: list[tuple]) -> list[list[Receipt]]:
+def do_relations_write_many(
+    stx: ScopedTx, batches: list[tuple], *, auto_merged: list[dict[int, str]] | None = None
+) -> list[list[Receipt]]:
     """`do_relations_write` for several (relations, entities, entity_of, provenance) batches,
     in one query: rows run in order, so a fact two batches observe counts twice, as it does
-    written batch after batch."""
-    plans = [_plan(b, *batch) for b, batch in enumerate(batches)]
+    written batch after batch. `auto_merged`, one per batch: see do_relations_write."""
+    merged = auto_merged or [{} for _ in batches]
+    plans = [_plan(b, *batch, merged[b]) for b, batch in enumerate(batches)]
     rows = [row for _, _, plan_rows in plans for row in plan_rows]
     results = {}
     if rows:
@@ -96,7 +116,7 @@ def do_relations_write_many(stx: ScopedTx, batches: list[tuple]) -> list[list[Re
     return out
 
 
-def _plan(batch: int, relations, entities, entity_of, provenance: Provenance):
+def _plan(batch: int, relations, entities, entity_of, provenance: Provenance, auto_merged):
     """Refused relations' receipts, the others grouped by (subject, object, predicate), and
     one upsert row per group."""
     observation = provenance.chunk_uid or provenance.document_uid
@@ -114,12 +134,16 @@ def _plan(batch: int, relations, entities, entity_of, provenance: Provenance):
     for (subject, obj, predicate), members in by_key.items():
         # The same fact twice in one call is one observation: confidences averaged, last nuance.
         confidence = sum(_confidence(relations[i]) for i in members) / len(members)
+        ends = [end for i in members for end in (relations[i].subject, relations[i].object)]
+        via = list(dict.fromkeys(auto_merged[end] for end in ends if end in auto_merged))
         rows.append({
+            "via": via,
             "index": f"{batch}:{members[0]}", "subject": subject, "object": obj,
             "predicate": predicate, "confidence": confidence,
             "nuance": relations[members[-1]].nuance[:MAX_NUANCE_CHARS],
             "observation": observation, "chunk": provenance.chunk_uid, "uid": uuid.uuid4().hex,
             "valid_from": relations[members[0]].valid_from, "by": provenance.agent,
+            "document": provenance.document_uid,
         })  # fmt: skip
     return receipts, by_key, rows
 

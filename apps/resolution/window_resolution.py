@@ -13,6 +13,7 @@ import uuid
 
 from apps.graph.cypher import ScopedTx
 from apps.insights.services import do_graph_version_bump
+from apps.resolution.auto_merges import auto_merge_record
 from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
 from apps.resolution.candidates import EntityCandidate, Provenance, Receipt
 from apps.resolution.entity_values import (
@@ -92,8 +93,10 @@ CALL (row, e) {
 }
 WITH row, e, [p IN row.names WHERE p.norm <> e.norm_name
                        AND NOT p.norm IN coalesce(e.norm_aliases, [])] AS fresh,
-     coalesce(e.description, '') = '' AND row.description <> '' AS fills_description
-WITH row, e, fresh, fills_description,
+     coalesce(e.description, '') = '' AND row.description <> '' AS fills_description,
+     e {.norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
+        .absorbed_descriptions} AS before
+WITH row, e, fresh, fills_description, before,
      fills_description OR e.embedding IS NULL AS fills_embedding
 SET e.absorbed_descriptions = CASE
       WHEN fills_description OR row.description = '' OR row.description = e.description
@@ -109,7 +112,7 @@ SET e.absorbed_descriptions = CASE
     e.description_embedding = CASE WHEN fills_description AND row.description_embedding IS NULL
                                    THEN null ELSE e.description_embedding END,
     e.last_agent = $agent
-WITH row, e, fresh, fills_description, fills_embedding
+WITH row, e, fresh, fills_description, fills_embedding, before
 CALL (row, e, fills_embedding) {
   WITH e WHERE fills_embedding AND size(row.embedding) > 0
   CALL db.create.setNodeVectorProperty(e, 'embedding', row.embedding)
@@ -117,6 +120,22 @@ CALL (row, e, fills_embedding) {
 CALL (row, e, fills_description) {
   WITH e WHERE fills_description AND row.description_embedding IS NOT NULL
   CALL db.create.setNodeVectorProperty(e, 'description_embedding', row.description_embedding)
+}
+// The gate's own merge leaves the record entity_writes.ENTITY_ABSORB leaves (auto_merges).
+CALL (row, e, fresh, fills_description, before) {
+  WITH * WHERE row.auto_merge IS NOT NULL
+  CREATE (am:AutoMerge)
+  SET am = row.auto_merge, am.tenant = $tenant, am.entity_uid = e.uid, am.entity_name = e.name,
+      am.status = 'done', am.created_at = datetime(), am.filled_description = fills_description,
+      am.absorbed_aliases = [p IN fresh | p.surface], am.absorbed_norm_aliases = [p IN fresh | p.norm],
+      am.absorbed_description = CASE
+        WHEN NOT fills_description AND row.description <> ''
+          AND row.description IN coalesce(e.absorbed_descriptions, [])
+          AND NOT row.description IN coalesce(before.absorbed_descriptions, [])
+        THEN row.description ELSE null END,
+      am.before_norm_name = before.norm_name, am.before_norm_aliases = before.norm_aliases,
+      am.before_description = before.description, am.before_values_json = before.values_json,
+      am.before_conflicts_json = before.value_conflicts_json
 }
 RETURN row.index AS index, e.uid AS uid, e.type AS type, e.norm_name AS norm,
        coalesce(e.norm_aliases, []) AS norm_aliases,
@@ -132,11 +151,18 @@ SET e.values_json = row.values_json, e.value_conflicts_json = row.conflicts_json
 
 
 def do_window_resolve(
-    stx: ScopedTx, *, entities: list[EntityCandidate], provenance: Provenance, seen: dict
+    stx: ScopedTx,
+    *,
+    entities: list[EntityCandidate],
+    provenance: Provenance,
+    seen: dict,
+    auto_merges: dict[int, str] | None = None,
 ) -> tuple[list[Receipt], dict[int, str]]:
     """One receipt per candidate (input order) and candidate index -> entity uid, as
     `do_resolve_and_write` gives them; `seen` maps (type, norm) to the entity the document
-    already named so, and learns the names this window resolves. Candidates come embedded."""
+    already named so, and learns the names this window resolves. Candidates come embedded.
+    `auto_merges` learns candidate index -> the AutoMerge record of the gate's merge that
+    resolved it (its mentions carry it in `moved_by`, so undoing the merge moves them back)."""
     merge_at = float(stx.scope.setting("merge_threshold"))
     review_at = float(stx.scope.setting("review_threshold"))
     receipts, groups = candidates_grouped(entities)
@@ -145,11 +171,15 @@ def do_window_resolve(
     decisions = window_decide(stx, ordered, seen, merge_at=merge_at, review_at=review_at,
                               created_uid=lambda: uuid.uuid4().hex)  # fmt: skip
     creates, absorbs = [], []
-    for i, ((_kind, norm, candidate), (decision, uid)) in enumerate(
+    for i, ((_kind, norm, candidate), (decision, uid, claim)) in enumerate(
         zip(ordered, decisions, strict=True)
     ):
         if decision.action == "merge":
-            absorbs.append(_absorb_row(i, candidate, norm, decision.match.uid))
+            # A source naming its own entity again (seen_here) is no decision of the model.
+            record = None
+            if decision.match.uid != claim.seen_here:
+                record = auto_merge_record(candidate, norm, decision, claim, provenance)
+            absorbs.append(_absorb_row(i, candidate, norm, decision.match.uid, record))
         else:
             creates.append(_create_row(i, candidate, norm, decision, uid))
     agent = provenance.agent
@@ -168,6 +198,11 @@ def do_window_resolve(
         uid, action = outcome[i]
         receipt = decision_receipt(ordered[i][2], decisions[i][0], uid, action)
         group_receipts(entities, groups[key], receipt, receipts, entity_of)
+    if auto_merges is not None:
+        for row in absorbs:
+            if row["auto_merge"] is not None:
+                auto_merges.update(dict.fromkeys(groups[keys[row["index"]]].members,
+                                                 row["auto_merge"]["uid"]))  # fmt: skip
     do_graph_version_bump(stx)  # kept whole-graph answers see this write
     return [r for r in receipts if r is not None], entity_of
 
@@ -218,9 +253,10 @@ def _create_row(index, candidate: EntityCandidate, norm: str, decision, uid: str
     }  # fmt: skip
 
 
-def _absorb_row(index, candidate: EntityCandidate, norm: str, uid: str) -> dict:
+def _absorb_row(index, candidate: EntityCandidate, norm: str, uid: str, auto_merge) -> dict:
     return {
         "index": index, "uid": uid, "norm": norm, "names": surface_names(candidate),
+        "auto_merge": auto_merge,
         "description": candidate.description, "embedding": list(candidate.embedding or ()),
         "description_embedding": described_vector(candidate),
         "name_keys": blocking_keys(candidate.type, candidate.names, candidate.values),

@@ -150,3 +150,27 @@ class TenantDeletion(models.Model):
 
     def __str__(self) -> str:
         return f"deletion of {self.tenant_slug} {self.status}"
+
+
+class UsageSample(models.Model):
+    """A tenant's counts in one hour (the last reading of that hour): the console's usage over
+    time. Sampled by a beat task (apps.tenants.usage), kept for USAGE_KEEP_DAYS."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="usage_samples")
+    hour = models.DateTimeField()
+    documents = models.PositiveIntegerField(default=0)
+    entities = models.PositiveIntegerField(default=0)
+    messages = models.PositiveIntegerField(default=0)
+    pending_reviews = models.PositiveIntegerField(default=0)
+    jobs_running = models.PositiveIntegerField(default=0)
+    jobs_failed = models.PositiveIntegerField(default=0)
+    taken_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["tenant", "hour"], name="usage_sample_one_per_hour")
+        ]
+        ordering = ["-hour"]
+
+    def __str__(self) -> str:
+        return f"{self.tenant_id} {self.hour:%Y-%m-%d %H:00}"

@@ -24,3 +24,10 @@ def tenant_delete(deletion_uid: str) -> dict | None:
     from apps.tenants.tenant_deletion import deletion_run
 
     return deletion_run(deletion_uid=deletion_uid)
+
+
+@shared_task(name="tenants.usage_sample")
+def usage_sample() -> int:
+    from apps.tenants.usage import usage_samples_record
+
+    return usage_samples_record()

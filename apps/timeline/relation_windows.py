@@ -12,12 +12,13 @@ from __future__ import annotations
 import json
 
 from apps.graph.cypher import ScopedTx
+from apps.resolution.signals import name_normalize
 
 RELATIONS_OPEN = """
 UNWIND $opens AS o
 MATCH (e:Entity {tenant: $tenant, uid: o.entity})
 MERGE (x:Entity {tenant: $tenant, kind: o.target_kind, key: o.target})
-ON CREATE SET x.uid = randomUUID(), x.name = o.target, x.norm_name = toLower(o.target),
+ON CREATE SET x.uid = randomUUID(), x.name = o.target, x.norm_name = o.target_norm,
               x.type = o.target_type, x.status = 'active', x.aliases = [], x.norm_aliases = [],
               x.description = '', x.created_at = o.valid_from, x.recorded_at = datetime(),
               x.updated_at = datetime(), x.created_by = $by
@@ -145,6 +146,7 @@ def do_relations_open(stx: ScopedTx, *, opens: list[dict], kinds: dict, by: str)
     types = {name: spec.type for name, spec in kinds.items()}
     for o in opens:
         o["target_type"] = types.get(o["target_kind"], "Object")
+        o["target_norm"] = name_normalize(o["target"])
     stx.run(RELATIONS_OPEN, opens=opens, by=by)
 
 

@@ -68,8 +68,11 @@ def parse_time(raw: object, *, field: str) -> dt.datetime:
                                field=field) from None  # fmt: skip
     if parsed.tzinfo is None:
         raise ApplicationError("A time carries its time zone (Z or +hh:mm).", field=field)
-    parsed = parsed.astimezone(dt.UTC).replace(microsecond=0)
-    if not EARLIEST <= parsed < LATEST:
+    try:
+        parsed = parsed.astimezone(dt.UTC).replace(microsecond=0)
+    except OverflowError:  # year 1 or 9999 moved past the calendar by its offset
+        parsed = None
+    if parsed is None or not EARLIEST <= parsed < LATEST:
         raise ApplicationError("A time is between 1900 and 2200.", field=field,
                                limit="1900-01-01/2200-01-01")  # fmt: skip
     return parsed

@@ -7,18 +7,59 @@ from __future__ import annotations
 # Writing a property takes the entity's write lock: concurrent batches on one entity queue here,
 # and what they read after it is what the writer before them committed. Keys come sorted, so two
 # batches lock in one order.
+# A key is an exact identifier: a new key that names exactly one entity of text (no kind, the
+# kind's POLE+O type, the key as its normalized name or the gate's name key) becomes that
+# entity's key, so a row and a mention meet in one entity; a key naming several is a new entity
+# proposed as the same as each of them (pending review, PROPOSALS at most), never a silent
+# duplicate.
 ENTITIES_LOCK = """
 UNWIND $entities AS row
+CALL (row) {
+  OPTIONAL MATCH (keyed:Entity {tenant: $tenant, kind: row.kind, key: row.key})
+  WITH row, keyed WHERE keyed IS NULL
+  CALL (row) {
+    MATCH (x:Entity {tenant: $tenant, norm_name: row.norm})
+    WHERE x.type = row.type AND x.status = 'active' AND x.kind IS NULL
+    RETURN x
+    UNION
+    MATCH (:EntityKey {tenant: $tenant, type: row.type, norm: row.norm})-[:KEY_OF]->
+          (x:Entity {tenant: $tenant, status: 'active'})
+    WHERE x.kind IS NULL
+    RETURN x
+  }
+  WITH row, x ORDER BY x.created_at, x.uid
+  WITH row, collect(x) AS named
+  CALL (row, named) {
+    WITH named[0] AS x WHERE size(named) = 1
+    SET x.kind = row.kind, x.key = row.key, x.text_values_json = coalesce(x.values_json, '{}'),
+        x.created_at = CASE WHEN row.t < x.created_at THEN row.t ELSE x.created_at END
+  }
+  RETURN CASE WHEN size(named) > 1 THEN [x IN named | x.uid][..$proposals] ELSE [] END AS same
+  UNION
+  RETURN [] AS same
+}
+WITH row, collect(same) AS found
 MERGE (e:Entity {tenant: $tenant, kind: row.kind, key: row.key})
-ON CREATE SET e.uid = randomUUID(), e.name = row.key, e.norm_name = toLower(row.key),
+ON CREATE SET e.uid = randomUUID(), e.name = row.key, e.norm_name = row.norm,
               e.type = row.type, e.status = 'active', e.aliases = [], e.norm_aliases = [],
               e.description = '', e.created_at = row.t, e.recorded_at = datetime(),
               e.updated_at = datetime(), e.created_by = $by
 SET e._lock = true
 REMOVE e._lock
+WITH row, e, reduce(all = [], f IN found | all + f) AS same
+CALL (row, e, same) {
+  UNWIND same AS uid
+  MATCH (x:Entity {tenant: $tenant, uid: uid})
+  // The entity of text is the one a confirm merges: the keyed entity survives, kind and key.
+  MERGE (x)-[s:SAME_AS]->(e)
+  ON CREATE SET s.uid = randomUUID(), s.tenant = $tenant, s.status = 'pending', s.score = 0.5,
+                s.signals = '{}', s.evidence = '[]', s.agent = $by, s.created_at = datetime(),
+                s.reason = 'the key of ' + row.kind + ' ' + row.key + ' names ' +
+                           toString(size(same)) + ' entities of text: which one is it?'
+}
 WITH row, e
 OPTIONAL MATCH (s:State {tenant: $tenant, uid: e.last_state})
-RETURN row.kind AS kind, row.key AS key, e.uid AS uid,
+RETURN row.kind AS kind, row.key AS key, e.uid AS uid, e.text_values_json AS text_values,
        s {.uid, .valid_from, .seen_last, .values_json, .relations_json} AS state
 """
 

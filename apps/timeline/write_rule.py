@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 from apps.graph.cypher import ScopedTx
 from apps.insights.services import do_graph_version_bump
+from apps.resolution.gate import PROPOSALS
+from apps.resolution.signals import name_normalize
 from apps.timeline import state_writes as q
 from apps.timeline.late_rows import do_late_wave, native
 from apps.timeline.relation_windows import (
@@ -41,6 +43,9 @@ class Target:
     first: object = None  # the earliest start this batch gave a State
     current_changed: bool = False
     late: bool = False
+    # The values an entity of text had when a row's key took it (ENTITIES_LOCK): kept under the
+    # values of its current State, which the write rule replaces whole.
+    text_values: str | None = None
     pending: list = field(default_factory=list)  # new States, in time order
 
 
@@ -91,15 +96,17 @@ def do_rows_write(
     for row in live:
         key = (row.kind.name, row.key)
         first_t[key] = min(first_t.get(key, row.t), row.t)
-    locks = [{"kind": k, "key": key, "type": kinds[k].type, "t": t}
+    locks = [{"kind": k, "key": key, "type": kinds[k].type, "t": t, "norm": name_normalize(key)}
              for (k, key), t in sorted(first_t.items())]  # fmt: skip
     by_key: dict[tuple[str, str], Target] = {}
-    for got in stx.run(q.ENTITIES_LOCK, entities=locks, by=by) if locks else []:
+    got_rows = stx.run(q.ENTITIES_LOCK, entities=locks, by=by, proposals=PROPOSALS) if locks else []
+    for got in got_rows:
         key = (got["kind"], got["key"])
         state = native(got["state"])
         if expect is not None and (state or {}).get("uid") != expect.get(key):
             raise StateMoved(key)
-        by_key[key] = Target(uid=got["uid"], kind=kinds[got["kind"]], state=state)
+        by_key[key] = Target(uid=got["uid"], kind=kinds[got["kind"]], state=state,
+                             text_values=got["text_values"])  # fmt: skip
     late: dict[tuple[str, str], list[Row]] = {}
     seen: list[dict] = []
     # Sorted by time, the rows before the current State come first: those are late.
@@ -174,11 +181,14 @@ def _entities_set(stx, targets) -> None:
     rows = []
     for target in targets:
         state = target.state if target.current_changed else None
+        values = state and state["values_json"]
+        if values and target.text_values:
+            merged = {**json.loads(target.text_values), **json.loads(values)}
+            values = json.dumps(merged, sort_keys=True, ensure_ascii=False)
         rows.append({
             "uid": target.uid, "first": target.first,
             "state": state and state["uid"], "since": state and state["valid_from"],
-            "values_json": state and (state["values_json"] if state["values_json"] != "{}"
-                                      else None),
+            "values_json": values if values != "{}" else None,
         })  # fmt: skip
     if rows:
         stx.run(q.ENTITIES_SET, entities=rows)

@@ -8,6 +8,7 @@ import pytest
 
 from apps.tenants.demo_data import demo_data_fill
 from apps.tenants.models import Role
+from apps.tenants.usage import usage_sample_record
 from tests.conftest import browser_login
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -51,6 +52,7 @@ def visit(page, url: str) -> str:
 
 def test_every_nav_page_is_clean(live_server, page, tenant, make_person):
     demo_data_fill(tenant=tenant)
+    usage_sample_record(tenant=tenant)  # the Usage page's history has a row to show
     admin = make_person(tenant, Role.ADMIN)
     admin.is_staff = True
     admin.save(update_fields=["is_staff"])

@@ -8,6 +8,7 @@ import httpx
 import pytest
 from mcp.shared.exceptions import MCPError
 
+from apps.graph import cypher
 from apps.graph.write_failures import write_failures_list
 from apps.tenants.models import TenantAPIKey
 from tests.conftest import scope_for
@@ -15,6 +16,7 @@ from tests.lessons.conftest import entity_make
 from tests.mcp_server.conftest import READ_ONLY, call, key_issue, over_http
 
 pytestmark = pytest.mark.django_db(transaction=True)
+DEVICE_UID = "MATCH (e:Entity {tenant: $tenant, kind: 'Device', key: 'd1'}) RETURN e.uid AS uid"
 
 TOOLS = {
     "context", "append_message", "add_facts", "ingest_document", "job_progress",
@@ -47,6 +49,10 @@ def test_tools_are_listed_with_typed_schemas(live_asgi, tenant):
     assert facts["$defs"]["EntityFact"]["properties"]["name"]["maxLength"] == 200
     assert tools["context"].input_schema["properties"]["k"]["maximum"] >= 1
     assert tools["get_entity"].annotations.read_only_hint is True
+    for tool in tools.values():  # concise, and every argument says what it is
+        assert 20 <= len(tool.description) <= 300, tool.name
+        props = tool.input_schema.get("properties", {})
+        assert all(p.get("description") for p in props.values()), tool.name
     assert tools["add_facts"].annotations.read_only_hint is False
 
 
@@ -244,7 +250,7 @@ def test_tasks_are_created_claimed_completed_and_read_for_their_tenant(
 def test_versioned_rows_read_over_time_for_their_tenant(live_asgi, tenant, make_tenant, api_client):
     from tests.timeline.test_history_api import write
 
-    write(tenant)
+    device = cypher.read(write(tenant), DEVICE_UID)[0]["uid"]
     mine, theirs = key_issue(tenant), key_issue(make_tenant())
 
     async def steps(client):
@@ -252,14 +258,25 @@ def test_versioned_rows_read_over_time_for_their_tenant(live_asgi, tenant, make_
             await call(client, "entity_history", kind="Device", key="d1", last=1),
             await call(client, "entity_as_of", kind="Device", key="d1", at="2026-01-01T12:00:00Z"),
             await call(client, "entity_history", kind="Device", key="d1", last=1001),
+            await call(client, "get_entity", uid=device, history=True),
+            await call(client, "get_entity", uid=device),
         ]
 
     async def other(client):
-        return await call(client, "entity_history", kind="Device", key="d1")
+        return [
+            await call(client, "entity_history", kind="Device", key="d1"),
+            await call(client, "get_entity", uid=device, history=True),
+        ]
 
-    history, as_of, bad = over_http(live_asgi, mine, steps)
+    history, as_of, bad, entity, plain = over_http(live_asgi, mine, steps)
+    assert (entity["history"]["kind"], entity["history"]["key"]) == ("Device", "d1")
+    assert [s["values"]["status"] for s in entity["history"]["states"]] == ["ok", "hot"]
+    windows = {w["other"]: (w["valid_to"] is None) for w in entity["history"]["windows"]}
+    assert windows == {"r1": False, "r2": True}  # r1 held until the move to r2
+    assert "history" not in plain
     assert [h["values"]["status"] for h in history["results"]] == ["hot"]
     assert as_of["state"]["values"]["status"] == "ok"
     rest = api_client.get("/api/v1/kinds/Device/entities/d1/history?last=1001")
     assert bad["status"] == rest.status_code == 400 and bad["error"] == rest.json()["error"]
-    assert over_http(live_asgi, theirs, other)["results"] == []
+    their_history, their_entity = over_http(live_asgi, theirs, other)
+    assert their_history["results"] == [] and their_entity["status"] == 404

@@ -87,3 +87,82 @@ def test_stdio_will_not_start_without_a_valid_key(db):
                               text=True, timeout=120, stdin=subprocess.DEVNULL)  # fmt: skip
         assert done.returncode != 0
         assert "AGENT_KEY" in done.stderr and done.stdout == ""
+
+
+def test_stdio_answers_every_tool_for_its_tenant(tenant):
+    from tests.timeline.test_history_api import write
+
+    write(tenant)
+    raw = key_issue(tenant)
+
+    async def steps(client):
+        got = {"whoami": await call(client, "whoami")}
+        me = got["whoami"]["agent"]
+        got["add_facts"] = await call(client, "add_facts", **FACTS)
+        ada = got["add_facts"]["receipts"][0]["entity_uid"]
+        got["search_entities"] = await call(client, "search_entities", q="Lovelace", limit=5)
+        got["get_entity"] = await call(client, "get_entity", uid=ada)
+        got["pending_reviews"] = await call(client, "pending_reviews")
+        got["context"] = await call(client, "context", user="u1", session="s1",
+                                    message="What did Ada Lovelace write about?")  # fmt: skip
+        got["append_message"] = await call(client, "append_message", user="u1", session="s1",
+                                           role="assistant", text="The engine.", by="agent")  # fmt: skip
+        got["ingest_document"] = await call(client, "ingest_document", source="notes",
+                                            content="Ada Lovelace met Charles Babbage.")  # fmt: skip
+        got["job_progress"] = await call(client, "job_progress",
+                                         job=got["ingest_document"]["job"])  # fmt: skip
+        episode = got["open_episode"] = await call(client, "open_episode", title="explain")
+        got["record_entry"] = await call(client, "record_entry", episode=episode["id"],
+                                         type="observation", text="it computes numbers")  # fmt: skip
+        got["close_episode"] = await call(client, "close_episode", episode=episode["id"],
+                                          outcome={"success": True})  # fmt: skip
+        got["lessons"] = await call(client, "lessons", about=ada)
+        got["playbooks_for"] = await call(client, "playbooks_for", situation={"task": "x"})
+        got["hand_off"] = await call(client, "hand_off", key="h1", to=me,
+                                     points_to=[{"kind": "episode", "id": episode["id"]}])  # fmt: skip
+        got["handoffs"] = await call(client, "handoffs")
+        got["accept_handoff"] = await call(client, "accept_handoff", key="h1")
+        first = got["create_task"] = await call(client, "create_task", description="measure it",
+                                                kind="lab")  # fmt: skip
+        got["ready_tasks"] = await call(client, "ready_tasks", kind="lab")
+        got["claim_task"] = await call(client, "claim_task", kind="lab", lease_seconds=600)
+        got["complete_task"] = await call(client, "complete_task", task=first["id"],
+                                          result_summary="done")  # fmt: skip
+        second = await call(client, "create_task", description="redo it", kind="lab")
+        await call(client, "claim_task", kind="lab", lease_seconds=600)
+        got["fail_task"] = await call(client, "fail_task", task=second["id"],
+                                      result_summary="no time")  # fmt: skip
+        got["task_context"] = await call(client, "task_context", task=first["id"])
+        got["entity_history"] = await call(client, "entity_history", kind="Device", key="d1")
+        got["entity_as_of"] = await call(client, "entity_as_of", kind="Device", key="d1",
+                                         at="2026-01-01T12:00:00Z")  # fmt: skip
+        return got
+
+    got = over_stdio(raw, steps)
+    assert set(got) == TOOLS
+    assert [tool for tool, result in got.items() if result["is_error"]] == [], got
+    assert got["get_entity"]["values"] == {"born": 1815}
+    assert got["job_progress"]["uid"] == got["ingest_document"]["job"]
+    assert got["accept_handoff"]["status"] == "accepted"
+    assert got["complete_task"]["status"] == "DONE" and got["fail_task"]["status"] == "FAILED"
+    assert [s["values"]["status"] for s in got["entity_history"]["results"]] == ["ok", "hot"]
+    assert got["entity_as_of"]["state"]["values"]["status"] == "ok"
+
+
+def test_the_readme_shows_a_host_both_transports_as_they_are_served():
+    import json
+    import re
+
+    from apps.mcp_server.http_app import PATH
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippet = next(
+        block
+        for block in re.findall(r"```json\n(.*?)```", readme, flags=re.S)
+        if "mcpServers" in block
+    )
+    servers = json.loads(snippet)["mcpServers"]
+    stdio, http = servers["anamnesis"], servers["anamnesis-http"]
+    assert stdio["args"][1:] == ["mcp", "--key-env", "ANAMNESIS_API_KEY"]
+    assert stdio["args"][0].endswith("/manage.py") and "ANAMNESIS_API_KEY" in stdio["env"]
+    assert http["url"].endswith(PATH) and http["headers"]["Authorization"].startswith("Api-Key ")

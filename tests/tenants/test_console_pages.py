@@ -160,3 +160,15 @@ def test_audit_page_filters_and_usage_and_erasure_pages_render(tenant, make_pers
     assert 'data-stat="documents">0<' in usage and 'data-usage="active_keys">2<' in usage
     erasure = client.get(f"/console/{tenant.slug}/erasure")
     assert erasure.status_code == 200 and b"No erasure was requested" in erasure.content
+
+
+def test_usage_page_shows_the_counts_over_time(tenant, make_person):
+    from apps.tenants.usage import usage_sample_record
+
+    client = login(make_person(tenant, Role.ADMIN))
+    empty = client.get(f"/console/{tenant.slug}/").content.decode()
+    assert 'id="usage-history-empty"' in empty
+    usage_sample_record(tenant=tenant)
+    page = client.get(f"/console/{tenant.slug}/").content.decode()
+    rows = re.findall(r"<tr data-sample><td>(.*?)</td>", page)
+    assert len(rows) == 1 and "<time" in rows[0] and 'data-col="messages">0<' in page

@@ -19,3 +19,37 @@ def test_counts_jobs_by_state_and_lists_failures(make_tenant):
                              JobStatus.FAILED: 1}  # fmt: skip
     assert usage["jobs_failed_today"] == 1 and [j.error for j in usage["failed"]] == ["LookupError"]
     assert usage["memory"]["documents"] == 0 and usage["active_keys"] == 1
+
+
+def test_samples_are_kept_once_an_hour_per_tenant_and_pruned(make_tenant):
+    from datetime import UTC, datetime, timedelta
+
+    from apps.conversations.services import check_message_append
+    from apps.tenants.models import UsageSample
+    from apps.tenants.usage import USAGE_KEEP_DAYS, usage_history, usage_samples_record
+
+    tenant, other = make_tenant(), make_tenant()
+    scope = scope_for(tenant)
+    start = datetime(2026, 3, 1, 9, 5, tzinfo=UTC)
+    job_finish(job_create(scope, kind="ingest_document"), error="LookupError")
+    assert usage_samples_record(now=start) >= 2  # every tenant, others' too
+    check_message_append(scope, user="u", sid="s", role="user", text="hello", by="u")
+    usage_samples_record(now=start + timedelta(minutes=40))  # the same hour: replaced
+    usage_samples_record(now=start + timedelta(hours=1))
+
+    history = usage_history(tenant=tenant)
+    assert [s.hour for s in history] == [start.replace(minute=0) + timedelta(hours=h)
+                                         for h in (1, 0)]  # fmt: skip
+    assert [(s.messages, s.jobs_failed, s.documents) for s in history] == [(1, 1, 0), (1, 1, 0)]
+    assert [s.messages for s in usage_history(tenant=other)] == [0, 0]
+
+    usage_samples_record(now=start + timedelta(days=USAGE_KEEP_DAYS, hours=2))
+    assert not UsageSample.objects.filter(tenant=tenant, hour__lt=start + timedelta(hours=2))
+
+
+def test_beat_samples_usage_on_a_schedule():
+    from apps.tenants import tasks
+    from memoryproject.celery import app
+
+    entry = app.conf.beat_schedule["tenants-usage-sample"]
+    assert entry["task"] == tasks.usage_sample.name and entry["schedule"] <= 3600

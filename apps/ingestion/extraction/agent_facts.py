@@ -69,10 +69,9 @@ def facts_extraction(
     for relation in relations:
         predicate, nuance = relation_normalized(relation["predicate"], relation.get("nuance", ""))
         s, o = index[relation["subject"]], index[relation["object"]]
-        found.setdefault(
-            (s, predicate, o),
-            RelationCandidate(s, predicate, o, relation.get("confidence", 1.0), nuance),
-        )
+        candidate = RelationCandidate(s, predicate, o, relation.get("confidence", 1.0), nuance,
+                                      valid_from=relation.get("valid_from"))  # fmt: skip
+        found.setdefault((s, predicate, o), candidate)
     return Extraction(candidates, list(found.values()))
 
 

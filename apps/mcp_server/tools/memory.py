@@ -21,11 +21,13 @@ from apps.resolution.api import EntityOut, EntitySearchIn, EntitySearchOut
 from apps.tenants import selectors as tenant_selectors
 from apps.tenants.api import JobOut
 from apps.tenants.models import KeyScope
+from apps.timeline.page_selectors import entity_timeline
 from memoryproject.api_errors import NotFoundError
 from memoryproject.request_inputs import MAX_UID_CHARS
 
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
+HISTORY_PARTS = ("kind", "key", "states", "windows")  # of the entity timeline, for get_entity
 
 
 def arg(description: str, serializer=None, name: str | None = None) -> Any:
@@ -182,15 +184,25 @@ def search_entities(
     return tool_run(ctx, needs=KeyScope.MEMORY_READ, work=work)
 
 
-def get_entity(ctx: Context, uid: Annotated[str, arg("an entity uid")]) -> CallToolResult:
+def get_entity(
+    ctx: Context,
+    uid: Annotated[str, arg("an entity uid")],
+    history: Annotated[bool, arg("also its States and relation windows over time")] = False,
+) -> CallToolResult:
     """One entity: names, values, relations (heaviest first), mentions with their document, and
-    possible duplicates pending review."""
+    possible duplicates pending review. With history=true, also how it changed: a versioned
+    entity's States (oldest first) and when each relation held (valid_from, valid_to)."""
 
     def work(scope):
         found = entity_selectors.entity_detail(scope, uid=uid[:MAX_UID_CHARS])
         if found is None:
             raise NotFoundError("No such entity.")
-        return EntityOut(found).data
+        out = EntityOut(found).data
+        if history:
+            # The entity page's timeline read (apps.timeline): the same States and windows.
+            timeline = entity_timeline(scope, uid=uid[:MAX_UID_CHARS], at=None) or {}
+            out["history"] = {name: timeline.get(name) for name in HISTORY_PARTS}
+        return out
 
     return tool_run(ctx, needs=KeyScope.MEMORY_READ, work=work)
 
