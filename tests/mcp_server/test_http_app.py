@@ -58,12 +58,12 @@ def test_tools_are_listed_with_typed_schemas(live_asgi, tenant):
 
 def test_without_a_valid_key_or_host_the_endpoint_refuses_like_rest(live_asgi):
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
-    missing = httpx.post(f"{live_asgi}/mcp", json=body, timeout=30)
+    missing = httpx.post(f"{live_asgi}/mcp", json=body, timeout=300)
     assert missing.status_code == 401 and missing.headers["WWW-Authenticate"] == "Api-Key"
     assert missing.json()["error"]["code"] == "not_authenticated"
-    wrong = httpx.post(f"{live_asgi}/mcp", json=body, headers={"X-Api-Key": "x.y"}, timeout=30)
+    wrong = httpx.post(f"{live_asgi}/mcp", json=body, headers={"X-Api-Key": "x.y"}, timeout=300)
     assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "authentication_failed"
-    host = httpx.post(f"{live_asgi}/mcp", json=body, headers={"Host": "evil.example"}, timeout=30)
+    host = httpx.post(f"{live_asgi}/mcp", json=body, headers={"Host": "evil.example"}, timeout=300)
     assert host.status_code == 400 and host.json()["error"]["code"] == "bad_request"
 
 
@@ -194,7 +194,7 @@ def test_a_revoked_key_stops_at_its_next_request(live_asgi, tenant):
 
     assert not over_http(live_asgi, raw, steps)["is_error"]
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
-    refused = httpx.post(f"{live_asgi}/mcp", json=body, headers={"X-Api-Key": raw}, timeout=30)
+    refused = httpx.post(f"{live_asgi}/mcp", json=body, headers={"X-Api-Key": raw}, timeout=300)
     assert refused.status_code == 401 and refused.json()["error"]["code"] == "authentication_failed"
 
 
