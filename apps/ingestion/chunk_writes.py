@@ -4,9 +4,9 @@ RELATED_TO, SAME_AS) with their provenance. The chunk's uid is derived from the 
 and the chunk's position, and the chunk is MERGEd on it: a job that died and is run again skips
 the chunks it had committed, so mentions and weights are counted once.
 
-In a window, each distinct (type, normalized name) goes through the gate once for all its
-chunks (within one document one name is one entity), and the mentions of every chunk are
-written in one query."""
+In a window, the chunks are written in one query, each distinct (type, normalized name) goes
+through the gate once for all its chunks (within one document one name is one entity), and the
+mentions of every chunk are written in one query."""
 
 from __future__ import annotations
 
@@ -103,6 +103,76 @@ def do_chunk_merge(stx: ScopedTx, record: ChunkRecord) -> bool:
     return bool(rows[0]["fresh"])
 
 
+# A window's chunks in one query: each MERGEd on its uid as above; then, when any was new, the
+# reading order over the window's span (from the nearest written chunk before it to the nearest
+# after it) is relinked from the chunks that exist, so chunks skipped in the window (duplicates,
+# failed extractions) and gaps left by an earlier run are bridged, and a replay changes nothing.
+WINDOW_CHUNKS_MERGE = """
+MATCH (d:Document {tenant: $tenant, uid: $document})
+UNWIND $chunks AS k
+MERGE (c:Chunk {uid: k.uid})
+ON CREATE SET c.tenant = $tenant, c.text = k.text, c.content_hash = k.hash,
+              c.position = k.position, c.start = k.start, c.end = k.end,
+              c.section_path = k.section_path, c.document_uid = $document, c.agent = $agent,
+              c.created_at = datetime(), c.write_token = $token
+WITH d, c, k, c.write_token = $token AS fresh
+CALL (d, c, k, fresh) {
+  WITH d, c, k WHERE fresh
+  CALL db.create.setNodeVectorProperty(c, 'embedding', k.embedding)
+  MERGE (c)-[:PART_OF]->(d)
+}
+WITH collect({uid: k.uid, fresh: fresh, placed: fresh AND k.position >= 0}) AS rows
+CALL (rows) {
+  WITH rows WHERE any(r IN rows WHERE r.placed)
+  CALL () {
+    OPTIONAL MATCH (p:Chunk {tenant: $tenant, document_uid: $document})
+    WHERE 0 <= p.position < $lo
+    RETURN p.position AS below ORDER BY below DESC LIMIT 1
+  }
+  CALL () {
+    OPTIONAL MATCH (n:Chunk {tenant: $tenant, document_uid: $document})
+    WHERE n.position > $hi
+    RETURN n.position AS above ORDER BY above ASC LIMIT 1
+  }
+  MATCH (x:Chunk {tenant: $tenant, document_uid: $document})
+  WHERE coalesce(below, $lo) <= x.position <= coalesce(above, $hi)
+  WITH x ORDER BY x.position
+  WITH collect(x) AS line
+  UNWIND range(0, size(line) - 2) AS i
+  WITH line[i] AS a, line[i + 1] AS b
+  MERGE (a)-[:NEXT]->(b)
+  WITH a, b
+  OPTIONAL MATCH (a)-[stray:NEXT]->(y) WHERE y <> b
+  DELETE stray
+}
+RETURN rows
+"""
+
+
+def do_window_chunks_merge(stx: ScopedTx, records: list[ChunkRecord]) -> list[bool]:
+    """MERGE one document's chunks into its reading order in one round trip; per chunk, False
+    when it was already written (by an earlier or concurrent run of the same job)."""
+    if not records:
+        return []
+    placed = [r.chunk.position for r in records if r.chunk.position >= 0]
+    rows = stx.run(
+        WINDOW_CHUNKS_MERGE,
+        document=records[0].document_uid,
+        agent=stx.scope.actor,
+        token=uuid.uuid4().hex,  # tells this transaction's MERGEs from an earlier commit
+        lo=min(placed, default=0),
+        hi=max(placed, default=-1),
+        chunks=[{"uid": r.uid, "text": r.chunk.text, "hash": r.text_hash,
+                 "position": r.chunk.position, "start": r.chunk.start, "end": r.chunk.end,
+                 "section_path": list(r.chunk.section_path), "embedding": r.embedding}
+                for r in records],
+    )  # fmt: skip
+    if not rows or not rows[0]["rows"]:  # no Document of this tenant: nothing was written
+        raise LookupError(f"document {records[0].document_uid} is gone")
+    fresh = {row["uid"]: row["fresh"] for row in rows[0]["rows"]}
+    return [bool(fresh[r.uid]) for r in records]
+
+
 def do_chunk_write(
     stx: ScopedTx,
     *,
@@ -181,10 +251,10 @@ def do_window_write(
     """Writes the chunks of one document's window and their resolved candidates inside the
     caller's transaction; per chunk, its receipts (entities in input order, then relations),
     or None when it was already written. `seen` (document_names) learns the names resolved.
-    Round trips: one per chunk, then the window's gate (two lookups, one create, one absorb),
+    Round trips: one for the chunks, then the window's gate (two lookups, one create, one absorb),
     one for all mentions, one for all relations, one graph-version bump."""
     seen = {} if seen is None else seen
-    fresh = [do_chunk_merge(stx, c.record) for c in chunks]
+    fresh = do_window_chunks_merge(stx, [c.record for c in chunks])
     flat = [(i, e) for i, c in enumerate(chunks) if fresh[i] for e in c.entities]
     provenance = Provenance(agent=stx.scope.actor,
                             document_uid=chunks[0].record.document_uid if chunks else None)  # fmt: skip
@@ -194,8 +264,11 @@ def do_window_write(
         auto_merges=auto_merges,
     )  # fmt: skip
     per_chunk: list[list[Receipt]] = [[] for _ in chunks]
+    merged_by: list[dict[int, str]] = [{} for _ in chunks]  # per chunk, its candidate's merge
     mentions = []
     for n, ((i, candidate), receipt) in enumerate(zip(flat, resolved, strict=True)):
+        if n in auto_merges:
+            merged_by[i][len(per_chunk[i])] = auto_merges[n]
         per_chunk[i].append(receipt)
         if receipt.entity_uid is None:
             continue
@@ -213,7 +286,9 @@ def do_window_write(
          Provenance(stx.scope.actor, chunks[i].record.document_uid, chunks[i].record.uid))
         for i in related
     ]  # fmt: skip
-    for i, receipts in zip(related, do_relations_write_many(stx, batches), strict=True):
+    merged = [merged_by[i] for i in related]
+    written = do_relations_write_many(stx, batches, auto_merged=merged)
+    for i, receipts in zip(related, written, strict=True):
         per_chunk[i] += receipts
     return [receipts if fresh[i] else None for i, receipts in enumerate(per_chunk)]
 
