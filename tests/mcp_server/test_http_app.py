@@ -31,7 +31,7 @@ FACTS = {
         {"name": "Analytical Engine", "type": "Object"},
     ],
     "relations": [{"subject": "Ada Lovelace", "predicate": "WROTE_ABOUT",
-                   "object": "Analytical Engine"}],
+                   "object": "Analytical Engine", "valid_from": "2024-09-01"}],
 }  # fmt: skip
 
 
@@ -67,12 +67,17 @@ def test_without_a_valid_key_or_host_the_endpoint_refuses_like_rest(live_asgi):
     assert host.status_code == 400 and host.json()["error"]["code"] == "bad_request"
 
 
+def ada_uid(got: dict) -> str:
+    return got["facts"]["receipts"][0]["entity_uid"]
+
+
 def test_every_tool_answers_for_its_tenant(live_asgi, tenant):
     giver, receiver = key_issue(tenant), key_issue(tenant)
 
     async def as_giver(client):
         got = {"whoami": await call(client, "whoami")}
         got["facts"] = await call(client, "add_facts", **FACTS)
+        assert "receipts" in got["facts"], got["facts"]
         ada = got["facts"]["receipts"][0]["entity_uid"]
         got["search"] = await call(client, "search_entities", q="Lovelace", limit=5)
         got["entity"] = await call(client, "get_entity", uid=ada)
@@ -81,7 +86,7 @@ def test_every_tool_answers_for_its_tenant(live_asgi, tenant):
                                     message="What did Ada Lovelace write about?")  # fmt: skip
         got["append"] = await call(client, "append_message", user="u1", session="s1",
                                    role="assistant", text="The Analytical Engine.", by="agent")  # fmt: skip
-        got["document"] = await call(client, "ingest_document", source="notes",
+        got["document"] = await call(client, "ingest_document", source="notes", date="2023-06-05",
                                      content="Ada Lovelace met Charles Babbage in 1833.")  # fmt: skip
         got["job"] = await call(client, "job_progress", job=got["document"]["job"])
         episode = await call(client, "open_episode", title="explain the engine", about=[ada])
@@ -112,6 +117,13 @@ def test_every_tool_answers_for_its_tenant(live_asgi, tenant):
     assert got["job"]["uid"] == got["document"]["job"] and got["job"]["kind"]
     assert got["entry"]["seq"] == 1 and got["close"]["status"] == "closed"
     assert got["lessons"]["results"] == [] and got["playbooks"]["results"] == []
+    since = cypher.read(scope_for(tenant), "MATCH (:Entity {tenant: $tenant, uid: $uid})"
+                        "-[r:RELATED_TO]->(:Entity {name: 'Analytical Engine'}) "
+                        "RETURN r.valid_from.year AS year", uid=ada_uid(got))  # fmt: skip
+    assert [row["year"] for row in since] == [2024]
+    dated = cypher.read(scope_for(tenant), "MATCH (d:Document {tenant: $tenant}) "
+                        "WHERE d.source = 'notes' RETURN d.date.year AS year")  # fmt: skip
+    assert [row["year"] for row in dated] == [2023]
 
     async def hand_off(client):
         ref = [{"kind": "episode", "id": got["episode"]["id"]}]
