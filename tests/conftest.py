@@ -201,6 +201,9 @@ def wait_for_a_blocked_transaction(timeout: float = 120.0) -> list[str]:
 # --- A real browser ----------------------------------------------------------------------------
 
 
+BROWSER_WAIT_MS = 180_000
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
@@ -215,7 +218,14 @@ def browser():
 
 @pytest.fixture
 def page(browser):
+    from playwright.sync_api import expect
+
     context = browser.new_context()
+    # Playwright waits 5-30 s by default; a page or a swap on a machine at load 30 takes longer.
+    # Waits return as soon as their state is reached, so a generous bound costs nothing.
+    context.set_default_timeout(BROWSER_WAIT_MS)
+    context.set_default_navigation_timeout(BROWSER_WAIT_MS)
+    expect.set_options(timeout=BROWSER_WAIT_MS)
     page = context.new_page()
     page.console_errors = []
     page.on(

@@ -264,8 +264,11 @@ def do_window_write(
         auto_merges=auto_merges,
     )  # fmt: skip
     per_chunk: list[list[Receipt]] = [[] for _ in chunks]
+    merged_by: list[dict[int, str]] = [{} for _ in chunks]  # per chunk, its candidate's merge
     mentions = []
     for n, ((i, candidate), receipt) in enumerate(zip(flat, resolved, strict=True)):
+        if n in auto_merges:
+            merged_by[i][len(per_chunk[i])] = auto_merges[n]
         per_chunk[i].append(receipt)
         if receipt.entity_uid is None:
             continue
@@ -283,7 +286,9 @@ def do_window_write(
          Provenance(stx.scope.actor, chunks[i].record.document_uid, chunks[i].record.uid))
         for i in related
     ]  # fmt: skip
-    for i, receipts in zip(related, do_relations_write_many(stx, batches), strict=True):
+    merged = [merged_by[i] for i in related]
+    written = do_relations_write_many(stx, batches, auto_merged=merged)
+    for i, receipts in zip(related, written, strict=True):
         per_chunk[i] += receipts
     return [receipts if fresh[i] else None for i, receipts in enumerate(per_chunk)]
 

@@ -187,6 +187,7 @@ def do_resolve_and_write(
     receipts, groups = candidates_grouped(entities)
     entity_of: dict[int, str] = {}
     auto_merges: dict[str, str] = {}  # entity uid -> the gate's AutoMerge that named it here
+    merged_by: dict[int, str] = {}  # candidate index -> that AutoMerge
     # Keys are claimed in a fixed order so concurrent transactions lock them alike (no deadlock
     # cycles between two documents naming the same entities).
     for key in sorted(groups):
@@ -194,12 +195,14 @@ def do_resolve_and_write(
         receipt, auto_merge = _resolve_one(stx, group, provenance, merge_at=merge_at,
                                            review_at=review_at)  # fmt: skip
         auto_merges.update({receipt.entity_uid: auto_merge} if auto_merge else {})
+        merged_by.update(dict.fromkeys(group.members, auto_merge) if auto_merge else {})
         group_receipts(entities, group, receipt, receipts, entity_of)
     if provenance.chunk_uid:
         do_mentions_write(stx, groups.values(), entity_of, provenance.chunk_uid, auto_merges)
     relation_receipts = do_relations_write(
-        stx, relations=relations, entities=entities, entity_of=entity_of, provenance=provenance
-    )
+        stx, relations=relations, entities=entities, entity_of=entity_of, provenance=provenance,
+        auto_merged=merged_by,
+    )  # fmt: skip
     do_graph_version_bump(stx)  # kept whole-graph answers see this write
     return [r for r in receipts if r is not None] + relation_receipts
 

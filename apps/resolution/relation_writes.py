@@ -43,6 +43,11 @@ SET r.confidence = CASE WHEN NOT fresh THEN r.confidence WHEN created THEN rel.c
         + CASE WHEN fresh AND rel.observation IS NOT NULL THEN [rel.observation] ELSE [] END,
     r.chunks = r.chunks
         + CASE WHEN fresh AND rel.chunk IS NOT NULL THEN [rel.chunk] ELSE [] END,
+    // '<AutoMerge uid>|<observation>' per end the gate merged on its own in this write: undoing
+    // that merge moves this observation to the restored entity (review.merged_relations).
+    r.via = CASE WHEN fresh AND rel.observation IS NOT NULL AND size(rel.via) > 0
+                 THEN coalesce(r.via, []) + [v IN rel.via | v + '|' + rel.observation]
+                 ELSE r.via END,
     r.weight = r.weight + CASE WHEN fresh THEN 1 ELSE 0 END
 WITH rel, r, created, fresh
 // A predicate some kind declares one-at-a-time (apps.timeline): the subject's other open target
@@ -76,17 +81,24 @@ def do_relations_write(
     entities: list[EntityCandidate],
     entity_of: dict[int, str],
     provenance: Provenance,
+    auto_merged: dict[int, str] | None = None,
 ) -> list[Receipt]:
     """Upsert the relations whose two ends resolved to two entities; a receipt for each
-    (its `entity_uid` is the relation's uid, `score` its confidence after the upsert)."""
-    return do_relations_write_many(stx, [(relations, entities, entity_of, provenance)])[0]
+    (its `entity_uid` is the relation's uid, `score` its confidence after the upsert).
+    `auto_merged`: entity candidate index -> the AutoMerge of the gate's merge that resolved it
+    (recorded on the edge with the observation, so undoing the merge takes it back)."""
+    batch = (relations, entities, entity_of, provenance)
+    return do_relations_write_many(stx, [batch], auto_merged=[auto_merged or {}])[0]
 
 
-def do_relations_write_many(stx: ScopedTx, batches: list[tuple]) -> list[list[Receipt]]:
+def do_relations_write_many(
+    stx: ScopedTx, batches: list[tuple], *, auto_merged: list[dict[int, str]] | None = None
+) -> list[list[Receipt]]:
     """`do_relations_write` for several (relations, entities, entity_of, provenance) batches,
     in one query: rows run in order, so a fact two batches observe counts twice, as it does
-    written batch after batch."""
-    plans = [_plan(b, *batch) for b, batch in enumerate(batches)]
+    written batch after batch. `auto_merged`, one per batch: see do_relations_write."""
+    merged = auto_merged or [{} for _ in batches]
+    plans = [_plan(b, *batch, merged[b]) for b, batch in enumerate(batches)]
     rows = [row for _, _, plan_rows in plans for row in plan_rows]
     results = {}
     if rows:
@@ -104,7 +116,7 @@ def do_relations_write_many(stx: ScopedTx, batches: list[tuple]) -> list[list[Re
     return out
 
 
-def _plan(batch: int, relations, entities, entity_of, provenance: Provenance):
+def _plan(batch: int, relations, entities, entity_of, provenance: Provenance, auto_merged):
     """Refused relations' receipts, the others grouped by (subject, object, predicate), and
     one upsert row per group."""
     observation = provenance.chunk_uid or provenance.document_uid
@@ -122,7 +134,10 @@ def _plan(batch: int, relations, entities, entity_of, provenance: Provenance):
     for (subject, obj, predicate), members in by_key.items():
         # The same fact twice in one call is one observation: confidences averaged, last nuance.
         confidence = sum(_confidence(relations[i]) for i in members) / len(members)
+        ends = [end for i in members for end in (relations[i].subject, relations[i].object)]
+        via = list(dict.fromkeys(auto_merged[end] for end in ends if end in auto_merged))
         rows.append({
+            "via": via,
             "index": f"{batch}:{members[0]}", "subject": subject, "object": obj,
             "predicate": predicate, "confidence": confidence,
             "nuance": relations[members[-1]].nuance[:MAX_NUANCE_CHARS],

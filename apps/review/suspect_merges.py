@@ -24,6 +24,7 @@ from apps.resolution.entity_values import values_load, values_rows
 from apps.resolution.evidence_words import evidence_rows
 from apps.resolution.gate import candidates_embed
 from apps.review.merge_records import record_dump
+from apps.review.merged_relations import do_merged_relations_back
 from apps.review.merges import do_review_lock
 from apps.review.not_same import do_not_same_record
 from apps.review.unmerges import do_merge_undo
@@ -208,13 +209,16 @@ def do_suspect_undo(stx: ScopedTx, *, uid: str, embedded: EntityCandidate) -> di
         if embedded.description_embedding and embedded.description else None,
     )  # fmt: skip
     undone = do_merge_undo(stx, merge_uid=uid)
+    relations = do_merged_relations_back(stx, auto_merge_uid=uid, survivor=am["entity_uid"],
+                                         restored=restored)  # fmt: skip
     do_not_same_record(stx, left_uid=restored, right_uid=am["entity_uid"],
                        reason="a suspect automatic merge, undone")  # fmt: skip
     row = stx.run(SUSPECT_DECIDE, uid=uid, status="undone", actor=stx.scope.actor,
                   restored_uid=restored)[0]  # fmt: skip
     return {"uid": uid, "status": "undone", "entity_uid": am["entity_uid"], "name": am["name"],
             "entity_name": entity.get("name"), "restored_uid": restored,
-            "moved_back": undone["moved_back"], "decided_at": row["decided_at"]}  # fmt: skip
+            "moved_back": undone["moved_back"], "relations_back": relations,
+            "decided_at": row["decided_at"]}  # fmt: skip
 
 
 def _record(am: dict) -> dict:

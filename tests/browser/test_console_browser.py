@@ -47,6 +47,8 @@ def test_issue_a_key_see_it_once_revoke_it_and_it_stops_working(
     assert stats_status(live_server, raw) == 401
 
     page.click("nav.subnav >> text=Audit")
+    page.locator("#audit-rows tr").first.wait_for()  # the Audit page, not the keys page
+    page.wait_for_load_state()
     actions = page.locator("#audit-rows tr").evaluate_all("rows => rows.map(r => r.dataset.action)")
     assert actions[:2] == ["key.revoked", "key.issued"]
     assert raw not in page.content()

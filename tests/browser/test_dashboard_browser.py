@@ -35,7 +35,6 @@ def test_login_dashboard_numbers_and_tenant_switch(live_server, page, make_tenan
     )
     page.wait_for_function(
         "document.querySelector('[data-stat=\"documents\"]').textContent.trim() === '4'",
-        timeout=15000,
     )
     assert page.console_errors == []
 

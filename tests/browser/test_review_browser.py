@@ -2,6 +2,7 @@
 move), undoes a merge from the entity's history; a viewer cannot decide."""
 
 import pytest
+from playwright.sync_api import expect
 
 from apps.graph import cypher
 from apps.resolution.candidates import EntityCandidate
@@ -64,7 +65,7 @@ def test_reviewer_merges_rejects_and_unmerges_with_the_keyboard(
     page.keyboard.press("k")
     page.wait_for_function(f"document.querySelector('#pair article').dataset.pair === '{first}'")
     page.keyboard.press("?")
-    assert page.is_visible("#review-help")
+    expect(page.locator("#review-help")).to_be_visible()
     page.keyboard.press("Escape")
 
     # Bring the Anthropic pair into view and press y.

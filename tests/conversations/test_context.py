@@ -147,7 +147,7 @@ def test_concurrent_context_calls_on_the_same_entities_all_record_their_trace(sc
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=120)
+        t.join(timeout=300)
     assert errors == [] and len(results) == 4
     assert all(r["entity_hits"] for r in results)
     traces = {r["trace"] for r in results}

@@ -76,9 +76,9 @@ def test_a_claim_taken_while_another_holds_it_gets_nothing(scope):
             )  # fmt: skip
         )
         waiting.start()
-        wait_for(blocked_on_a_lock, timeout=60, message="the second claim did not wait")
+        wait_for(blocked_on_a_lock, timeout=300, message="the second claim did not wait")
         tx.commit()
-    waiting.join(timeout=60)
+    waiting.join(timeout=300)
     assert len(first) == 5 and second == []
 
 

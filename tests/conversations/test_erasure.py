@@ -168,7 +168,7 @@ def test_an_append_waiting_on_the_last_erasure_step_opens_the_session_again(scop
         wait_for_a_blocked_transaction()  # the append waits on the session's lock
         assert not outcome
         tx.commit()
-    thread.join(timeout=60)
+    thread.join(timeout=300)
     assert "error" not in outcome, outcome
     assert outcome["stored"]["no"] == 1
     [only] = selectors.messages_read(scope, user=USER, sid="main", last=10)

@@ -57,7 +57,7 @@ def test_a_refused_message_refuses_the_import_with_its_index(scope):
     with pytest.raises(ApplicationError) as refused:
         imports.check_import_start(scope, user="ann", sid="main", messages=messages)
     assert (refused.value.field, refused.value.extra["index"]) == ("messages[700].text", 700)
-    assert not Job.objects.filter(kind=imports.JOB_KIND).exists()
+    assert not Job.objects.filter(tenant__uid=scope.tenant, kind=imports.JOB_KIND).exists()
     assert graph_counts(scope) == {"messages": 0, "embedded": 0, "staged": 0, "links": 0}
     with pytest.raises(ApplicationError) as refused:
         imports.check_import_start(scope, user="ann", sid="main", messages=history(20_001))

@@ -17,14 +17,14 @@ def test_ingestion_jobs_show_progress_refreshed_by_htmx(live_server, page, tenan
     browser_login(page, live_server, person)
 
     row = page.locator(f'tr[data-job="{queued["job"]}"]')
-    row.wait_for(timeout=15000)
+    row.wait_for()
     assert row.get_attribute("data-status") == "queued"
     assert row.locator("[data-chunks]").inner_text() == "0/0 chunks"
 
     job = Job.objects.select_related("tenant").get(uid=queued["job"])
     services.document_ingest_job_run(job)
 
-    page.wait_for_selector(f'tr[data-job="{queued["job"]}"][data-status="done"]', timeout=15000)
+    page.wait_for_selector(f'tr[data-job="{queued["job"]}"][data-status="done"]')
     assert row.locator("[data-chunks]").inner_text() == "4/4 chunks"
     assert row.locator("progress").get_attribute("value") == "4"
     assert page.url == f"{live_server.url}/"  # refreshed in place

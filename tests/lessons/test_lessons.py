@@ -13,7 +13,7 @@ from apps.lessons.selectors import lesson_get, lessons_list
 from apps.lessons.services.episodes import check_episode_open
 from apps.lessons.services.lessons import check_lesson_learn, check_lesson_weigh
 from memoryproject.api_errors import ApplicationError, ConflictError
-from tests.conftest import scope_for
+from tests.conftest import scope_for, wait_for
 from tests.lessons.conftest import closed_episode
 
 
@@ -78,9 +78,7 @@ def test_threshold_and_since(scope):
     assert [x["id"] for x in lessons_list(scope, at_least=0)] == ["strong", "weak"]
     later = datetime.now(UTC) + timedelta(seconds=1)
     assert lessons_list(scope, since=later) == []
-    import time
-
-    time.sleep(1.2)
+    wait_for(lambda: datetime.now(UTC) > later, interval=0.1)  # the clock, not the machine
     check_lesson_weigh(scope, key="strong", episode=eps[3], helped=True)
     assert [x["id"] for x in lessons_list(scope, since=later)] == ["strong"]
     strict = scope_for(scope_tenant(scope, lesson_threshold=4))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from apps.lessons.services.episodes import (
     check_entry_record,
@@ -45,7 +46,8 @@ def test_episode_timeline_lessons_and_handoffs(live_server, page, tenant, make_p
     browser_login(page, live_server, make_person(tenant, Role.VIEWER))
     page.click("nav >> text=Episodes")
     page.click("text=d1 overheats")
-    assert page.locator("#timeline li.entry").count() == 3
+    # A click that navigates returns once the next page started loading: wait until it shows.
+    expect(page.locator("#timeline li.entry")).to_have_count(3)
     assert page.locator("#entry-1").inner_text().count("<b>hot</b>") == 1  # escaped, shown as text
     assert "cites entity: Pump d1" in page.locator("#entry-1").inner_text()
     assert "cites entry: observation #1" in page.locator("#entry-2").inner_text()
@@ -97,7 +99,7 @@ def test_playbook_versions_runs_and_the_reviewer_switch(live_server, page, tenan
     browser_login(page, live_server, reviewer)
     page.click("nav >> text=Playbooks")
     page.click("#playbooks >> text=hot")
-    assert page.locator("article.version").count() == 2
+    expect(page.locator("article.version")).to_have_count(2)
     assert "Version 2 (current)" in page.locator("article.version").first.inner_text()
     assert "swap the fan" in page.locator("article.version").first.inner_text()
     assert "check the fan" in page.locator("article.version").nth(1).inner_text()

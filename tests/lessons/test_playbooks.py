@@ -133,5 +133,7 @@ def test_reviewer_switches_on_and_off_with_who_and_when(tenant):
     assert playbooks_for(writer, situation={"status": "hot"}) == []
     check_playbook_switch(reviewer, key="hot", enabled=True)
     assert playbooks_for(writer, situation={"status": "hot"})[0]["key"] == "hot"
-    actions = list(AuditEvent.objects.filter(target="hot").values_list("action", flat=True))
+    actions = list(
+        AuditEvent.objects.filter(tenant=tenant, target="hot").values_list("action", flat=True)
+    )
     assert sorted(actions) == ["playbook.switch_off", "playbook.switch_on"]

@@ -41,23 +41,26 @@ def live_asgi():
     """The service's ASGI app on a free port, for the module's tests; its base URL."""
     from memoryproject.asgi import service_app
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    # The server gets the bound socket itself: a port only probed free could be taken by another
+    # process before uvicorn binds it.
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
     server = uvicorn.Server(
         uvicorn.Config(
             service_app(), host="127.0.0.1", port=port, lifespan="on", log_level="warning"
         )
     )
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
-    thread.join(timeout=30)
+    thread.join(timeout=300)
+    sock.close()
 
 
 def run_apart(main):

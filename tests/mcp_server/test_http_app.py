@@ -31,7 +31,7 @@ FACTS = {
         {"name": "Analytical Engine", "type": "Object"},
     ],
     "relations": [{"subject": "Ada Lovelace", "predicate": "WROTE_ABOUT",
-                   "object": "Analytical Engine"}],
+                   "object": "Analytical Engine", "valid_from": "2024-09-01"}],
 }  # fmt: skip
 
 
@@ -58,13 +58,17 @@ def test_tools_are_listed_with_typed_schemas(live_asgi, tenant):
 
 def test_without_a_valid_key_or_host_the_endpoint_refuses_like_rest(live_asgi):
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
-    missing = httpx.post(f"{live_asgi}/mcp", json=body, timeout=30)
+    missing = httpx.post(f"{live_asgi}/mcp", json=body, timeout=300)
     assert missing.status_code == 401 and missing.headers["WWW-Authenticate"] == "Api-Key"
     assert missing.json()["error"]["code"] == "not_authenticated"
-    wrong = httpx.post(f"{live_asgi}/mcp", json=body, headers={"X-Api-Key": "x.y"}, timeout=30)
+    wrong = httpx.post(f"{live_asgi}/mcp", json=body, headers={"X-Api-Key": "x.y"}, timeout=300)
     assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "authentication_failed"
-    host = httpx.post(f"{live_asgi}/mcp", json=body, headers={"Host": "evil.example"}, timeout=30)
+    host = httpx.post(f"{live_asgi}/mcp", json=body, headers={"Host": "evil.example"}, timeout=300)
     assert host.status_code == 400 and host.json()["error"]["code"] == "bad_request"
+
+
+def ada_uid(got: dict) -> str:
+    return got["facts"]["receipts"][0]["entity_uid"]
 
 
 def test_every_tool_answers_for_its_tenant(live_asgi, tenant):
@@ -73,6 +77,7 @@ def test_every_tool_answers_for_its_tenant(live_asgi, tenant):
     async def as_giver(client):
         got = {"whoami": await call(client, "whoami")}
         got["facts"] = await call(client, "add_facts", **FACTS)
+        assert "receipts" in got["facts"], got["facts"]
         ada = got["facts"]["receipts"][0]["entity_uid"]
         got["search"] = await call(client, "search_entities", q="Lovelace", limit=5)
         got["entity"] = await call(client, "get_entity", uid=ada)
@@ -81,7 +86,7 @@ def test_every_tool_answers_for_its_tenant(live_asgi, tenant):
                                     message="What did Ada Lovelace write about?")  # fmt: skip
         got["append"] = await call(client, "append_message", user="u1", session="s1",
                                    role="assistant", text="The Analytical Engine.", by="agent")  # fmt: skip
-        got["document"] = await call(client, "ingest_document", source="notes",
+        got["document"] = await call(client, "ingest_document", source="notes", date="2023-06-05",
                                      content="Ada Lovelace met Charles Babbage in 1833.")  # fmt: skip
         got["job"] = await call(client, "job_progress", job=got["document"]["job"])
         episode = await call(client, "open_episode", title="explain the engine", about=[ada])
@@ -112,6 +117,13 @@ def test_every_tool_answers_for_its_tenant(live_asgi, tenant):
     assert got["job"]["uid"] == got["document"]["job"] and got["job"]["kind"]
     assert got["entry"]["seq"] == 1 and got["close"]["status"] == "closed"
     assert got["lessons"]["results"] == [] and got["playbooks"]["results"] == []
+    since = cypher.read(scope_for(tenant), "MATCH (:Entity {tenant: $tenant, uid: $uid})"
+                        "-[r:RELATED_TO]->(:Entity {name: 'Analytical Engine'}) "
+                        "RETURN r.valid_from.year AS year", uid=ada_uid(got))  # fmt: skip
+    assert [row["year"] for row in since] == [2024]
+    dated = cypher.read(scope_for(tenant), "MATCH (d:Document {tenant: $tenant}) "
+                        "WHERE d.source = 'notes' RETURN d.date.year AS year")  # fmt: skip
+    assert [row["year"] for row in dated] == [2023]
 
     async def hand_off(client):
         ref = [{"kind": "episode", "id": got["episode"]["id"]}]
@@ -194,7 +206,7 @@ def test_a_revoked_key_stops_at_its_next_request(live_asgi, tenant):
 
     assert not over_http(live_asgi, raw, steps)["is_error"]
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
-    refused = httpx.post(f"{live_asgi}/mcp", json=body, headers={"X-Api-Key": raw}, timeout=30)
+    refused = httpx.post(f"{live_asgi}/mcp", json=body, headers={"X-Api-Key": raw}, timeout=300)
     assert refused.status_code == 401 and refused.json()["error"]["code"] == "authentication_failed"
 
 

@@ -66,7 +66,7 @@ def test_racing_writers_create_one_entity_and_count_every_observation(scope):
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=120)
+        t.join(timeout=300)
     assert errors == []
     assert len(results) == WORKERS
 
@@ -142,7 +142,7 @@ def test_a_mention_written_while_a_reviewer_merges_lands_on_the_survivor(scope):
         wait_for_a_blocked_transaction()  # the reviewer's waits on the entity's lock
         assert "merge" not in outcome
         tx.commit()
-    thread.join(timeout=60)
+    thread.join(timeout=300)
     assert "error" not in outcome, outcome
     assert cypher.read(scope, MERGED_ENTITY_EDGES, uid=merged) == [{"type": "MERGED_INTO"}]
     assert cypher.read(scope, CHUNK_MENTIONS, chunk="late-chunk") == [{"uid": survivor}]

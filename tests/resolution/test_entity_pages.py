@@ -39,7 +39,6 @@ def test_search_then_open_an_entity(live_server, page, make_tenant, make_person)
         "document.querySelector('table.entity-results tbody tr a')?.textContent === 'Ada Lovelace'"
         " && document.querySelector('table.entity-results th:last-child').textContent"
         " === 'Found by'",
-        timeout=15000,
     )
     assert "q=countess" in page.url  # the search is in the address, so it can be shared
     page.click("table.entity-results >> text=Ada Lovelace")

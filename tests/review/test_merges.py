@@ -151,7 +151,7 @@ def test_two_reviewers_confirming_at_once_merge_once(scope):
     for t in threads:
         t.start()
     for t in threads:
-        t.join(timeout=120)
+        t.join(timeout=300)
     won = [n for n, o in outcomes.items() if isinstance(o, dict)]
     lost = [n for n, o in outcomes.items() if isinstance(o, ConflictError)]
     assert len(won) == 1 and len(lost) == 1, outcomes

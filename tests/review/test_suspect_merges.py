@@ -8,7 +8,7 @@ import pytest
 
 from apps.graph import cypher
 from apps.resolution.auto_merges import auto_merges_rescore
-from apps.resolution.candidates import EntityCandidate
+from apps.resolution.candidates import EntityCandidate, RelationCandidate
 from apps.resolution.match_model import model_params
 from apps.resolution.tenant_model import match_model_store
 from apps.review.services import check_suspect_keep, check_suspect_undo
@@ -30,6 +30,15 @@ RETURN e.uid AS uid, e.aliases AS aliases, e.values_json AS values_json,
 def entity(scope, name, uid=None):
     rows = cypher.read(scope, ENTITY, name=name, uid=uid)
     return rows[0] if rows else None
+
+
+def relations(scope, uid):
+    """(predicate, other end's name, weight) of the entity's RELATED_TO edges."""
+    rows = cypher.read(scope, "MATCH (e:Entity {tenant: $tenant, uid: $uid})-[r:RELATED_TO]-(o) "
+                       "RETURN r.predicate AS p, o.name AS o, r.weight AS w, "
+                       "size(r.observations) AS n ORDER BY p, o", uid=uid)  # fmt: skip
+    assert all(r["w"] == r["n"] for r in rows), rows  # weight counts the observations left
+    return [(r["p"], r["o"], r["w"]) for r in rows]
 
 
 def auto_merged(scope, first: str, surname: str, born: str):
@@ -164,14 +173,15 @@ def test_a_merge_made_by_document_ingestion_is_suspect_and_undone(make_tenant):
     born = {"born": "1906-12-09"}
     ingest(scope, "Grace Hopper was born.", [EntityCandidate("Grace Hopper", "Person", values=born)],
            title="Hopper 1")  # fmt: skip
-    texts = ["Grace Hopper wrote.", "Then Grace Hopper sailed."]
+    texts = ["Grace Hopper wrote FLOW-MATIC.", "Then Grace Hopper sailed."]
     document = document_for(scope, " ".join(texts), title="Hopper 2")
     chunks = [
         WindowChunk(chunk_record(document, text), candidates_embed([EntityCandidate(
             "Grace Hopper", "Person", aliases=("G. K. Hopper",),
             values={**born, "email": "hopper@example.org"},
-            mentions=(MentionSpan("Grace Hopper", text.find("Grace"), text.find("Grace") + 12),))]),
-            [])
+            mentions=(MentionSpan("Grace Hopper", text.find("Grace"), text.find("Grace") + 12),)),
+            EntityCandidate("FLOW-MATIC", "Object")]),
+            [RelationCandidate(0, "WROTE", 1)] if "FLOW" in text else [])
         for text in texts
     ]  # fmt: skip
     written = window_write(scope, chunks=chunks)
@@ -185,6 +195,9 @@ def test_a_merge_made_by_document_ingestion_is_suspect_and_undone(make_tenant):
     assert row["name"] == "Grace Hopper" and row["entity_uid"] == merged["uid"]
     undone = check_suspect_undo(scope, uid=row["uid"])
     assert undone["moved_back"] == 2  # both chunks' mentions
+    assert undone["relations_back"] == 1
+    assert relations(scope, undone["restored_uid"]) == [("WROTE", "FLOW-MATIC", 1)]
+    assert relations(scope, merged["uid"]) == []
     restored = cypher.read(scope, "MATCH (e:Entity {tenant: $tenant, uid: $uid}) "
                            "RETURN e.status AS status, e.values_json AS v, "
                            "COUNT { (:Chunk)-[:MENTIONS]->(e) } AS mentions",

@@ -91,10 +91,14 @@ def test_eight_claimers_never_hold_one_task(tenant):
     got: dict[str, list[str]] = {}
     lock = threading.Lock()
     errors = []
+    # All claim at once: on a busy machine one thread could take every task before the next
+    # one started, and the race below would not be one.
+    start = threading.Barrier(8)
 
     def claimer(n: int) -> None:
         scope = scope_for(tenant, actor=f"agent:{n}")
         try:
+            start.wait(timeout=300)
             while (task := claims.check_task_claim(scope, lease_seconds=600)) is not None:
                 with lock:
                     got.setdefault(task["uid"], []).append(scope.actor)
@@ -105,7 +109,7 @@ def test_eight_claimers_never_hold_one_task(tenant):
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(timeout=120)
+        thread.join(timeout=300)
     assert not errors
     assert len(got) == 40
     assert all(len(holders) == 1 for holders in got.values())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from apps.tasks.services.claims import check_task_claim, check_task_finish
 from apps.tasks.services.evidence import check_evidence_add, check_evidence_synthesize
@@ -33,7 +34,8 @@ def test_dag_of_200_tasks_task_page_and_ready_set(live_server, page, tenant, mak
 
     browser_login(page, live_server, make_person(tenant, Role.VIEWER))
     page.click("nav >> text=Tasks")
-    assert page.locator("#dag-svg g.task").count() == 20  # 10 areas collapsed + 10 lone tasks
+    # A click that navigates returns once the next page started loading: wait until it shows.
+    expect(page.locator("#dag-svg g.task")).to_have_count(20)  # 10 areas collapsed + 10 lone tasks
     assert "0/19 subtasks done" in page.locator(f'g.task[data-id="{first["id"]}"]').text_content()
     page.locator('g.task:has-text("Area 3") a').first.click()
     page.wait_for_selector("#dag-svg g.task >> nth=18")

@@ -81,7 +81,9 @@ def test_sync_links_across_parents_only_updates_and_prunes(scope):
 
 
 def test_sync_runs_by_itself_after_writes_settle(make_tenant, celery_worker):
-    tenant = make_tenant(similarity_settle_seconds=1)
+    # The settle time must outlast the two writes below (a second write after the job freed its
+    # slot rightly queues a second sync); one write takes seconds on a machine at load 30.
+    tenant = make_tenant(similarity_settle_seconds=15)
     scope = scope_for(tenant)
     one = check_task_create(scope, description="Map the cooling water circuit")
     two = check_task_create(scope, description="Map the cooling water pipes")

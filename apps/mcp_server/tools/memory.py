@@ -55,6 +55,12 @@ class RelationFact(BaseModel):
     object: Annotated[str, arg("an entity's name (among `entities`)", RelationFactIn, "object")]
     confidence: Annotated[float | None, arg("0-1, default 1", RelationFactIn, "confidence")] = None
     nuance: Annotated[str | None, arg("a qualifier", RelationFactIn, "nuance")] = None
+    valid_from: Annotated[
+        str | None,
+        arg(
+            "since when it holds (YYYY-MM-DD or ISO 8601 with a zone)", RelationFactIn, "valid_from"
+        ),
+    ] = None
 
 
 def _facts(items: list[BaseModel] | None) -> list[dict] | None:
@@ -139,6 +145,15 @@ def ingest_document(
         str | None, arg("its URL (a second copy is a duplicate)", DocumentIn, "url")
     ] = None,
     metadata: Annotated[dict[str, Any] | None, arg("free-form JSON object")] = None,
+    date: Annotated[
+        str | None,
+        arg(
+            "when it was written (YYYY-MM-DD or ISO 8601 with a zone): its relations hold from "
+            "then",
+            DocumentIn,
+            "date",
+        ),
+    ] = None,
     wait: Annotated[bool, arg("ingest a small document now instead of queueing it")] = False,
 ) -> CallToolResult:
     """Store a document; its entities and relations are extracted by a background job (follow it
@@ -146,7 +161,7 @@ def ingest_document(
 
     def work(scope):
         data = checked(DocumentIn, content=content, source=source, title=title, url=url,
-                       metadata=metadata)  # fmt: skip
+                       metadata=metadata, date=date)  # fmt: skip
         return ingestion_services.check_document_submit(scope, wait=bool(wait), **data)
 
     return tool_run(ctx, needs=KeyScope.MEMORY_WRITE, work=work, writes="document")
