@@ -18,7 +18,7 @@ from apps.graph.scope import Scope
 from apps.resolution.match_model import level_weight, model_params
 from apps.resolution.model_learning import evidence_levels, params_learned, weight_changes
 from apps.tenants.models import Job, KeyScope
-from apps.tenants.services import job_create, job_run
+from apps.tenants.services import job_create, job_enqueue, job_run
 
 JOB_KIND = "match_model.learn"
 ACTOR = "system:match-model"
@@ -130,7 +130,7 @@ def match_model_learn_queue(scope: Scope) -> Job:
     from apps.resolution import tasks
 
     job = job_create(scope, kind=JOB_KIND, subject="match model")
-    tasks.match_model_learn.delay(job.uid)
+    job_enqueue(job, tasks.match_model_learn, job.uid)
     return job
 
 

@@ -62,9 +62,20 @@ def check_tenant_delete(*, actor: str, tenant: Tenant, confirm: str) -> TenantDe
     deletion = TenantDeletion.objects.create(
         tenant_uid=tenant.uid, tenant_slug=tenant.slug, requested_by=actor[:200]
     )
-    from apps.tenants import tasks
+    from kombu.exceptions import OperationalError
 
-    tasks.tenant_delete.delay(deletion.uid)
+    from apps.tenants import tasks
+    from apps.tenants.services import QUEUE_DOWN
+
+    try:
+        tasks.tenant_delete.delay(deletion.uid)
+    except (OperationalError, OSError) as exc:
+        # Not a Job, so job_enqueue does not fit; the same refusal: recorded failed, a 503.
+        TenantDeletion.objects.filter(uid=deletion.uid).update(
+            status=JobStatus.FAILED, error=QUEUE_DOWN
+        )
+        raise ApplicationError(QUEUE_DOWN, code="queue_unavailable", status=503,
+                               extra={"deletion": deletion.uid}) from exc  # fmt: skip
     return deletion
 
 

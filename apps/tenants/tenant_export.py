@@ -24,7 +24,7 @@ from django.conf import settings
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.tenants.models import AuditEvent, Job, JobStatus, KeyScope, Membership, Tenant
-from apps.tenants.services import audit_record, job_create, job_run
+from apps.tenants.services import audit_record, job_create, job_enqueue, job_run
 from apps.tenants.tenant_archive import FORMAT, archive_dir, archive_line, encode_props
 from memoryproject.api_errors import NotFoundError, PermissionDeniedError
 
@@ -64,7 +64,7 @@ def check_export_start(scope: Scope) -> Job:
     audit_record(scope, action="tenant.export_requested", target=f"job:{job.uid}")
     from apps.tenants import tasks
 
-    tasks.tenant_export.delay(job.uid)
+    job_enqueue(job, tasks.tenant_export, job.uid)
     return job
 
 

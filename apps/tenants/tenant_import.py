@@ -25,7 +25,7 @@ from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.insights.services import do_graph_version_bump
 from apps.tenants.models import AuditEvent, Job, JobStatus, KeyScope, Membership, Role, Tenant
-from apps.tenants.services import audit_record, job_create, job_run
+from apps.tenants.services import audit_record, job_create, job_enqueue, job_run
 from apps.tenants.tenant_archive import ArchiveRefused, archive_dir, archive_records
 from apps.tenants.tenant_scan import graph_has_data
 from memoryproject.api_errors import ApplicationError, ConflictError, PermissionDeniedError
@@ -93,14 +93,15 @@ def check_import_start(scope: Scope, *, upload) -> Job:
         raise ConflictError("An import goes into an empty tenant; this one has data or jobs.",
                             field="tenant")  # fmt: skip
     job = job_create(scope, kind=JOB_KIND, subject="an archive")
-    with open(import_path(job.uid, tenant_uid=scope.tenant), "wb") as stored:
+    stored_path = import_path(job.uid, tenant_uid=scope.tenant)
+    with open(stored_path, "wb") as stored:
         for chunk in upload.chunks():
             stored.write(chunk)
     audit_record(scope, action="tenant.import_requested", target=f"job:{job.uid}",
                  details={"bytes": upload.size})  # fmt: skip
     from apps.tenants import tasks
 
-    tasks.tenant_import.delay(job.uid)
+    job_enqueue(job, tasks.tenant_import, job.uid, undo=lambda: stored_path.unlink(missing_ok=True))
     return job
 
 

@@ -78,3 +78,22 @@ def test_a_deletion_needs_the_typed_slug_and_runs_once(tenant):
     check_tenant_delete(actor="user:x", tenant=tenant, confirm=tenant.slug)
     with pytest.raises(ConflictError):
         check_tenant_delete(actor="user:x", tenant=tenant, confirm=tenant.slug)
+
+
+def test_a_broker_that_is_down_refuses_the_deletion_cleanly(tenant, monkeypatch):
+    """The broker is outside the project, so its outage is simulated: the publish raises. The
+    deletion is recorded failed with the reason, the tenant is untouched, the answer a 503."""
+    from kombu.exceptions import OperationalError
+
+    from apps.tenants import tasks
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+    monkeypatch.setattr(tasks.tenant_delete, "delay", broker_down)
+    with pytest.raises(ApplicationError) as refused:
+        check_tenant_delete(actor="user:x", tenant=tenant, confirm=tenant.slug)
+    assert refused.value.status == 503 and refused.value.code == "queue_unavailable"
+    failed = TenantDeletion.objects.get(tenant_uid=tenant.uid)
+    assert failed.status == JobStatus.FAILED and "could not be reached" in failed.error
+    assert Tenant.objects.filter(uid=tenant.uid).exists()

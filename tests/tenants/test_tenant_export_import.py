@@ -16,7 +16,7 @@ from apps.tenants.tenant_archive import archive_records
 from apps.tenants.tenant_export import check_export_start, export_archive
 from apps.tenants.tenant_import import check_import_start
 from apps.tenants.tenant_scan import tenant_scan
-from memoryproject.api_errors import ConflictError
+from memoryproject.api_errors import ApplicationError, ConflictError
 from tests.conftest import scope_for, wait_for
 
 UIDS = "MATCH (n) WHERE n.tenant = $tenant AND n.uid IS NOT NULL RETURN collect(n.uid) AS uids"
@@ -85,3 +85,31 @@ def test_an_import_into_a_tenant_with_data_is_refused(tenant, scope):
     with pytest.raises(ConflictError):
         check_import_start(scope, upload=upload)
     assert not Job.objects.filter(tenant=tenant).exists()
+
+
+def test_a_broker_that_is_down_refuses_export_and_import_cleanly(make_tenant, monkeypatch):
+    """The broker's outage is simulated (the publish raises): each job is recorded failed with
+    the reason, the uploaded archive is not kept, the caller gets a 503."""
+    from kombu.exceptions import OperationalError
+
+    from apps.tenants import tasks
+    from apps.tenants.tenant_import import import_path
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+    monkeypatch.setattr(tasks.tenant_export, "delay", broker_down)
+    monkeypatch.setattr(tasks.tenant_import, "delay", broker_down)
+    upload = SimpleUploadedFile("a.ndjson.gz", gzip.compress(b"{}\n"))
+    exporter, importer = make_tenant(), make_tenant()  # a failed job makes a tenant non-empty
+    starts = (lambda: check_export_start(scope_for(exporter)),
+              lambda: check_import_start(scope_for(importer), upload=upload))  # fmt: skip
+    for start in starts:
+        with pytest.raises(ApplicationError) as refused:
+            start()
+        assert refused.value.status == 503 and refused.value.code == "queue_unavailable"
+    jobs = list(Job.objects.filter(tenant__in=[exporter, importer]))
+    assert [job.status for job in jobs] == [JobStatus.FAILED, JobStatus.FAILED]
+    assert all("could not be reached" in job.error for job in jobs)
+    assert not import_path(jobs[0].uid, tenant_uid=importer.uid).exists()
+    assert not import_path(jobs[1].uid, tenant_uid=importer.uid).exists()
