@@ -1,8 +1,8 @@
 """A bound on the request line, answered in the API's error shape.
 
 The web server refuses what it cannot buffer with its own plain answer (uvicorn's h11, as
-bin/run-local starts it: 16 KiB of request line and headers; gunicorn: `limit_request_line`), so
-every URL longer than MAX_URL_CHARS and within that gets this JSON 414 instead."""
+bin/run-local starts it: 16 KiB of request line and headers), so every URL longer than
+MAX_URL_CHARS and within that gets this JSON 414 instead."""
 
 from __future__ import annotations
 

@@ -167,7 +167,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 # Every request body has a limit; the API's own per-field limits are checked in serializers.
 DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_REQUEST_BYTES", 2 * 1024 * 1024))
-# Longer URLs (path and query) answer 414; gunicorn is started with a request line limit above it.
+# Longer URLs (path and query) answer 414 in the API shape; uvicorn (h11) buffers 16 KiB above it.
 MAX_URL_CHARS = int(os.environ.get("MAX_URL_CHARS", "4096"))
 
 REST_FRAMEWORK = {
