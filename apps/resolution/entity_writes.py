@@ -22,6 +22,7 @@ from apps.resolution.candidates import (
     Receipt,
     RelationCandidate,
 )
+from apps.resolution.decision_receipts import decision_receipt, weights_of
 from apps.resolution.entity_values import (
     MAX_ABSORBED_DESCRIPTIONS,
     values_dump,
@@ -293,30 +294,6 @@ def _resolve_one(
         uid = _create(stx, candidate, group.norm, decision, provenance)
         action = "pending" if decision.action == "pending" else "created"
     return decision_receipt(candidate, decision, uid, action), (auto_merge or {}).get("uid")
-
-
-def decision_receipt(candidate: EntityCandidate, decision: Decision, uid: str, action: str):
-    """The receipt of one group's decision, as both gate paths write it."""
-    best = decision.proposals[0] if decision.proposals else decision.best
-    return Receipt(
-        kind="entity",
-        name=candidate.name,
-        action=action,
-        entity_uid=uid,
-        matched_uid=decision.match.uid if decision.match else None,
-        matched_name=decision.match.name if decision.match else None,
-        score=round(best.probability, 6) if best else None,
-        signals=weights_of(best) if best else {},
-        reason=decision.reason,
-        proposed=[{"uid": p.match.uid, "name": p.match.name, "score": round(p.probability, 6)}
-                  for p in decision.proposals] if decision.action == "pending" else [],
-    )  # fmt: skip
-
-
-def weights_of(proposal) -> dict[str, float]:
-    """Per comparison with evidence, its weight in bits (log2 m/u): what it added or took."""
-    return {part.compared.comparison: round(part.weight, 2) for part in proposal.scored.parts
-            if part.compared.level != "missing"}  # fmt: skip
 
 
 def surface_names(candidate: EntityCandidate, exclude: str = "") -> list[dict]:

@@ -16,6 +16,7 @@ from apps.insights.services import do_graph_version_bump
 from apps.resolution.auto_merges import auto_merge_record
 from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
 from apps.resolution.candidates import EntityCandidate, Provenance, Receipt
+from apps.resolution.decision_receipts import decision_receipt, weights_of
 from apps.resolution.entity_values import (
     MAX_ABSORBED_DESCRIPTIONS,
     values_dump,
@@ -24,11 +25,9 @@ from apps.resolution.entity_values import (
 )
 from apps.resolution.entity_writes import (
     candidates_grouped,
-    decision_receipt,
     described_vector,
     group_receipts,
     surface_names,
-    weights_of,
 )
 from apps.resolution.gate_batch import window_decide
 
