@@ -7,6 +7,8 @@ from apps.timeline import api, history_api, views
 api_urlpatterns = [
     path("kinds", api.KindsApi.as_view(), name="api-kinds"),
     path("rows", api.RowsApi.as_view(), name="api-rows"),
+    path("kinds/<str:kind>/rows-from-entries", api.RowsFromEntriesApi.as_view(),
+         name="api-rows-from-entries"),
     path("rows/<str:kind>/<str:key>", api.RowUpdateApi.as_view(), name="api-row-update"),
     path("kinds/<str:kind>/entities/<str:key>/history", history_api.HistoryApi.as_view(),
          name="api-history"),
