@@ -10,6 +10,7 @@ time."""
 
 from __future__ import annotations
 
+import os
 import threading
 from array import array
 from collections import OrderedDict
@@ -30,6 +31,7 @@ class TextVectors:
         self._cache: OrderedDict[str, array] = OrderedDict()
         self._lock = threading.Lock()
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-encode")
+        self.pid = os.getpid()
 
     def submit(self, texts: Sequence[str]) -> Future:
         """The vectors of `texts` (one call of the model, each distinct text once), computed
@@ -65,10 +67,11 @@ _shared_lock = threading.Lock()
 
 
 def text_vectors() -> TextVectors:
-    """The process's TextVectors over its embedder (`get_embedder`)."""
+    """The process's TextVectors over its embedder (`get_embedder`); a forked child makes its
+    own (the parent's thread does not exist in it)."""
     global _shared
     embedder = get_embedder()
     with _shared_lock:
-        if _shared is None or _shared.embedder is not embedder:
+        if _shared is None or _shared.embedder is not embedder or _shared.pid != os.getpid():
             _shared = TextVectors(embedder)
         return _shared
