@@ -32,6 +32,12 @@ api_urlpatterns = [
 urlpatterns = [
     path("entities/<str:uid>/timeline", views.entity_timeline_part, name="entity-timeline"),
     path("memory/kinds", views.kinds_page, name="kinds"),
+    path("memory/kinds/jobs", views.entry_row_jobs_part, name="kinds-jobs"),
+    path(
+        "memory/kinds/<str:kind>/rows-from-entries",
+        views.kind_rows_from_entries,
+        name="kind-rows-from-entries",
+    ),
     path("memory/diff", views.diff_page, name="timeline-diff"),
     path("memory/entries/<str:uid>", views.entry_page, name="entry-page"),
     path("memory/entries/<str:uid>/invalidate", views.entry_invalidate, name="entry-invalidate"),
