@@ -1,14 +1,14 @@
 """Load throughput of conversations through the HTTP API: prints figures, asserts nothing.
 
-    .venv/bin/python bench/conversations_load.py                 # 10,000 messages in batches
-    .venv/bin/python bench/conversations_load.py --batch-messages 2000 --single-messages 500
+    .venv/bin/python bench/conversations_load.py                 # small: 1,000 in batches, 100 single
+    .venv/bin/python bench/conversations_load.py --messages 10000 --single-messages 500   # the issue's size
 
 Starts uvicorn on the ASGI app (one process, as `make run` does) and one Celery worker process on a queue of
 its own, in a throwaway tenant with an API key (the relational database of the data dir is
 migrated first). Then, in this order:
 - the embedding model alone on the batch's texts (in this process, the worker idle);
 - `--single-messages` single appends (POST .../messages) from `--threads` client threads;
-- `--batch-messages` in batches of 500 (POST .../messages:batch) from one client thread, and
+- `--messages` in batches of 500 (POST .../messages:batch) from one client thread, and
   the time until the worker had embedded every one of them (from the first request), then the
   model alone on the same texts again (the ratio is to the mean of the two model runs);
 - the same number through an import job (POST .../messages:import), until the job is done.
@@ -122,8 +122,8 @@ def start_services(port: int) -> list[subprocess.Popen]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--batch-messages", type=int, default=10_000)
-    ap.add_argument("--single-messages", type=int, default=2_000)
+    ap.add_argument("--messages", type=int, default=1_000, help="through batches, then an import")
+    ap.add_argument("--single-messages", type=int, default=100)
     ap.add_argument("--threads", type=int, default=4, help="client threads for single appends")
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
@@ -153,7 +153,7 @@ def main() -> None:
                      {"role": "user", "text": t, "by": "warm"})  # fmt: skip
         until(lambda: waiting()["waiting"] == 0, timeout=600)
 
-        batch_texts = texts(rng, args.batch_messages, "batch")
+        batch_texts = texts(rng, args.messages, "batch")
         embedder = get_embedder()
         embedder.embed(batch_texts[:64])
         t0 = time.perf_counter()

@@ -208,16 +208,18 @@ def candidates_embed(entities: list[EntityCandidate]) -> list[EntityCandidate]:
 
 
 def candidates_and_texts_embed(
-    entities: list[EntityCandidate], texts: list[str]
+    entities: list[EntityCandidate], texts: list[str], *, embed=None
 ) -> tuple[list[EntityCandidate], list[list[float]]]:
-    """`candidates_embed`, and the vectors of `texts` (a window's chunks), in one call of the
-    model; a text asked twice (a name named in many chunks) is embedded once."""
+    """`candidates_embed`, and the vectors of `texts` (a window's chunks), in one call of
+    `embed` (the model's by default); a text asked twice (a name named in many chunks) is
+    embedded once."""
     todo = [i for i, c in enumerate(entities) if c.embedding is None]
     described = [i for i in todo if entities[i].description.strip()]
     asked = (list(texts) + [entities[i].embedding_text() for i in todo]
              + [entities[i].description for i in described])  # fmt: skip
     distinct = list(dict.fromkeys(asked))
-    by_text = dict(zip(distinct, get_embedder().embed(distinct) if distinct else [], strict=True))
+    embed = embed or get_embedder().embed
+    by_text = dict(zip(distinct, embed(distinct) if distinct else [], strict=True))
     out = list(entities)
     for i in todo:
         candidate = entities[i]
