@@ -297,6 +297,8 @@ TENANT_DEFAULTS = {
     "similar_to_threshold": 0.5,
     "similarity_settle_seconds": 5,
     "evidence_ga_floor": 0.2,
+    # Rows from the text of episode entries (apps/timeline/entry_rows.py): ENTRY_EXTRACTORS.
+    "entry_extractor": "rules",
 }
 
 # Rules that say what one closed episode shows (apps/lessons/services/promotion.py), by name.
@@ -309,6 +311,14 @@ KNOWLEDGE_EXTRACTORS = {
 KNOWLEDGE_LLM_URL = os.environ.get("KNOWLEDGE_LLM_URL", "")  # an OpenAI-compatible /v1 base URL
 KNOWLEDGE_LLM_MODEL = os.environ.get("KNOWLEDGE_LLM_MODEL", "")
 KNOWLEDGE_LLM_API_KEY = os.environ.get("KNOWLEDGE_LLM_API_KEY", "")
+# Extractors of rows from the text of episode entries, chosen per tenant by name.
+ENTRY_EXTRACTORS = {
+    "rules": "apps.timeline.entry_extractors.RuleExtractor",
+    "llm": "apps.timeline.entry_extractors.LLMExtractor",
+}
+ENTRY_LLM_URL = os.environ.get("ENTRY_LLM_URL", "")  # an OpenAI-compatible /v1 base URL
+ENTRY_LLM_MODEL = os.environ.get("ENTRY_LLM_MODEL", "gpt-4o-mini")
+ENTRY_LLM_API_KEY = os.environ.get("ENTRY_LLM_API_KEY", "")
 # Beat fires the ticker every minute; each tenant is promoted every `knowledge_promotion_minutes`.
 CELERY_BEAT_SCHEDULE = {
     "knowledge-promotion-ticker": {

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
 from apps.graph.scope import Scope
 
+logger = logging.getLogger(__name__)
 GONE = {"skipped": "the tenant no longer exists"}
+# How much one embedding task takes on before it queues the next one for the rest.
+EMBED_BATCH, EMBED_BATCHES = 64, 20
 
 
 def _system_scope(tenant_uid: str, actor: str = "system:worker") -> Scope | None:
@@ -29,10 +34,25 @@ def messages_embed(tenant_uid: str) -> dict:
     scope = _system_scope(tenant_uid)
     if scope is None:
         return GONE
-    result = messages_embed_pending(scope)
+    result = messages_embed_pending(scope, batch=EMBED_BATCH, max_batches=EMBED_BATCHES)
     if result["more"]:
-        messages_embed.delay(tenant_uid)
+        result["next_queued"] = _embedding_queued(tenant_uid)
     return result
+
+
+def _embedding_queued(tenant_uid: str) -> bool:
+    """Queue an embedding task from a worker; False when the broker cannot be reached. That
+    fails nothing (the work done is committed): it is logged, and beat's sweep below queues the
+    tenant again while its messages wait."""
+    from kombu.exceptions import OperationalError
+
+    try:
+        messages_embed.delay(tenant_uid)
+    except (OperationalError, OSError):
+        logger.warning("conversations.messages_embed not queued for tenant %s; the sweep "
+                       "retries", tenant_uid, exc_info=True)  # fmt: skip
+        return False
+    return True
 
 
 @shared_task(name="conversations.messages_embed_batch")
@@ -51,13 +71,15 @@ def messages_embed_sweep() -> dict:
     from apps.conversations.embedding import messages_waiting
     from apps.tenants.models import Tenant
 
-    queued = 0
+    queued = not_queued = 0
     for uid in Tenant.objects.values_list("uid", flat=True):
         scope = _system_scope(uid)
         if scope is not None and messages_waiting(scope):
-            messages_embed.delay(uid)
-            queued += 1
-    return {"queued": queued}
+            if _embedding_queued(uid):
+                queued += 1
+            else:
+                not_queued += 1
+    return {"queued": queued, "not_queued": not_queued}
 
 
 @shared_task(name="conversations.session_summarize")

@@ -20,7 +20,7 @@ from apps.ingestion.services import (
 )
 from apps.tenants.models import KeyScope
 from apps.tenants.services import QUEUE_DOWN
-from apps.timeline.document_dates import MAX_DATE_CHARS, parse_document_date
+from apps.timeline.document_dates import DocumentDateField
 from memoryproject.api_errors import ApplicationError, StrictSerializer
 from memoryproject.api_schema import ErrorOut
 from memoryproject.json_values import FREE_FORM, validate_json_object
@@ -49,17 +49,13 @@ class DocumentIn(StrictSerializer):
     title = serializers.CharField(max_length=MAX_TITLE_CHARS, required=False, allow_blank=True)
     url = serializers.URLField(max_length=MAX_URL_CHARS, required=False, allow_blank=True)
     metadata = serializers.DictField(required=False)
-    date = serializers.CharField(
-        max_length=MAX_DATE_CHARS, required=False,
+    date = DocumentDateField(
         help_text="When what it says was true (YYYY-MM-DD, or ISO 8601 with a time zone; not "
         "after now): the relations extracted from it hold from then.",
-    )  # fmt: skip
+    )
 
     def validate_metadata(self, value):
         return validate_json_object(value, field="metadata", limits=METADATA_LIMITS)
-
-    def validate_date(self, value):
-        return parse_document_date(value, field="date")
 
 
 class DocumentOut(serializers.Serializer):
@@ -119,14 +115,10 @@ class RelationFactIn(StrictSerializer):
     nuance = serializers.CharField(
         max_length=MAX_NUANCE_CHARS, required=False, allow_blank=True, default=""
     )
-    valid_from = serializers.CharField(
-        max_length=MAX_DATE_CHARS, required=False,
+    valid_from = DocumentDateField(
         help_text="When the relation became true (YYYY-MM-DD, or ISO 8601 with a time zone; not "
         "after now); else when it is stored.",
-    )  # fmt: skip
-
-    def validate_valid_from(self, value):
-        return parse_document_date(value, field="valid_from")
+    )
 
 
 class FactsIn(StrictSerializer):

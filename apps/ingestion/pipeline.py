@@ -1,22 +1,26 @@
 """The ingestion of one document, window by window, with progress on its job:
 
 chunk -> per window of WINDOW chunks: extract (the extractor reads the window at once,
-`parse_window`, while the short-term state still moves chunk by chunk) -> embed the chunks and
-their candidates' names and descriptions in one call of the model (each distinct text once) ->
-skip duplicates (two queries for the window: content hash, then a near-identical chunk, and
+`parse_window`, while the short-term state still moves chunk by chunk) -> embed the chunks (on
+the model's thread, beside the parse) and the candidates' names and descriptions (each distinct
+text once, from a cache when seen before: `text_vectors`) -> skip duplicates (two queries for the window: content hash, then a near-identical chunk, and
 within the window) -> one transaction for the window (chunks, then the batched gate: each
 distinct name once, its lookups, creates and merges in a few queries for the window). Extraction
 runs on every chunk, written or not, so the short-term state of a resumed run is the state an
 uninterrupted run had at the same chunk. A window commits whole or not at all: a killed job run
 again skips the windows it had committed and writes nothing twice; the names a document has
-resolved (`seen`) are read back from its written chunks when a run starts.
+resolved (`seen`) are read back from its written chunks when a run starts. The transaction runs
+on a thread of its own beside the next window's parse and encode; the next window's extraction
+waits for it (the names it wrote are matched from then on).
 """
 
 from __future__ import annotations
 
+import contextvars
 import logging
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
@@ -37,6 +41,7 @@ from apps.ingestion.extraction import (
     default_extractor,
 )
 from apps.ingestion.extraction.known_names import known_names_learn
+from apps.ingestion.text_vectors import TextVectors, text_vectors
 from apps.ingestion.working_memory import WorkingMemory
 from apps.resolution.gate import candidates_and_texts_embed
 
@@ -72,10 +77,30 @@ def document_ingest(
 
     state = WorkingMemory(document_outline(document["content"] or ""))
     seen = document_names(scope, document_uid=document_uid)  # a resumed run's names so far
-    for start in range(0, len(chunks), EMBED_BATCH):
-        window = chunks[start : start + EMBED_BATCH]
-        _window_ingest(scope, reader, state, document_uid, window, counts, receipts, seen)
-        report(_progress(counts, len(chunks)))
+    windows = [chunks[s : s + EMBED_BATCH] for s in range(0, len(chunks), EMBED_BATCH)]
+    vectors = text_vectors()
+    encoding = vectors.submit([c.text for c in windows[0]]) if windows else None
+    # Window k is written on this thread while window k+1 is parsed here and its chunks encoded
+    # on the model's; windows are still written one after the other, in order, and window
+    # k+1 is read (extraction, duplicate checks) only after window k committed.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-write") as writer:
+        writing = None
+        for k, window in enumerate(windows):
+            parsed = _window_parse(reader, window)
+            if writing is not None:
+                _window_done(scope, writing.result(), counts, receipts)
+                report(_progress(counts, len(chunks)))
+            extractions = _window_extract(scope, reader, state, document_uid, window, parsed)
+            embedded = _candidates_embed(extractions, vectors)
+            chunk_vectors = encoding.result()
+            if k + 1 < len(windows):
+                encoding = vectors.submit([c.text for c in windows[k + 1]])
+            # In this context (a caller's count_round_trips sees the writer's queries).
+            writing = writer.submit(contextvars.copy_context().run, _window_write, scope, document_uid, window, extractions,
+                                    embedded, chunk_vectors, seen)  # fmt: skip
+        if writing is not None:
+            _window_done(scope, writing.result(), counts, receipts)
+            report(_progress(counts, len(chunks)))
     result = {
         "document": document_uid,
         "extractor": extractor.name,
@@ -86,13 +111,12 @@ def document_ingest(
     return result
 
 
-def _window_ingest(scope, extractor, state, document_uid, window, counts, receipts, seen) -> None:
-    extractions = _window_extract(scope, extractor, state, document_uid, window)
+def _candidates_embed(extractions, vectors: TextVectors) -> dict[int, list]:
+    """Each readable chunk's candidates, embedded (names and descriptions from the cache when
+    they were encoded before)."""
     readable = [i for i, x in enumerate(extractions) if not isinstance(x, str)]
-    # One call of the model for the window: its chunks and its candidates' names and
-    # descriptions, each distinct text once (outside the transaction).
-    flat, embeddings = candidates_and_texts_embed(
-        [e for i in readable for e in extractions[i].entities], [c.text for c in window]
+    flat, _ = candidates_and_texts_embed(
+        [e for i in readable for e in extractions[i].entities], [], embed=vectors.names_embed
     )
     embedded = {}
     for i in readable:
@@ -100,6 +124,12 @@ def _window_ingest(scope, extractor, state, document_uid, window, counts, receip
             flat[: len(extractions[i].entities)],
             flat[len(extractions[i].entities) :],
         )
+    return embedded
+
+
+def _window_write(scope, document_uid, window, extractions, embedded, embeddings, seen):
+    """Duplicate checks and the window's transaction (on the writer's thread)."""
+    readable = list(embedded)
     records = [ChunkRecord(chunk_uid(document_uid, c.position), document_uid, c,
                            content_hash(c.text), e) for c, e in zip(window, embeddings, strict=True)]  # fmt: skip
     layers = dict(zip(readable, chunks_duplicate_layers(
@@ -110,9 +140,15 @@ def _window_ingest(scope, extractor, state, document_uid, window, counts, receip
         WindowChunk(records[i], embedded[i], extractions[i].relations) for i in todo
     ], seen=seen) if todo else []  # fmt: skip
     outcome = dict(zip(todo, written, strict=True))
+    return records, extractions, embedded, layers, outcome
+
+
+def _window_done(scope, written, counts, receipts) -> None:
+    """A committed window's names learned by the extractor, its counters and receipts."""
+    records, extractions, embedded, layers, outcome = written
     # A chunk's receipts are its entities' in order, then its relations'.
     known_names_learn(scope.tenant, [
-        (c.name, c.type, list(c.aliases)) for i in todo
+        (c.name, c.type, list(c.aliases)) for i in outcome
         for c, r in zip(embedded[i], outcome[i] or (), strict=False)
         if r.action in ("created", "pending")
     ])  # fmt: skip
@@ -138,11 +174,17 @@ def _window_ingest(scope, extractor, state, document_uid, window, counts, receip
             _chunk_receipts(counts, receipts, chunk_receipt, extractions[i], outcome[i])
 
 
-def _window_extract(scope, extractor, state, document_uid, window) -> list[Extraction | str]:
-    """Each chunk's candidates, or the reason extraction failed (recorded as a WriteFailure).
-    An extractor that reads a window at once (`parse_window`) parses it in one batch first."""
+def _window_parse(extractor, window) -> list:
+    """The window parsed in one batch when the extractor can (`parse_window`)."""
     parse = getattr(extractor, "parse_window", None)
-    parsed = parse([c.text for c in window]) if parse else [None] * len(window)
+    return parse([c.text for c in window]) if parse else [None] * len(window)
+
+
+def _window_extract(
+    scope, extractor, state, document_uid, window, parsed
+) -> list[Extraction | str]:
+    """Each chunk's candidates, or the reason extraction failed (recorded as a WriteFailure);
+    the short-term state moves chunk by chunk."""
     out: list[Extraction | str] = []
     for chunk, doc in zip(window, parsed, strict=True):
         state.begin_chunk(chunk.section_path)

@@ -1,11 +1,14 @@
-"""The resolution gate for a window of candidates at once: what `gate.key_claim` and
-`gate.matches_find` ask per name, asked for every distinct name of the window in one query
+"""The resolution gate for a window of candidates at once: what
+`gate.claim_and_matches` asks per name, asked for every distinct name of the window in one query
 each (UNWIND), then the same scoring (`gate.proposals_score`) and rule (`gate.gate_decide`)
 per name, in the same order as the per-name path (sorted keys), so both decide alike.
 
 Within a document one name is one entity: instead of scanning the document's mentions, the
 caller passes the entity each (type, normalized name) already resolved to in this document
-(`seen`), which the claim query checks by uid (still active, still bearing the name).
+(`seen`), which the claim query checks by uid (still active, still bearing the name). Such a
+name, its entity among the key's same-name entities, merges into it whatever the indexes
+return, so its index lookup is skipped (`_named_here`): a long document asks the indexes only
+for the names it has not met yet.
 
 An entity the window creates is a possible match for the window's later names, as it would be
 had the per-name path found it through the indexes in the same transaction: it is scored with
@@ -81,7 +84,7 @@ RETURN row.index AS index, anchor.uid AS anchor, same_name, seen_here,
 """
 )
 
-# gate.MATCHES for every name of the window: the name index (when the name has words), the
+# gate.CLAIM_AND_MATCHES's searches for every name of the window: the name index (when the name has words), the
 # name's meaning, and the description's meaning (when it has one), each kept to the row's
 # tenant, type and active entities. Each SEARCH binds a name of its own (see gate.py).
 MATCHES_FIND = (
@@ -144,7 +147,7 @@ def keys_claim(
 
 
 def matches_find_all(stx: ScopedTx, tenant: str, candidates: list[EntityCandidate]) -> list:
-    """`gate.matches_find` for each candidate, in one query."""
+    """The matches of `gate.claim_and_matches` for each candidate, in one query."""
     if not candidates:
         return []
     rows = [{"index": i, "type": c.type, "words": candidate_words_query(tenant, c) or "",
@@ -174,10 +177,21 @@ def window_decide(
     """Each group's decision, in order; with it the uid its entity will have when the decision
     creates one (`created_uid()`), so later groups may match it, and what its key knew."""
     claims = keys_claim(stx, groups, seen)
-    found = matches_find_all(stx, stx.scope.tenant, [c for _, _, c in groups])
+    settled = {
+        i: decision
+        for i, ((_, _, candidate), claim) in enumerate(zip(groups, claims, strict=True))
+        if (decision := _named_here(stx, candidate, claim, merge_at, review_at)) is not None
+    }
+    rest = [i for i in range(len(groups)) if i not in settled]
+    looked_up = matches_find_all(stx, stx.scope.tenant, [groups[i][2] for i in rest])
+    found = dict(zip(rest, looked_up, strict=True))
     created: list[tuple[EntityCandidate, Match]] = []
     out = []
-    for (kind, norm, candidate), claim, matches in zip(groups, claims, found, strict=True):
+    for i, ((kind, norm, candidate), claim) in enumerate(zip(groups, claims, strict=True)):
+        if i in settled:
+            out.append((settled[i], None, claim))
+            continue
+        matches = found[i]
         local = [_with_semantic(m, c, candidate) for c, m in created if c.type == kind]
         proposals = proposals_score(stx, candidate, claim, matches + local)
         decision = gate_decide(proposals, merge_at=merge_at, review_at=review_at,
@@ -190,6 +204,21 @@ def window_decide(
                                              dict(candidate.values))))  # fmt: skip
         out.append((decision, uid, claim))
     return out
+
+
+def _named_here(stx, candidate, claim: KeyClaim, merge_at: float, review_at: float):
+    """The decision for a name this document already resolved, when its entity is among the
+    key's same-name entities and nothing forbids the merge: then `gate_decide` merges into it
+    whatever else the indexes would return (and its score does not depend on them), so the
+    index lookup is skipped; None otherwise (the name goes through the whole gate)."""
+    here = claim.seen_here
+    if here is None or here in claim.not_same or all(m.uid != here for m in claim.same_name):
+        return None
+    proposals = proposals_score(stx, candidate, claim, [])
+    mine = next(p for p in proposals if p.match.uid == here)
+    if mine.scored.forbidden:
+        return None
+    return gate_decide(proposals, merge_at=merge_at, review_at=review_at, seen_here=here)
 
 
 def _with_semantic(match: Match, theirs: EntityCandidate, mine: EntityCandidate) -> Match:

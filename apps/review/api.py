@@ -191,8 +191,8 @@ class RejectOut(serializers.Serializer):
 
 
 class ReviewDecisionApi(RecordsRefusals, APIView):
-    """A decision on one pair: the body checked by `body_in`, the answer shaped by `body_out`;
-    `decide` calls the same check_* service as the reviewer pages."""
+    """A decision on one pair (or merge): the body checked by `body_in`, the answer shaped by
+    `body_out`; `decide` calls the same check_* service as the reviewer pages."""
 
     required_scope = KeyScope.REVIEW
     body_in: type[StrictSerializer]
@@ -244,13 +244,12 @@ class UndoOut(serializers.Serializer):
     undone_at = serializers.CharField()
 
 
-class MergeUndoApi(RecordsRefusals, APIView):
-    required_scope = KeyScope.REVIEW
+@extend_schema_view(post=extend_schema(
+    parameters=_UID, request=None, responses=UndoOut,
+    summary="Unmerge: both entities and every moved edge come back",
+))  # fmt: skip
+class MergeUndoApi(ReviewDecisionApi):
+    body_in, body_out = StrictSerializer, UndoOut  # no body, or an empty one
 
-    @extend_schema(parameters=_UID, request=None, responses=UndoOut,
-                   summary="Unmerge: both entities and every moved edge come back")  # fmt: skip
-    def post(self, request, uid: str):
-        if request.data:
-            StrictSerializer(data=request.data).is_valid(raise_exception=True)
-        result = services.check_merge_undo(request.auth, merge_uid=uid[:MAX_UID_CHARS])
-        return Response(UndoOut(result).data)
+    def decide(self, scope, *, review_uid: str, data: dict) -> dict:
+        return services.check_merge_undo(scope, merge_uid=review_uid)

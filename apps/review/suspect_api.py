@@ -4,7 +4,7 @@ now, keep or undo one, queue the re-scoring job. Keys need the 'review' scope.""
 from __future__ import annotations
 
 from django.urls import reverse
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from apps.resolution import auto_merges
 from apps.resolution.api import JobQueuedOut
 from apps.review import services, suspect_merges
+from apps.review.api import ReviewDecisionApi
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
 from memoryproject.refusals import RecordsRefusals
@@ -126,28 +127,26 @@ class SuspectDecisionOut(serializers.Serializer):
     decided_at = serializers.CharField()
 
 
-class SuspectKeepApi(RecordsRefusals, APIView):
-    required_scope = KeyScope.REVIEW
+@extend_schema_view(post=extend_schema(
+    parameters=_UID, request=None, responses=SuspectDecisionOut,
+    summary="Keep the automatic merge (409 if decided)",
+))  # fmt: skip
+class SuspectKeepApi(ReviewDecisionApi):
+    body_in, body_out = StrictSerializer, SuspectDecisionOut  # no body, or an empty one
 
-    @extend_schema(parameters=_UID, request=None, responses=SuspectDecisionOut,
-                   summary="Keep the automatic merge (409 if decided)")  # fmt: skip
-    def post(self, request, uid: str):
-        if request.data:
-            StrictSerializer(data=request.data).is_valid(raise_exception=True)
-        result = services.check_suspect_keep(request.auth, uid=uid[:MAX_UID_CHARS])
-        return Response(SuspectDecisionOut(result).data)
+    def decide(self, scope, *, review_uid: str, data: dict) -> dict:
+        return services.check_suspect_keep(scope, uid=review_uid)
 
 
-class SuspectUndoApi(RecordsRefusals, APIView):
-    required_scope = KeyScope.REVIEW
+@extend_schema_view(post=extend_schema(
+    parameters=_UID, request=None, responses=SuspectDecisionOut,
+    summary="Undo the automatic merge: the mention's entity comes back (409 if decided)",
+))  # fmt: skip
+class SuspectUndoApi(ReviewDecisionApi):
+    body_in, body_out = StrictSerializer, SuspectDecisionOut  # no body, or an empty one
 
-    @extend_schema(parameters=_UID, request=None, responses=SuspectDecisionOut,
-                   summary="Undo the automatic merge: the mention's entity comes back (409 if decided)")  # fmt: skip
-    def post(self, request, uid: str):
-        if request.data:
-            StrictSerializer(data=request.data).is_valid(raise_exception=True)
-        result = services.check_suspect_undo(request.auth, uid=uid[:MAX_UID_CHARS])
-        return Response(SuspectDecisionOut(result).data)
+    def decide(self, scope, *, review_uid: str, data: dict) -> dict:
+        return services.check_suspect_undo(scope, uid=review_uid)
 
 
 class SuspectRescoreApi(RecordsRefusals, APIView):

@@ -29,6 +29,8 @@ class Rule:
     def choices(self, name: str) -> list[str]:
         if name == "knowledge_extractor":
             return sorted(django_settings.KNOWLEDGE_EXTRACTORS)
+        if name == "entry_extractor":
+            return sorted(django_settings.ENTRY_EXTRACTORS)
         return []
 
 
@@ -46,6 +48,7 @@ RULES = {
     "knowledge_promotion_minutes": Rule(int, 1, 10_080, "minutes between promotions"),
     "knowledge_heat_threshold": Rule(float, 0.0, 1.0, "heat a chain needs to be promoted"),
     "knowledge_extractor": Rule(str, help="how facts are read from conversations"),
+    "entry_extractor": Rule(str, help="how rows are read from the text of episode entries"),
     "graph_memory_mb": Rule(int, 0, 1_000_000, "memory one graph algorithm may need (MB)"),
     "similar_to_threshold": Rule(float, 0.0, 1.0, "cosine at which work-graph nodes are linked"),
     "similarity_settle_seconds": Rule(int, 0, 3600, "quiet seconds before SIMILAR_TO syncs"),

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+from rest_framework import serializers
+
 from apps.timeline.rows import EARLIEST, parse_time
 from memoryproject.api_errors import ApplicationError
 
@@ -33,3 +35,15 @@ def parse_document_date(raw: object, *, field: str) -> dt.datetime:
     if at > dt.datetime.now(dt.UTC):
         raise ApplicationError("A document's date is not after now.", field=field, limit="now")
     return at
+
+
+class DocumentDateField(serializers.CharField):
+    """The API field of a date an agent sends (a document's `date`, a fact's `valid_from`):
+    checked by `parse_document_date`, refusals named after the field."""
+
+    def __init__(self, *, help_text: str, **kwargs):
+        super().__init__(max_length=MAX_DATE_CHARS, required=False, help_text=help_text, **kwargs)
+
+    def run_validation(self, data=serializers.empty):
+        # The text is checked as text (its length) before it is read as a date.
+        return parse_document_date(super().run_validation(data), field=self.field_name)

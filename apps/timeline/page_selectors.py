@@ -7,7 +7,9 @@ import datetime as dt
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
+from apps.tenants.models import Job
 from apps.timeline import selectors
+from apps.timeline.entry_rows import JOB_KIND
 from apps.timeline.rows import time_text
 
 MAX_WINDOWS = 200
@@ -49,3 +51,9 @@ def entity_timeline(scope: Scope, *, uid: str, at: dt.datetime | None) -> dict |
                                           last=TIMELINE_STATES)  # fmt: skip
         out["state"] = selectors.as_of(scope, kind=head["kind"], key=head["key"], at=moment)
     return out
+
+
+def entry_row_jobs(scope: Scope, *, limit: int = 10) -> list[Job]:
+    """The tenant's latest jobs of rows from entries, newest first."""
+    jobs = Job.objects.filter(tenant__uid=scope.tenant, kind=JOB_KIND)
+    return list(jobs.order_by("-created_at")[:limit])

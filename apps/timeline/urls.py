@@ -7,6 +7,8 @@ from apps.timeline import api, history_api, views
 api_urlpatterns = [
     path("kinds", api.KindsApi.as_view(), name="api-kinds"),
     path("rows", api.RowsApi.as_view(), name="api-rows"),
+    path("kinds/<str:kind>/rows-from-entries", api.RowsFromEntriesApi.as_view(),
+         name="api-rows-from-entries"),
     path("rows/<str:kind>/<str:key>", api.RowUpdateApi.as_view(), name="api-row-update"),
     path("kinds/<str:kind>/entities/<str:key>/history", history_api.HistoryApi.as_view(),
          name="api-history"),
@@ -30,6 +32,12 @@ api_urlpatterns = [
 urlpatterns = [
     path("entities/<str:uid>/timeline", views.entity_timeline_part, name="entity-timeline"),
     path("memory/kinds", views.kinds_page, name="kinds"),
+    path("memory/kinds/jobs", views.entry_row_jobs_part, name="kinds-jobs"),
+    path(
+        "memory/kinds/<str:kind>/rows-from-entries",
+        views.kind_rows_from_entries,
+        name="kind-rows-from-entries",
+    ),
     path("memory/diff", views.diff_page, name="timeline-diff"),
     path("memory/entries/<str:uid>", views.entry_page, name="entry-page"),
     path("memory/entries/<str:uid>/invalidate", views.entry_invalidate, name="entry-invalidate"),

@@ -12,9 +12,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from apps.tenants.models import Role
 from apps.tenants.roles import role_required
+from apps.timeline.entry_rows import rows_from_entries_queue
 from apps.timeline.impact import check_entry_invalidate, impact_of_entry
 from apps.timeline.kinds import check_kind_declare, kinds_list
-from apps.timeline.page_selectors import entity_timeline
+from apps.timeline.page_selectors import entity_timeline, entry_row_jobs
 from apps.timeline.rows import parse_time
 from apps.timeline.time_diff import diff_between
 from memoryproject.api_errors import ApplicationError
@@ -27,7 +28,8 @@ MAX_KIND_JSON = 20_000
 @require_http_methods(["GET", "POST"])
 @role_required(Role.VIEWER)
 def kinds_page(request):
-    """The tenant's kinds; admins declare one (or add to one) as JSON, as the API takes it."""
+    """The tenant's kinds; admins declare one (or add to one) as JSON, as the API takes it, and
+    start the job that reads a kind's rows from entries (its progress shows below, htmx)."""
     error, text = "", ""
     if request.method == "POST":
         if not request.scope.allows("admin"):
@@ -39,9 +41,36 @@ def kinds_page(request):
             return redirect("kinds")
         except ApplicationError as exc:
             error = exc.message
+    return _kinds_render(request, error=error, text=text, status=400 if error else 200)
+
+
+def _kinds_render(request, *, error: str = "", text: str = "", status: int = 200):
+    jobs = entry_row_jobs(request.scope)
     context = {"kinds": kinds_list(request.scope), "error": error, "text": text,
-               "can_declare": request.scope.allows("admin")}  # fmt: skip
-    return render(request, "timeline/kinds.html", context, status=400 if error else 200)
+               "can_declare": request.scope.allows("admin"), "jobs": jobs,
+               "running": any(j.status in ("queued", "running") for j in jobs)}  # fmt: skip
+    return render(request, "timeline/kinds.html", context, status=status)
+
+
+@require_POST
+@role_required(Role.ADMIN)
+def kind_rows_from_entries(request, kind: str):
+    try:
+        rows_from_entries_queue(request.scope, kind=kind[:40])
+    except ApplicationError as exc:
+        if exc.status == 404:
+            raise Http404("No such kind.") from None
+        return _kinds_render(request, error=exc.message, status=exc.status)
+    return redirect("kinds")
+
+
+@require_GET
+@role_required(Role.VIEWER)
+def entry_row_jobs_part(request):
+    jobs = entry_row_jobs(request.scope)
+    running = any(j.status in ("queued", "running") for j in jobs)
+    return render(request, "timeline/partials/entry_row_jobs.html",
+                  {"jobs": jobs, "running": running})  # fmt: skip
 
 
 def _moment(raw: str | None) -> dt.datetime | None:

@@ -2,7 +2,9 @@
 
 import pytest
 
-from apps.conversations import tasks
+from apps.conversations import services, tasks
+from apps.conversations.embedding import messages_waiting
+from tests.conversations.test_messages import say
 
 
 @pytest.mark.django_db
@@ -11,3 +13,38 @@ def test_tasks_queued_for_a_tenant_deleted_since_do_nothing(tenant):
     tenant.delete()
     assert tasks.messages_embed(uid) == tasks.GONE
     assert tasks.session_summarize(uid, "ann", "main") == tasks.GONE
+
+
+def broker_down(*args, **kwargs):
+    # The broker is outside the project, so its outage is simulated: the publish raises.
+    from kombu.exceptions import OperationalError
+
+    raise OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_follow_up_the_broker_refuses_fails_no_task_and_the_sweep_queues_it(
+    scope, tenant, monkeypatch
+):
+    monkeypatch.setattr(services, "_last_embed_queued", {})
+    monkeypatch.setattr(tasks.messages_embed, "apply_async", lambda *a, **kw: None)
+    say(scope, "The boiler in hall 3 is leaking again.")
+    say(scope, "The pump in hall 4 is fine.")
+    # One message a task, so a second task is due for the other one.
+    monkeypatch.setattr(tasks, "EMBED_BATCH", 1)
+    monkeypatch.setattr(tasks, "EMBED_BATCHES", 1)
+    monkeypatch.setattr(tasks.messages_embed, "delay", broker_down)
+
+    result = tasks.messages_embed(tenant.uid)
+    assert result == {"embedded": 1, "more": True, "next_queued": False}
+    assert messages_waiting(scope)  # the other message still waits, for the sweep
+    swept = tasks.messages_embed_sweep()
+    assert swept["queued"] == 0 and swept["not_queued"] >= 1
+
+    queued = []
+    monkeypatch.setattr(tasks.messages_embed, "delay", queued.append)
+    assert tasks.messages_embed(tenant.uid)["next_queued"] is True
+    assert queued == [tenant.uid]
+    queued.clear()
+    tasks.messages_embed_sweep()
+    assert tenant.uid not in queued  # both messages are embedded: nothing waits

@@ -173,22 +173,26 @@ def test_an_extraction_failure_is_counted_recorded_and_the_rest_goes_on(scope):
 
 
 class Watching:
-    """Reads the job through the API and the jobs page each time a window starts, the way a
+    """Reads the job through the API and the jobs page each time a window's extraction starts
+    (after the window before it committed; its parse may run beside that write), the way a
     user watching a large document would."""
 
     def __init__(self, job_uid, api, page):
         self.inner, self.job_uid, self.api, self.page = SpacyExtractor.shared(), job_uid, api, page
-        self.name, self.seen = self.inner.name, []
+        self.name, self.seen, self.starting = self.inner.name, [], False
 
     def parse_window(self, texts):
-        served = self.api.get(f"/api/v1/jobs/{self.job_uid}").json()
-        html = self.page.get("/ingestion/jobs", HTTP_HX_REQUEST="true").content.decode()
-        row = html[html.index(f'data-job="{self.job_uid}"') :]
-        shown = row[row.index("<span") : row.index("chunks</span>")].split(">")[-1].strip()
-        self.seen.append((served["status"], served["progress"].get("done"), shown))
+        self.starting = True
         return self.inner.parse_window(texts)
 
     def extract(self, text, *, state, parsed=None):
+        if self.starting:
+            self.starting = False
+            served = self.api.get(f"/api/v1/jobs/{self.job_uid}").json()
+            html = self.page.get("/ingestion/jobs", HTTP_HX_REQUEST="true").content.decode()
+            row = html[html.index(f'data-job="{self.job_uid}"') :]
+            shown = row[row.index("<span") : row.index("chunks</span>")].split(">")[-1].strip()
+            self.seen.append((served["status"], served["progress"].get("done"), shown))
         return self.inner.extract(text, state=state, parsed=parsed)
 
 

@@ -81,3 +81,29 @@ def test_admins_declare_kinds_on_the_page_and_viewers_only_read(client, tenant, 
     listed = client.get("/memory/kinds")
     assert b'data-kind="Room"' in listed.content and b"kind-form" not in listed.content
     assert client.post("/memory/kinds", {"kind": '{"name": "Hall", "key": "k"}'}).status_code == 403
+
+
+def test_admins_start_rows_from_entries_on_the_kinds_page_and_see_progress(client, tenant,
+                                                                          make_person):  # fmt: skip
+    from apps.tenants.models import Job
+    from apps.timeline import tasks
+
+    scope = scope_for(tenant)
+    kinds_declare(scope)
+    check_entry_record(scope, episode=check_episode_open(scope)["id"], type="observation",
+                       text="serial: d1\nstatus: <i>ok</i>")  # fmt: skip
+    client.force_login(make_person(tenant, Role.VIEWER))
+    assert b"rows-from-entries" not in client.get("/memory/kinds").content
+    assert client.post("/memory/kinds/Device/rows-from-entries").status_code == 403
+    client.force_login(make_person(tenant, Role.ADMIN))
+    assert client.post("/memory/kinds/Nope/rows-from-entries").status_code == 404
+    assert client.post("/memory/kinds/Device/rows-from-entries").status_code == 302
+    job = Job.objects.get(tenant=tenant, kind="rows_from_entries")
+    queued = client.get("/memory/kinds").content.decode()
+    assert (
+        f'data-job="{job.uid}" data-status="queued"' in queued and 'hx-trigger="every 2s"' in queued
+    )
+    tasks.rows_from_entries(job.uid)  # what the worker runs for it
+    done = client.get("/memory/kinds/jobs").content.decode()
+    assert 'data-status="done"' in done and "1/1 entries" in done and "1 created" in done
+    assert "every 2s" not in done  # nothing running: the page stops asking

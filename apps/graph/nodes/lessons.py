@@ -9,6 +9,9 @@
 (:PromotionCandidate)-[:SHOWN_BY {agrees}]->(:Episode): what a rule saw, each episode once.
 (:Knowledge)-[:FACT {relation, weight, confidence, nuance, heat, obs}]->(:Knowledge): seed 002.
 (:KnowledgeChain {user, sid, promoted_no}): how far each conversation chain was promoted.
+(:EntrySerial {tenant, last}): the tenant's last entry serial; every Entry takes the next one in
+the query that stores it. (:ExtractionMark {tenant, kind, serial}): how far rows of a kind were
+read from entries (apps/timeline/entry_rows.py), (:Entry)-[:READ_FOR {kind, at, rows}]->(mark).
 """
 
 from neomodel import (
@@ -39,6 +42,7 @@ class Episode(TenantNode):
 class Entry(TenantNode):
     episode = StringProperty(required=True)
     seq = IntegerProperty(required=True)
+    serial = IntegerProperty()  # the tenant's order of entries (EntrySerial)
     type = StringProperty(required=True)
     text = StringProperty(default="")
     values = StringProperty(default="{}")  # JSON
@@ -106,6 +110,12 @@ SCHEMA = [
     "CREATE CONSTRAINT episode_key IF NOT EXISTS FOR (e:Episode) REQUIRE (e.tenant, e.key) IS UNIQUE",
     "CREATE CONSTRAINT entry_seq IF NOT EXISTS "
     "FOR (e:Entry) REQUIRE (e.tenant, e.episode, e.seq) IS UNIQUE",
+    "CREATE CONSTRAINT entry_serial IF NOT EXISTS "
+    "FOR (e:Entry) REQUIRE (e.tenant, e.serial) IS UNIQUE",
+    "CREATE CONSTRAINT entry_serial_counter IF NOT EXISTS "
+    "FOR (c:EntrySerial) REQUIRE c.tenant IS UNIQUE",
+    "CREATE CONSTRAINT extraction_mark IF NOT EXISTS "
+    "FOR (m:ExtractionMark) REQUIRE (m.tenant, m.kind) IS UNIQUE",
     "CREATE CONSTRAINT lesson_key IF NOT EXISTS FOR (l:Lesson) REQUIRE (l.tenant, l.key) IS UNIQUE",
     "CREATE CONSTRAINT playbook_key IF NOT EXISTS "
     "FOR (p:Playbook) REQUIRE (p.tenant, p.key) IS UNIQUE",

@@ -93,7 +93,14 @@ CALL {
   MATCH (n:PlaybookVersion {tenant: $tenant, uid: uid})
   CREATE (en)-[:CITES {as_of: en.created_at}]->(n)
 }
-RETURN en.uid AS id, en.seq AS seq, ep.status AS episode_status
+WITH ep, en
+// The tenant's serial, taken last so its lock is held only while the commit lasts (see
+// apps/lessons/services/entry_serials.py).
+MERGE (c:EntrySerial {tenant: $tenant})
+ON CREATE SET c.last = 0
+SET c.last = c.last + 1
+SET en.serial = c.last
+RETURN en.uid AS id, en.seq AS seq, en.serial AS serial, ep.status AS episode_status
 """
 
 
