@@ -1,6 +1,6 @@
 """Blocking keys: what finds an entity's possible matches besides its words and meaning. Kept
 on the entity as `name_keys` (a list in the `entity_names` full-text index), looked up with the
-candidate's own keys (gate.matches_find), so a match spelled another way is found by an index:
+candidate's own keys (gate.claim_and_matches), so a match spelled another way is found by an index:
 
 - a phonetic key (Metaphone, `jellyfish`) of each name word: 'Smyth' finds 'Smith', 'Katherine'
   finds 'Catherine' when the fuzzy words do not reach;

@@ -32,9 +32,8 @@ from apps.resolution.entity_values import (
 from apps.resolution.gate import (
     Decision,
     candidates_embed,
+    claim_and_matches,
     gate_decide,
-    key_claim,
-    matches_find,
     proposals_score,
 )
 from apps.resolution.mention_writes import do_mentions_write
@@ -278,8 +277,8 @@ def _resolve_one(
 ) -> tuple[Receipt, str | None]:
     """The candidate's receipt, and the uid of the gate's AutoMerge record if it made one."""
     candidate = group.candidate
-    claim = key_claim(stx, candidate, group.norm, source=provenance)
-    proposals = proposals_score(stx, candidate, claim, matches_find(stx, candidate))
+    claim, matches = claim_and_matches(stx, candidate, group.norm, source=provenance)
+    proposals = proposals_score(stx, candidate, claim, matches)
     decision = gate_decide(proposals, merge_at=merge_at, review_at=review_at,
                            seen_here=claim.seen_here)  # fmt: skip
     auto_merge = None

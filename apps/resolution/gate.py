@@ -67,8 +67,8 @@ OPTIONAL CALL (anchor) {
   WHERE e.type = $type AND e.status = 'active'
   RETURN e
   UNION
-  MATCH (e:Entity {tenant: $tenant}) WHERE e = anchor
-  RETURN e
+  WITH anchor WHERE anchor IS NOT NULL  // bound above; a MATCH on it would scan the tenant
+  RETURN anchor AS e
 }
 WITH anchor, e ORDER BY e.created_at LIMIT $same_name_hits
 WITH anchor, [x IN collect(CASE WHEN e IS NULL THEN null ELSE {"""
@@ -133,15 +133,20 @@ _BY_WORDS = """
   RETURN node
   UNION"""
 
-# One query per (words to search?, a description to search by?): the description index is asked
-# only with a description (a name's vector finds no more there than in the name index).
-MATCHES = {
-    (words, described): "CYPHER 25\nCALL () {"
+# The name key claimed and the indexes searched in one round trip (one query per: words to
+# search?, a description to search by?; the description index is asked only with a description,
+# a name's vector finds no more there than in the name index): KEY_CLAIM's answer with the
+# matches beside it, read once the key's lock is taken.
+CLAIM_AND_MATCHES = {
+    (words, described): "CYPHER 25\n"
+    + KEY_CLAIM
+    + ",\n       COLLECT { CALL () {"
     + (_BY_WORDS if words else "")
     + _BY_NAME_MEANING
     + (_BY_DESCRIPTION if described else "")
     + "}"
     + _MATCH_FIELDS
+    + "} AS matches"
     for words in (True, False)
     for described in (True, False)
 }
@@ -231,11 +236,31 @@ def key_claim(
     stx: ScopedTx, candidate: EntityCandidate, norm: str, *, source: Provenance | None = None
 ) -> KeyClaim:
     """Lock the candidate's name key; what it knows (KeyClaim)."""
-    row = stx.run(
-        KEY_CLAIM, type=candidate.type, norm=norm, same_name_hits=SAME_NAME_HITS,
-        chunk_uid=source.chunk_uid if source else None,
-        document_uid=source.document_uid if source else None, **_vectors(candidate),
-    )[0]  # fmt: skip
+    row = stx.run(KEY_CLAIM, **_claim_params(candidate, norm, source))[0]
+    return _claim_of(row)
+
+
+def claim_and_matches(
+    stx: ScopedTx, candidate: EntityCandidate, norm: str, *, source: Provenance | None = None
+) -> tuple[KeyClaim, list[Match]]:
+    """`key_claim`, and the active entities of the candidate's type and tenant that the name
+    index (its words, with its acronym; its blocking keys: phonetic, acronym, identifiers) or
+    the meaning indexes return for it, in one query."""
+    words = candidate_words_query(stx.scope.tenant, candidate)
+    query = CLAIM_AND_MATCHES[(bool(words), candidate.description_embedding is not None)]
+    row = stx.run(query, words=words, hits=INDEX_HITS, meaning_hits=MEANING_HITS,
+                  **_claim_params(candidate, norm, source))[0]  # fmt: skip
+    return _claim_of(row), [match_of(side) for side in row["matches"]]
+
+
+def _claim_params(candidate: EntityCandidate, norm: str, source: Provenance | None) -> dict:
+    return {"type": candidate.type, "norm": norm, "same_name_hits": SAME_NAME_HITS,
+            "chunk_uid": source.chunk_uid if source else None,
+            "document_uid": source.document_uid if source else None,
+            **_vectors(candidate)}  # fmt: skip
+
+
+def _claim_of(row: dict) -> KeyClaim:
     return KeyClaim(
         anchor=row["anchor"],
         seen_here=row["seen_here"],
@@ -244,17 +269,6 @@ def key_claim(
         not_same=frozenset(row["not_same"]),
         model_json=row["model_json"],
     )
-
-
-def matches_find(stx: ScopedTx, candidate: EntityCandidate) -> list[Match]:
-    """Active entities of the candidate's type and tenant that the name index (its words, with
-    its acronym; its blocking keys: phonetic, acronym, identifiers) or the meaning indexes
-    return for it."""
-    words = candidate_words_query(stx.scope.tenant, candidate)
-    query = MATCHES[(bool(words), candidate.description_embedding is not None)]
-    rows = stx.run(query, words=words, hits=INDEX_HITS, meaning_hits=MEANING_HITS,
-                   type=candidate.type, **_vectors(candidate))  # fmt: skip
-    return [match_of(row["side"]) for row in rows]
 
 
 def candidate_words_query(tenant: str, candidate: EntityCandidate) -> str:

@@ -1,5 +1,5 @@
-"""The resolution gate for a window of candidates at once: what `gate.key_claim` and
-`gate.matches_find` ask per name, asked for every distinct name of the window in one query
+"""The resolution gate for a window of candidates at once: what
+`gate.claim_and_matches` asks per name, asked for every distinct name of the window in one query
 each (UNWIND), then the same scoring (`gate.proposals_score`) and rule (`gate.gate_decide`)
 per name, in the same order as the per-name path (sorted keys), so both decide alike.
 
@@ -84,7 +84,7 @@ RETURN row.index AS index, anchor.uid AS anchor, same_name, seen_here,
 """
 )
 
-# gate.MATCHES for every name of the window: the name index (when the name has words), the
+# gate.CLAIM_AND_MATCHES's searches for every name of the window: the name index (when the name has words), the
 # name's meaning, and the description's meaning (when it has one), each kept to the row's
 # tenant, type and active entities. Each SEARCH binds a name of its own (see gate.py).
 MATCHES_FIND = (
@@ -147,7 +147,7 @@ def keys_claim(
 
 
 def matches_find_all(stx: ScopedTx, tenant: str, candidates: list[EntityCandidate]) -> list:
-    """`gate.matches_find` for each candidate, in one query."""
+    """The matches of `gate.claim_and_matches` for each candidate, in one query."""
     if not candidates:
         return []
     rows = [{"index": i, "type": c.type, "words": candidate_words_query(tenant, c) or "",

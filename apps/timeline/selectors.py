@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import time
 
 from apps.graph import cypher
 from apps.graph.fulltext import fulltext_terms, scoped_query
@@ -24,7 +25,9 @@ MAX_HISTORY = 1000
 MAX_RELATED = 1000
 
 # Times leave as epoch seconds (they are stored whole): the driver's DateTime hydration cost more
-# per State than the server's read, so history(last=20) paid for 80 of them.
+# per State than the server's read, so history(last=20) paid for 80 of them. History leaves as
+# one record (the States collected): the driver's cost per record was most of what 20 States
+# cost more than one.
 _STATE = """s {.uid, valid_from: s.valid_from.epochSeconds, valid_to: s.valid_to.epochSeconds,
                seen_last: s.seen_last.epochSeconds, .values_json, .relations_json, .by, .entry,
                recorded_at: s.recorded_at.epochSeconds} AS state"""
@@ -39,8 +42,9 @@ CALL (entity) {
   WHERE s.valid_from IS NOT NULL
   RETURN s ORDER BY s.tenant DESC, s.entity DESC, s.valid_from DESC LIMIT $last
 }
-RETURN """
-    + _STATE
+RETURN collect("""
+    + _STATE.removesuffix(" AS state")
+    + ") AS states"
 )
 
 AS_OF = (
@@ -79,7 +83,10 @@ def _time(value) -> str | None:
 
 
 def _epoch(seconds: int | None) -> str | None:
-    return time_text(dt.datetime.fromtimestamp(seconds, dt.UTC)) if seconds is not None else None
+    # time_text's format, without a datetime (a quarter of the cost, paid per State read).
+    return (
+        time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(seconds)) if seconds is not None else None
+    )
 
 
 def state_out(state: dict) -> dict:
@@ -99,7 +106,8 @@ def state_out(state: dict) -> dict:
 def history(scope: Scope, *, kind: str, key: str, last: int = MAX_HISTORY) -> list[dict]:
     """The States of an entity, oldest first (the last `last` of them)."""
     rows = cypher.read(scope, HISTORY, kind=kind, key=key, last=min(last, MAX_HISTORY))
-    return [state_out(r["state"]) for r in reversed(rows)]
+    states = sorted(rows[0]["states"] if rows else [], key=lambda s: s["valid_from"])
+    return [state_out(state) for state in states]
 
 
 def as_of(scope: Scope, *, kind: str, key: str, at: dt.datetime) -> dict | None:

@@ -36,6 +36,47 @@ async def call(client: Client, tool: str, **arguments) -> dict:
     return answer(await client.call_tool(tool, arguments))
 
 
+FACTS = {
+    "entities": [
+        {"name": "Ada Lovelace", "type": "Person", "values": {"born": 1815}},
+        {"name": "Analytical Engine", "type": "Object"},
+    ],
+    "relations": [{"subject": "Ada Lovelace", "predicate": "WROTE_ABOUT",
+                   "object": "Analytical Engine", "valid_from": "2024-09-01"}],
+}  # fmt: skip
+
+
+async def memory_tools_call(client: Client) -> dict:
+    """The memory tools in the order an agent uses them, the same calls over both transports:
+    {tool: its answer}."""
+    got = {"whoami": await call(client, "whoami")}
+    got["add_facts"] = await call(client, "add_facts", **FACTS)
+    assert "receipts" in got["add_facts"], got["add_facts"]
+    ada = got["add_facts"]["receipts"][0]["entity_uid"]
+    got["search_entities"] = await call(client, "search_entities", q="Lovelace", limit=5)
+    got["get_entity"] = await call(client, "get_entity", uid=ada)
+    got["pending_reviews"] = await call(client, "pending_reviews")
+    got["context"] = await call(client, "context", user="u1", session="s1",
+                                message="What did Ada Lovelace write about?")  # fmt: skip
+    got["append_message"] = await call(client, "append_message", user="u1", session="s1",
+                                       role="assistant", text="The Analytical Engine.",
+                                       by="agent")  # fmt: skip
+    got["ingest_document"] = await call(client, "ingest_document", source="notes",
+                                        date="2023-06-05",
+                                        content="Ada Lovelace met Charles Babbage in 1833.")  # fmt: skip
+    got["job_progress"] = await call(client, "job_progress", job=got["ingest_document"]["job"])
+    episode = got["open_episode"] = await call(client, "open_episode",
+                                               title="explain the engine", about=[ada])  # fmt: skip
+    got["record_entry"] = await call(client, "record_entry", episode=episode["id"],
+                                     type="observation", text="it computes Bernoulli numbers",
+                                     cites=[{"kind": "entity", "id": ada}])  # fmt: skip
+    got["close_episode"] = await call(client, "close_episode", episode=episode["id"],
+                                      outcome={"success": True})  # fmt: skip
+    got["lessons"] = await call(client, "lessons", about=ada)
+    got["playbooks_for"] = await call(client, "playbooks_for", situation={"task": "explain"})
+    return got
+
+
 @pytest.fixture(scope="module")
 def live_asgi():
     """The service's ASGI app on a free port, for the module's tests; its base URL."""

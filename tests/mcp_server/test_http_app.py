@@ -13,7 +13,14 @@ from apps.graph.write_failures import write_failures_list
 from apps.tenants.models import TenantAPIKey
 from tests.conftest import scope_for
 from tests.lessons.conftest import entity_make
-from tests.mcp_server.conftest import READ_ONLY, call, key_issue, over_http
+from tests.mcp_server.conftest import (
+    FACTS,
+    READ_ONLY,
+    call,
+    key_issue,
+    memory_tools_call,
+    over_http,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 DEVICE_UID = "MATCH (e:Entity {tenant: $tenant, kind: 'Device', key: 'd1'}) RETURN e.uid AS uid"
@@ -24,14 +31,6 @@ TOOLS = {
     "close_episode", "lessons", "playbooks_for", "handoffs", "hand_off", "accept_handoff",
     "whoami", "create_task", "ready_tasks", "claim_task", "complete_task", "fail_task",
     "task_context", "entity_history", "entity_as_of",
-}  # fmt: skip
-FACTS = {
-    "entities": [
-        {"name": "Ada Lovelace", "type": "Person", "values": {"born": 1815}},
-        {"name": "Analytical Engine", "type": "Object"},
-    ],
-    "relations": [{"subject": "Ada Lovelace", "predicate": "WROTE_ABOUT",
-                   "object": "Analytical Engine", "valid_from": "2024-09-01"}],
 }  # fmt: skip
 
 
@@ -68,55 +67,30 @@ def test_without_a_valid_key_or_host_the_endpoint_refuses_like_rest(live_asgi):
 
 
 def ada_uid(got: dict) -> str:
-    return got["facts"]["receipts"][0]["entity_uid"]
+    return got["add_facts"]["receipts"][0]["entity_uid"]
 
 
 def test_every_tool_answers_for_its_tenant(live_asgi, tenant):
     giver, receiver = key_issue(tenant), key_issue(tenant)
 
-    async def as_giver(client):
-        got = {"whoami": await call(client, "whoami")}
-        got["facts"] = await call(client, "add_facts", **FACTS)
-        assert "receipts" in got["facts"], got["facts"]
-        ada = got["facts"]["receipts"][0]["entity_uid"]
-        got["search"] = await call(client, "search_entities", q="Lovelace", limit=5)
-        got["entity"] = await call(client, "get_entity", uid=ada)
-        got["pending"] = await call(client, "pending_reviews")
-        got["context"] = await call(client, "context", user="u1", session="s1",
-                                    message="What did Ada Lovelace write about?")  # fmt: skip
-        got["append"] = await call(client, "append_message", user="u1", session="s1",
-                                   role="assistant", text="The Analytical Engine.", by="agent")  # fmt: skip
-        got["document"] = await call(client, "ingest_document", source="notes", date="2023-06-05",
-                                     content="Ada Lovelace met Charles Babbage in 1833.")  # fmt: skip
-        got["job"] = await call(client, "job_progress", job=got["document"]["job"])
-        episode = await call(client, "open_episode", title="explain the engine", about=[ada])
-        got["entry"] = await call(client, "record_entry", episode=episode["id"],
-                                  type="observation", text="it computes Bernoulli numbers",
-                                  cites=[{"kind": "entity", "id": ada}])  # fmt: skip
-        got["close"] = await call(client, "close_episode", episode=episode["id"],
-                                  outcome={"success": True})  # fmt: skip
-        got["lessons"] = await call(client, "lessons", about=ada)
-        got["playbooks"] = await call(client, "playbooks_for", situation={"task": "explain"})
-        got["episode"] = episode
-        return got
-
     async def whoami(client):
         return await call(client, "whoami")
 
     receiver_name = over_http(live_asgi, receiver, whoami)["agent"]
-    got = over_http(live_asgi, giver, as_giver)
+    got = over_http(live_asgi, giver, memory_tools_call)
     assert not any(result["is_error"] for result in got.values()), got
     assert got["whoami"]["scopes"] == ["memory:read", "memory:write"]
-    assert [r["action"] for r in got["facts"]["receipts"][:2]] == ["created", "created"]
-    assert got["search"]["results"][0]["name"] == "Ada Lovelace"
-    assert got["entity"]["values"] == {"born": 1815}
-    assert got["entity"]["relations"][0]["other"]["name"] == "Analytical Engine"
-    assert got["pending"] == {"pending_reviews": 0, "is_error": False}
+    assert [r["action"] for r in got["add_facts"]["receipts"][:2]] == ["created", "created"]
+    assert got["search_entities"]["results"][0]["name"] == "Ada Lovelace"
+    assert got["get_entity"]["values"] == {"born": 1815}
+    assert got["get_entity"]["relations"][0]["other"]["name"] == "Analytical Engine"
+    assert got["pending_reviews"] == {"pending_reviews": 0, "is_error": False}
     assert "Ada Lovelace" in str(got["context"])
-    assert got["append"]["no"] == 2
-    assert got["job"]["uid"] == got["document"]["job"] and got["job"]["kind"]
-    assert got["entry"]["seq"] == 1 and got["close"]["status"] == "closed"
-    assert got["lessons"]["results"] == [] and got["playbooks"]["results"] == []
+    assert got["append_message"]["no"] == 2
+    assert got["job_progress"]["uid"] == got["ingest_document"]["job"]
+    assert got["job_progress"]["kind"]
+    assert got["record_entry"]["seq"] == 1 and got["close_episode"]["status"] == "closed"
+    assert got["lessons"]["results"] == [] and got["playbooks_for"]["results"] == []
     since = cypher.read(scope_for(tenant), "MATCH (:Entity {tenant: $tenant, uid: $uid})"
                         "-[r:RELATED_TO]->(:Entity {name: 'Analytical Engine'}) "
                         "RETURN r.valid_from.year AS year", uid=ada_uid(got))  # fmt: skip
@@ -126,7 +100,7 @@ def test_every_tool_answers_for_its_tenant(live_asgi, tenant):
     assert [row["year"] for row in dated] == [2023]
 
     async def hand_off(client):
-        ref = [{"kind": "episode", "id": got["episode"]["id"]}]
+        ref = [{"kind": "episode", "id": got["open_episode"]["id"]}]
         return await call(client, "hand_off", key="h1", to=receiver_name, points_to=ref)
 
     async def accept(client):

@@ -16,8 +16,15 @@ from mcp import Client, StdioServerParameters
 from apps.tenants.models import TenantAPIKey
 from tests.conftest import ROOT, scope_for
 from tests.lessons.conftest import entity_make
-from tests.mcp_server.conftest import READ_ONLY, call, key_issue, run_apart
-from tests.mcp_server.test_http_app import FACTS, TOOLS
+from tests.mcp_server.conftest import (
+    FACTS,
+    READ_ONLY,
+    call,
+    key_issue,
+    memory_tools_call,
+    run_apart,
+)
+from tests.mcp_server.test_http_app import TOOLS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,28 +46,6 @@ def over_stdio(raw_key: str, steps):
             return await steps(client)
 
     return run_apart(main)
-
-
-def test_stdio_serves_the_tools_for_its_keys_tenant(tenant, make_tenant):
-    theirs = entity_make(scope_for(make_tenant()), "Their Secret Engine")
-    raw = key_issue(tenant)
-
-    async def steps(client):
-        tools = {tool.name for tool in (await client.list_tools()).tools}
-        facts = await call(client, "add_facts", **FACTS)
-        ada = facts["receipts"][0]["entity_uid"]
-        return tools, [
-            await call(client, "get_entity", uid=ada),
-            await call(client, "get_entity", uid=theirs),
-            await call(client, "open_episode", title="t" * 301),
-        ]
-
-    tools, (entity, other, bad) = over_stdio(raw, steps)
-    assert tools == TOOLS
-    assert entity["name"] == "Ada Lovelace" and entity["values"] == {"born": 1815}
-    assert other["is_error"] and other["status"] == 404 and other["error"]["code"] == "not_found"
-    assert bad["status"] == 400
-    assert (bad["error"]["field"], bad["error"]["limit"]) == ("title", 300)
 
 
 def test_stdio_read_only_key_reads_cannot_write_and_revocation_stops_it(tenant):
@@ -89,35 +74,19 @@ def test_stdio_will_not_start_without_a_valid_key(db):
         assert "AGENT_KEY" in done.stderr and done.stdout == ""
 
 
-def test_stdio_answers_every_tool_for_its_tenant(tenant):
+def test_stdio_answers_every_tool_for_its_keys_tenant_only(tenant, make_tenant):
+    # One process for every call of a read-write key: each start loads Django and the model.
     from tests.timeline.test_history_api import write
 
+    theirs = entity_make(scope_for(make_tenant()), "Their Secret Engine")
     write(tenant)
     raw = key_issue(tenant)
 
     async def steps(client):
-        got = {"whoami": await call(client, "whoami")}
+        tools = {tool.name for tool in (await client.list_tools()).tools}
+        got = await memory_tools_call(client)
         me = got["whoami"]["agent"]
-        got["add_facts"] = await call(client, "add_facts", **FACTS)
-        ada = got["add_facts"]["receipts"][0]["entity_uid"]
-        got["search_entities"] = await call(client, "search_entities", q="Lovelace", limit=5)
-        got["get_entity"] = await call(client, "get_entity", uid=ada)
-        got["pending_reviews"] = await call(client, "pending_reviews")
-        got["context"] = await call(client, "context", user="u1", session="s1",
-                                    message="What did Ada Lovelace write about?")  # fmt: skip
-        got["append_message"] = await call(client, "append_message", user="u1", session="s1",
-                                           role="assistant", text="The engine.", by="agent")  # fmt: skip
-        got["ingest_document"] = await call(client, "ingest_document", source="notes",
-                                            content="Ada Lovelace met Charles Babbage.")  # fmt: skip
-        got["job_progress"] = await call(client, "job_progress",
-                                         job=got["ingest_document"]["job"])  # fmt: skip
-        episode = got["open_episode"] = await call(client, "open_episode", title="explain")
-        got["record_entry"] = await call(client, "record_entry", episode=episode["id"],
-                                         type="observation", text="it computes numbers")  # fmt: skip
-        got["close_episode"] = await call(client, "close_episode", episode=episode["id"],
-                                          outcome={"success": True})  # fmt: skip
-        got["lessons"] = await call(client, "lessons", about=ada)
-        got["playbooks_for"] = await call(client, "playbooks_for", situation={"task": "x"})
+        episode = got["open_episode"]
         got["hand_off"] = await call(client, "hand_off", key="h1", to=me,
                                      points_to=[{"kind": "episode", "id": episode["id"]}])  # fmt: skip
         got["handoffs"] = await call(client, "handoffs")
@@ -136,17 +105,25 @@ def test_stdio_answers_every_tool_for_its_tenant(tenant):
         got["entity_history"] = await call(client, "entity_history", kind="Device", key="d1")
         got["entity_as_of"] = await call(client, "entity_as_of", kind="Device", key="d1",
                                          at="2026-01-01T12:00:00Z")  # fmt: skip
-        return got
+        refused = [
+            await call(client, "get_entity", uid=theirs),
+            await call(client, "open_episode", title="t" * 301),
+        ]
+        return tools, got, refused
 
-    got = over_stdio(raw, steps)
-    assert set(got) == TOOLS
+    tools, got, (other, bad) = over_stdio(raw, steps)
+    assert tools == TOOLS and set(got) == TOOLS
     assert [tool for tool, result in got.items() if result["is_error"]] == [], got
+    assert got["get_entity"]["name"] == "Ada Lovelace"
     assert got["get_entity"]["values"] == {"born": 1815}
     assert got["job_progress"]["uid"] == got["ingest_document"]["job"]
     assert got["accept_handoff"]["status"] == "accepted"
     assert got["complete_task"]["status"] == "DONE" and got["fail_task"]["status"] == "FAILED"
     assert [s["values"]["status"] for s in got["entity_history"]["results"]] == ["ok", "hot"]
     assert got["entity_as_of"]["state"]["values"]["status"] == "ok"
+    assert other["is_error"] and other["status"] == 404 and other["error"]["code"] == "not_found"
+    assert bad["status"] == 400
+    assert (bad["error"]["field"], bad["error"]["limit"]) == ("title", 300)
 
 
 def test_the_readme_shows_a_host_both_transports_as_they_are_served():

@@ -2,7 +2,10 @@
 reason that carries the three signals."""
 
 from apps.graph import cypher
+from apps.graph.cypher import count_round_trips
 from apps.resolution.candidates import EntityCandidate, Provenance
+from apps.resolution.entity_writes import do_resolve_and_write
+from apps.resolution.gate import candidates_embed
 from apps.resolution.services import entities_resolve
 
 AGENT = Provenance(agent="agent:test")
@@ -160,3 +163,22 @@ def test_another_tenants_entities_are_never_matched(scope, make_tenant):
     [mine] = resolve(scope, EntityCandidate("Anthropic", "Organization", description=ANTHROPIC))
     assert mine.action == "created" and mine.matched_uid is None
     assert mine.entity_uid != theirs.entity_uid
+
+
+def test_a_mention_is_claimed_searched_and_written_in_two_queries(scope):
+    # The name key and the index searches are one query, the write the other (the graph-version
+    # bump follows at commit); a misspelt name is still found by the indexes.
+    born = {"born": "1815-12-10"}
+    [first] = resolve(scope, EntityCandidate("Ada Lovelace", "Person", values=born))
+    [typo] = candidates_embed([EntityCandidate("Ada Lovelase", "Person", values=born)])
+    counted = []
+
+    def unit(stx):  # counted per attempt: a retried transaction starts again
+        with count_round_trips() as trips:
+            receipts = do_resolve_and_write(stx, entities=[typo], relations=[], provenance=AGENT)
+        counted.append(trips[0])
+        return receipts
+
+    [again] = cypher.write_unit(scope, unit)
+    assert again.matched_uid == first.entity_uid, again.reason
+    assert counted[-1] == 2
