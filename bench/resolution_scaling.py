@@ -7,7 +7,9 @@ their blocking keys, random unit vectors, since only the index sizes matter for 
 at each size the probed tenant holds 1/`--tenants` of the entities. The same mix of probe
 mentions (half existing names, which merge; half new names, which are created) then goes
 through the real `do_resolve_and_write`, one transaction each, at each size. `--profile` adds,
-at the largest size, the round trips per mention and where the time goes (cProfile).
+at the largest size, the round trips per mention and where the time goes (cProfile);
+`--by-query` the time of each Cypher query per mention at each size, and the rest (begin,
+commit with its index updates, Python).
 
     .venv/bin/python bench/resolution_scaling.py                       # 1,000 and 50,000
     .venv/bin/python bench/resolution_scaling.py --sizes 1000 200000 --probes 400 --profile
@@ -65,6 +67,25 @@ def name_for(i: int) -> str:
     return f"{first} {last} {i // (len(FIRST) * len(LAST))}"
 
 
+def queries_timed() -> dict[str, list[float]]:
+    """Seconds spent in each query (named by its first words) of every ScopedTx from now on."""
+    from apps.graph.cypher import ScopedTx
+
+    spent: dict[str, list[float]] = {}
+    run = ScopedTx.run
+
+    def timed(self, query, **params):
+        started = time.perf_counter()
+        try:
+            return run(self, query, **params)
+        finally:
+            name = " ".join(query.split())[:60]
+            spent.setdefault(name, []).append(time.perf_counter() - started)
+
+    ScopedTx.run = timed
+    return spent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 50000])
@@ -72,6 +93,7 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=1000)
     parser.add_argument("--tenants", type=int, default=4, help="tenants sharing the database")
     parser.add_argument("--profile", action="store_true", help="profile the largest size")
+    parser.add_argument("--by-query", action="store_true", help="time each query per mention")
     args = parser.parse_args()
 
     import django
@@ -90,6 +112,7 @@ def main() -> None:
     from apps.resolution.signals import name_normalize
 
     schema_install()
+    by_query = queries_timed() if args.by_query else None
     rng = random.Random(7)
     run = uuid.uuid4().hex[:8]
     scopes = [Scope(tenant=f"bench-scale-{run}-{t}", actor="bench", actor_kind="system")
@@ -144,6 +167,8 @@ def main() -> None:
                 if warm:
                     timings.append(time.perf_counter() - t0)
                     trips.append(counted[0])
+                elif by_query is not None:
+                    by_query.clear()  # the warm-up's queries are not counted
             filled += args.probes // 2 + args.probes % 2
             mean = statistics.mean(timings) * 1000
             median = statistics.median(timings) * 1000
@@ -152,6 +177,15 @@ def main() -> None:
                   f"{median:7.1f} ms median per mention, "
                   f"{statistics.mean(trips):.1f} round trips ({len(timings)} timed; "
                   f"filled in {fill_seconds:.0f}s)", flush=True)  # fmt: skip
+            if by_query is not None:
+                spent = 0.0
+                for query, seconds in sorted(by_query.items(), key=lambda kv: -sum(kv[1])):
+                    spent += sum(seconds)
+                    print(f"    {1000 * sum(seconds) / len(timings):7.1f} ms per mention  "
+                          f"{len(seconds) / len(timings):.1f}x  {query}")  # fmt: skip
+                print(f"    {mean - 1000 * spent / len(timings):7.1f} ms per mention  "
+                      "the rest: begin, commit (index updates), Python")  # fmt: skip
+                by_query.clear()
             if profiler:
                 stats = pstats.Stats(profiler, stream=sys.stdout)
                 stats.sort_stats("cumulative").print_stats(25)
