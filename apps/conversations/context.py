@@ -18,6 +18,7 @@ from apps.conversations.traces import do_trace_record_in
 from apps.graph import cypher
 from apps.graph.embeddings import embed_one
 from apps.graph.fulltext import entity_words_query, fulltext_terms
+from apps.graph.marginal_relevance import mmr_order
 from apps.graph.rank_fusion import rrf_fuse
 from apps.graph.scope import Scope
 from memoryproject.thread_pools import thread_pool
@@ -98,7 +99,8 @@ UNWIND range(0, size(found) - 1) AS i
 WITH found[i] AS c, found[i].m AS m, i + 1 AS meaning_place
 WHERE meaning_place <= $depth OR c.word_place <= $word_places
 RETURN m {.uid, .sid, .no, .role, .text, at: toString(m.at)} AS message,
-       c.similarity AS similarity, meaning_place, c.word_place AS word_place
+       c.similarity AS similarity, meaning_place, c.word_place AS word_place,
+       m.embedding AS vector
 """
 # Both entity indexes keep to the tenant's active entities inside the index (see nodes.entities).
 ENTITIES_BY_MEANING = """
@@ -259,7 +261,7 @@ def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, l
                     scan_max=settings.CONTEXT_EXACT_SCAN_MESSAGES,
                     lucene=limits.user_words_query(unit.scope.tenant, user, content) or None
                     ) if vector is not None else []  # fmt: skip
-    hits = _messages_fused(rows, k=k)
+    hits = _messages_fused(rows, k=k, vector=vector)
     mark = _step(steps, "message_hits", mark, len(hits))
     lucene = entity_words_query(unit.scope.tenant, terms)
     words = unit.run(ENTITIES_BY_WORDS, lucene=lucene, n=k * 2, user=user, sid=sid)[0]
@@ -272,17 +274,23 @@ def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, l
     return found, steps
 
 
-def _messages_fused(rows: list[dict], *, k: int) -> list[dict]:
-    """The k best candidates by reciprocal rank over their places by exact similarity and by
-    words. Only the first third of k places by words take part: a message among them that is
+def _messages_fused(rows: list[dict], *, k: int, vector=None) -> list[dict]:
+    """The k best candidates by reciprocal rank over their places by meaning and by words. The
+    places by meaning are in marginal-relevance order (the closest first, then each next the
+    closest that is least like those before it), so a crowd of near-alike messages cannot take
+    all of them. Only the first third of k places by words take part: a message among them that is
     also near in meaning comes first, and a name found by words alone gets in, but a common
     word the question shares with many messages (or a word of two senses) never pushes more
     than a third of the closest by meaning out."""
     by_uid = {r["message"]["uid"]: r for r in rows}
     words = sorted((r for r in rows if r["word_place"] is not None), key=lambda r: r["word_place"])
+    near = [
+        r for r in sorted(rows, key=lambda r: r["meaning_place"]) if r["meaning_place"] <= DEPTH
+    ]
+    if vector is not None and near:
+        near = [near[i] for i in mmr_order(vector, [r["vector"] for r in near])]
     rankings = {
-        "meaning": [r["message"]["uid"] for r in sorted(rows, key=lambda r: r["meaning_place"])
-                    if r["meaning_place"] <= DEPTH],
+        "meaning": [r["message"]["uid"] for r in near],
         "words": [r["message"]["uid"] for r in words[: _word_places(k)]],
     }  # fmt: skip
     return [

@@ -66,10 +66,13 @@ def document_ingest(
     document = document_text(scope, uid=document_uid)
     if document is None:
         raise LookupError(f"No document {document_uid}")
+    chunks = chunk_document(document["content"] or "")
+    windows = [chunks[s : s + EMBED_BATCH] for s in range(0, len(chunks), EMBED_BATCH)]
+    vectors = text_vectors()
+    encoding = vectors.submit([c.text for c in windows[0]]) if windows else None
     extractor = extractor or default_extractor()
     bind = getattr(extractor, "for_scope", None)  # an extractor that reads the tenant's names
     reader = bind(scope) if bind else extractor
-    chunks = chunk_document(document["content"] or "")
     counts: Counter = Counter()
     receipts: list[dict] = []
     report = progress or (lambda _: None)
@@ -77,9 +80,6 @@ def document_ingest(
 
     state = WorkingMemory(document_outline(document["content"] or ""))
     seen = document_names(scope, document_uid=document_uid)  # a resumed run's names so far
-    windows = [chunks[s : s + EMBED_BATCH] for s in range(0, len(chunks), EMBED_BATCH)]
-    vectors = text_vectors()
-    encoding = vectors.submit([c.text for c in windows[0]]) if windows else None
     # Window k is written on this thread while window k+1 is parsed here and its chunks encoded
     # on the model's; windows are still written one after the other, in order, and window
     # k+1 is read (extraction, duplicate checks) only after window k committed.

@@ -58,8 +58,8 @@ CALL (row, anchor) {
     WHERE e.type = row.type AND e.status = 'active'
     RETURN e
     UNION
-    MATCH (e:Entity {tenant: $tenant}) WHERE e = anchor
-    RETURN e
+    WITH anchor WHERE anchor IS NOT NULL  // bound above; a MATCH on it would scan the tenant
+    RETURN anchor AS e
   }
   WITH e ORDER BY e.created_at LIMIT $same_name_hits
   RETURN [x IN collect(CASE WHEN e IS NULL THEN null ELSE """
@@ -84,9 +84,9 @@ RETURN row.index AS index, anchor.uid AS anchor, same_name, seen_here,
 """
 )
 
-# gate.CLAIM_AND_MATCHES's searches for every name of the window: the name index (when the name has words), the
-# name's meaning, and the description's meaning (when it has one), each kept to the row's
-# tenant, type and active entities. Each SEARCH binds a name of its own (see gate.py).
+# gate.CLAIM_AND_MATCHES's searches for every name of the window: the name index (when the
+# name has words), the name's meaning, and the description's meaning (when it has one), each
+# kept to the row's tenant, type and active entities. Each SEARCH binds a name of its own (see gate.py).
 MATCHES_FIND = (
     """
 CYPHER 25
