@@ -22,7 +22,7 @@ PHRASES = {
     ("name", "similar"): "names somewhat alike",
     ("name", "different"): "names differ",
     ("born", "exact"): "same {date}",
-    ("born", "close"): "{date}s nearly the same ({slip})",
+    ("born", "close"): "{date}s nearly the same{slip}",
     ("born", "conflict"): "{date}s differ",
     ("phone", "exact"): "same phone",
     ("phone", "conflict"): "phones differ",
@@ -31,7 +31,7 @@ PHRASES = {
     ("domain", "exact"): "same web domain",
     ("domain", "conflict"): "web domains differ",
     ("external_id", "exact"): "same external id",
-    ("external_id", "typo"): "external ids a typo apart ({slip})",
+    ("external_id", "typo"): "external ids a typo apart{slip}",
     ("external_id", "conflict"): "external ids differ",
     ("address", "exact"): "same address",
     ("address", "close"): "addresses nearly the same",
@@ -58,7 +58,7 @@ def evidence_words(comparison: str, level: str, weight: float, detail: str = "")
     date = "founding date" if detail.startswith("founded") else "birth date"
     slip = _SLIP.search(detail)
     phrase = PHRASES.get((comparison, level), f"{comparison}: {level}").format(
-        date=date, slip=slip.group(1) if slip else "a typo apart"
+        date=date, slip=f" ({slip.group(1)})" if slip else ""
     )
     words = f"{phrase}: {strength(weight)} ({weight:+.1f})"
     if FORBIDDING.get(comparison) == level:

@@ -20,6 +20,10 @@ def test_words_say_what_was_compared_which_way_and_how_strongly():
         "external ids a typo apart (two adjacent characters swapped): very strong evidence for "
         "(+9.2)"
     )  # fmt: skip
+    assert (
+        evidence_words("born", "close", 3.1)
+        == "birth dates nearly the same: some evidence for (+3.1)"
+    )
     assert evidence_words("external_id", "conflict", -13.0, "id:ssn 2860658 / 9595082") == (
         "external ids differ: very strong evidence against (-13.0); forbids an automatic merge"
     )
