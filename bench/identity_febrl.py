@@ -71,14 +71,18 @@ def difference_kind(a: str, b: str) -> str:
         return "missing"
     if len(a) != len(b):
         return "other"
-    from apps.resolution.comparisons.dates import adjacent_swap
-
-    diffs = sum(x != y for x, y in zip(a, b, strict=True))
-    if diffs == 1:
+    # Counted here, not with the gate's comparisons, so it reads the same under any model.
+    diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if len(diffs) == 1:
         return "one substituted"
-    if adjacent_swap(a, b):
+    if (
+        len(diffs) == 2
+        and diffs[1] == diffs[0] + 1
+        and a[diffs[0]] == b[diffs[1]]
+        and (a[diffs[1]] == b[diffs[0]])
+    ):
         return "adjacent swapped"
-    return "two substituted" if diffs == 2 else "other"
+    return "two substituted" if len(diffs) == 2 else "other"
 
 
 def review_explained(in_review, entity_of, rows, evidence_of) -> dict:
