@@ -70,6 +70,8 @@ def main() -> None:
     args = parser.parse_args()
 
     import django
+    import torch
+    from django.conf import settings
 
     django.setup()
     from apps.graph import cypher
@@ -91,6 +93,7 @@ def main() -> None:
     extractor.nlp("Warm up.")
 
     chunks = [c.text for text in docs for c in chunk_document(text)]
+    embed_threads = torch.get_num_threads()
     started = time.perf_counter()
     embedder.embed(chunks)
     embed_seconds = time.perf_counter() - started
@@ -123,7 +126,9 @@ def main() -> None:
           "the embedding model's time")  # fmt: skip
     print(f"whole pipeline:        {pipeline_seconds:.2f} s = "
           f"{len(docs) / pipeline_seconds:.2f} docs/s, {len(chunks) / pipeline_seconds:.1f} chunks/s")  # fmt: skip
-    print(f"ratio (pipeline time / embedding time): {pipeline_seconds / embed_seconds:.2f}x")
+    print(f"ratio (pipeline time / embedding time): {pipeline_seconds / embed_seconds:.2f}x "
+          f"(the model alone on torch's {embed_threads} threads, in the pipeline on "
+          f"{settings.INGESTION_ENCODE_THREADS or embed_threads}: INGESTION_ENCODE_THREADS)")  # fmt: skip
     print(f"Neo4j round trips: {trips[0]} = {trips[0] / len(chunks):.1f} per chunk")
     print("written: " + ", ".join(f"{k}={v}" for k, v in totals.items()))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
