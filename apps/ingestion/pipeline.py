@@ -21,6 +21,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
@@ -79,11 +80,12 @@ def document_ingest(
     report(_progress(counts, len(chunks)))
 
     state = WorkingMemory(document_outline(document["content"] or ""))
-    seen = document_names(scope, document_uid=document_uid)  # a resumed run's names so far
     # Window k is written on this thread while window k+1 is parsed here and its chunks encoded
     # on the model's; windows are still written one after the other, in order, and window
     # k+1 is read (extraction, duplicate checks) only after window k committed.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-write") as writer:
+        # A resumed run's names so far, read on the writer's thread beside the first parse.
+        seen = _on(writer, partial(document_names, scope, document_uid=document_uid))
         writing = None
         for k, window in enumerate(windows):
             parsed = _window_parse(reader, window)
@@ -146,7 +148,9 @@ def _probe(record: ChunkRecord) -> ChunkProbe:
 
 
 def _window_write(scope, records, extractions, embedded, probing, seen):
-    """The window's transaction (on the writer's thread, after its duplicate checks)."""
+    """The window's transaction (on the writer's thread, after its duplicate checks); `seen`
+    holds the document's names (one dict for all its windows, which learn theirs)."""
+    seen = seen.result()
     readable = list(embedded)
     layers = probing.result()
     if len(readable) < len(records):  # a chunk that failed extraction is no earlier chunk
