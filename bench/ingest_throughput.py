@@ -7,6 +7,7 @@ RSS of this process, which does what a worker does (both models and the pipeline
 
     .venv/bin/python bench/ingest_throughput.py [--documents 10] [--size 2000] [--seed 7]
     .venv/bin/python bench/ingest_throughput.py --documents 1 --size 200000   # one 200 KB document
+    .venv/bin/python bench/ingest_throughput.py --components   # and each spaCy component's time
 
 Uses the configured Neo4j (`make run`'s, or NEO4J_LOCAL_PORT / NEO4J_BOLT_URL) in a throwaway
 tenant that is deleted at the end; needs no relational database.
@@ -67,6 +68,8 @@ def main() -> None:
     parser.add_argument("--documents", type=int, default=10)
     parser.add_argument("--size", type=int, default=2000, help="characters per document")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--components", action="store_true",
+                        help="also time each spaCy component alone over the chunks")  # fmt: skip
     args = parser.parse_args()
 
     import django
@@ -102,6 +105,13 @@ def main() -> None:
     for start in range(0, len(chunks), 32):
         extractor.parse_window(chunks[start : start + 32])
     parse_seconds = time.perf_counter() - started
+    if args.components:  # each component's pipe over all chunks, in the pipeline's order
+        parsed, spent = [extractor.nlp.make_doc(c) for c in chunks], {}
+        for name, component in extractor.nlp.pipeline:
+            started = time.perf_counter()
+            parsed = list(component.pipe(parsed, batch_size=32))
+            spent[name] = time.perf_counter() - started
+        print("spaCy components: " + ", ".join(f"{k} {v:.3f} s" for k, v in spent.items()))
 
     totals = {"chunks_written": 0, "entities_created": 0, "entities_merged": 0,
               "entities_pending": 0, "entities_unchanged": 0, "relations": 0, "duplicates_skipped": 0}  # fmt: skip
