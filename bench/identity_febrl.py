@@ -13,24 +13,31 @@ FEBRL3 is held out: bench/identity_estimate.py never sees it.
 
     .venv/bin/python bench/identity_febrl.py --limit 1000      # the first 1,000 records per set
     .venv/bin/python bench/identity_febrl.py --sets febrl3      # all of FEBRL3 (5,000 records)
+    .venv/bin/python bench/identity_febrl.py --sets febrl2 --explain-review   # why pairs wait
+
+--explain-review prints, for the true pairs sent to review, what held each (the comparison whose
+conflict forbade a merge, or a probability under the merge threshold), the levels of the pending
+pair's stored evidence, and how the two FEBRL records' birth dates and ids differ (a typist's
+slip or another value): the diagnosis behind the match model's levels. Never run it on FEBRL 3.
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import re
 import sys
 import time
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryproject.settings")
 
-from bench.febrl_records import HELD_OUT, febrl_load, febrl_name, febrl_values  # noqa: E402
+from bench.febrl_records import HELD_OUT, febrl_load, febrl_name, febrl_values, text  # noqa: E402
 
 SETS = ("febrl1", "febrl2", "febrl3", "febrl4")
 
@@ -48,7 +55,66 @@ def records_of(name: str, limit: int):
     return rows, true_pairs
 
 
-def run_set(name: str, limit: int) -> dict:
+PENDING_EVIDENCE = """
+MATCH (a:Entity)-[s:SAME_AS]->(b:Entity)
+WHERE s.tenant = $tenant AND s.status = 'pending'
+RETURN a.uid AS a, b.uid AS b, s.evidence AS evidence, s.score AS score
+"""
+
+
+def difference_kind(a: str, b: str) -> str:
+    """How two raw FEBRL values differ: same, missing, one character substituted, two adjacent
+    swapped, two substituted, or other (a different value)."""
+    if a == b:
+        return "same"
+    if not a or not b:
+        return "missing"
+    if len(a) != len(b):
+        return "other"
+    # Counted here, not with the gate's comparisons, so it reads the same under any model.
+    diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    if len(diffs) == 1:
+        return "one substituted"
+    if (
+        len(diffs) == 2
+        and diffs[1] == diffs[0] + 1
+        and a[diffs[0]] == b[diffs[1]]
+        and (a[diffs[1]] == b[diffs[0]])
+    ):
+        return "adjacent swapped"
+    return "two substituted" if len(diffs) == 2 else "other"
+
+
+def review_explained(in_review, entity_of, rows, evidence_of) -> dict:
+    """Counters over the true pairs sent to review (see --explain-review)."""
+    from django.conf import settings
+
+    from apps.resolution.match_model import FORBIDDING
+
+    merge_at = settings.TENANT_DEFAULTS["merge_threshold"]
+    raw = {rid: row for rid, row in rows}
+    held, levels, kinds = Counter(), Counter(), Counter()
+    for pair in in_review:
+        found = evidence_of.get(frozenset(entity_of[r] for r in pair))
+        if found is None:
+            continue
+        parts, score = found
+        level = {p["comparison"]: p["level"] for p in parts}
+        forbidding = [c for c in FORBIDDING if level.get(c) == FORBIDDING[c]]
+        held[
+            " + ".join(f"{c} conflict" for c in forbidding)
+            or ("P under the merge threshold" if score < merge_at else "a name alone")
+        ] += 1
+        levels[", ".join(f"{c} {level.get(c, 'missing')}"
+                         for c in ("name", "born", "external_id", "address"))] += 1  # fmt: skip
+        a, b = (raw[r] for r in pair)
+        kinds["date_of_birth " + difference_kind(text(a["date_of_birth"]), text(b["date_of_birth"]))
+              + ", soc_sec_id " + difference_kind(text(a["soc_sec_id"]).strip(),
+                                                  text(b["soc_sec_id"]).strip())] += 1  # fmt: skip
+    return {"held by": held, "evidence levels": levels, "raw differences": kinds}
+
+
+def run_set(name: str, limit: int, explain: bool = False) -> dict:
     from rest_framework.test import APIClient
 
     from apps.graph import cypher
@@ -63,8 +129,9 @@ def run_set(name: str, limit: int) -> dict:
     _, raw = services.api_key_issue(tenant=tenant, name="bench", scopes=["memory:write"])
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Api-Key {raw}")
-    entity_of, pending, actions = {}, set(), defaultdict(int)
+    entity_of, pending, actions, evidence_of = {}, set(), defaultdict(int), {}
     spent = 0.0
+    scope = Scope(tenant=tenant.uid, actor="bench", actor_kind="system")
     try:
         for rid, row in rows:
             body = {"entities": [{"name": febrl_name(row), "type": "Person",
@@ -78,8 +145,10 @@ def run_set(name: str, limit: int) -> dict:
             entity_of[rid] = receipt["entity_uid"]
             for proposal in receipt.get("proposed") or ():
                 pending.add(frozenset((receipt["entity_uid"], proposal["uid"])))
+        for same_as in cypher.read(scope, PENDING_EVIDENCE) if explain else ():
+            evidence_of[frozenset((same_as["a"], same_as["b"]))] = (
+                json.loads(same_as["evidence"] or "[]"), same_as["score"] or 0.0)  # fmt: skip
     finally:
-        scope = Scope(tenant=tenant.uid, actor="bench", actor_kind="system")
         while cypher.write(scope, "MATCH (n) WHERE n.tenant = $tenant WITH n LIMIT 5000 "
                                   "DETACH DELETE n RETURN count(*) AS n")[0]["n"]:  # fmt: skip
             pass
@@ -104,6 +173,7 @@ def run_set(name: str, limit: int) -> dict:
         "pending pairs": len(pending),
         "ms/record": 1000 * spent / max(1, len(rows)),
         "actions": dict(sorted(actions.items())),
+        "explained": review_explained(in_review, entity_of, rows, evidence_of) if explain else {},
     }
 
 
@@ -113,7 +183,11 @@ def main() -> None:
         "--sets", default=",".join(SETS), help="comma-separated, of " + ", ".join(SETS)
     )
     parser.add_argument("--limit", type=int, default=0, help="only the first N records per set")
+    parser.add_argument("--explain-review", action="store_true",
+                        help="count what held each true pair sent to review (not on FEBRL 3)")  # fmt: skip
     args = parser.parse_args()
+    if args.explain_review and HELD_OUT in args.sets:
+        parser.error(f"{HELD_OUT} is held out: explain on the sets the model learns from")
 
     import django
 
@@ -128,10 +202,14 @@ def main() -> None:
     print(f"{'set':20} {'records':>7} {'pairs':>6} {'precision':>9} {'recall':>7} "
           f"{'to review':>9} {'false pend':>10} {'ms/rec':>7}  decisions")  # fmt: skip
     for name in args.sets.split(","):
-        r = run_set(name.strip(), args.limit)
+        r = run_set(name.strip(), args.limit, args.explain_review)
         print(f"{r['set']:20} {r['records']:7d} {r['true pairs']:6d} {r['precision']:9.4f} "
               f"{r['recall']:7.4f} {r['to review']:9.4f} {r['false pending']:10.4f} "
               f"{r['ms/record']:7.1f}  {r['actions']}", flush=True)  # fmt: skip
+        for title, counts in r["explained"].items():
+            print(f"  true pairs sent to review, {title}:")
+            for what, n in counts.most_common(12):
+                print(f"    {n:6d}  {what}")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from django.http import Http404, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 
 class ApplicationError(Exception):
@@ -112,7 +113,8 @@ def exception_handler(exc, context):
             "invalid",
             "The request is invalid; see fields.",
             fields=fields,
-            field=first if len(fields) == 1 and first != "non_field_errors" else None,
+            field=getattr(exc, "field", None)
+            or (first if len(fields) == 1 and first != "non_field_errors" else None),
             limit=getattr(exc, "limit", None),
         )
     else:
@@ -151,21 +153,47 @@ class StrictSerializer(serializers.Serializer):
         valid = super().is_valid()
         if not valid and raise_exception:
             error = serializers.ValidationError(self.errors)
-            error.limit = self.broken_limit()
+            error.field, error.limit = self.broken_bound()
             raise error
         return valid
 
-    def broken_limit(self):
-        """The bound that the one invalid field broke, if there is one such field."""
-        if len(self.errors) != 1:
-            return None
-        name, problems = next(iter(self.errors.items()))
-        field = self.fields.get(name)
-        code = getattr(problems[0], "code", None) if isinstance(problems, list) else None
+    def broken_bound(self) -> tuple[str | None, Any]:
+        """Where the one problem of the errors is, as a path (`entities[0].name`, however deep
+        the field), and the bound it broke, if there is one problem; (None, None) otherwise."""
+        found = _one_problem(self.errors, self, "")
+        if found is None:
+            return None, None
+        path, field, problem = found
+        code = getattr(problem, "code", None)
         if field is None or code not in BOUND_CODES:
-            return None
+            return path, None
         bound = getattr(field, code, None)
-        return INT64_MAX if bound is None and code == "max_value" else bound
+        return path, INT64_MAX if bound is None and code == "max_value" else bound
+
+
+def _one_problem(errors, field, path: str):
+    """(path, field, first error) of the only invalid leaf of DRF's nested errors, else None."""
+    if isinstance(errors, dict):
+        if len(errors) != 1:
+            return None
+        key, inner = next(iter(errors.items()))
+        if key == api_settings.NON_FIELD_ERRORS_KEY:
+            return (path, None, inner[0]) if path and isinstance(inner, list) else None
+        if isinstance(field, (serializers.ListField, serializers.ListSerializer)):
+            return _one_problem(inner, field.child, f"{path}[{key}]")
+        child = field.child if isinstance(field, serializers.DictField) else None
+        if isinstance(field, serializers.Serializer):
+            child = field.fields.get(key)
+        return _one_problem(inner, child, f"{path}.{key}" if path else str(key))
+    if isinstance(errors, list) and errors:
+        if all(isinstance(e, str) for e in errors):
+            return (path, field, errors[0]) if path else None
+        broken = [(i, e) for i, e in enumerate(errors) if e]  # a list serializer's items
+        if len(broken) != 1:
+            return None
+        index, inner = broken[0]
+        return _one_problem(inner, getattr(field, "child", None), f"{path}[{index}]")
+    return None
 
 
 # --- Errors Django answers before (or instead of) a DRF view: the same shape under /api/ ------

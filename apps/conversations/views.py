@@ -58,7 +58,8 @@ def session_page(request, user: str, sid: str):
     context = {
         "user_id": user,
         "sid": sid,
-        "messages": messages,
+        # Not "messages": base.html shows Django's flash messages under that name.
+        "session_messages": messages,
         "summary": found["summary"],
         "last_no": found["last_no"],
         "earlier": messages[0]["no"] if messages and messages[0]["no"] > 1 else None,

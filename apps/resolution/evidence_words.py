@@ -7,7 +7,13 @@ The strength follows the weight (log2 of the odds factor): under 1 bit is weak, 
 
 from __future__ import annotations
 
+import re
+
 from apps.resolution.match_model import FORBIDDING
+
+# The slip a comparison names at the end of its detail: "born 1965-03-01 / 1956-03-01 (two
+# adjacent digits swapped)".
+_SLIP = re.compile(r"\(([^()]+)\)$")
 
 PHRASES = {
     ("name", "exact"): "same name",
@@ -16,7 +22,7 @@ PHRASES = {
     ("name", "similar"): "names somewhat alike",
     ("name", "different"): "names differ",
     ("born", "exact"): "same {date}",
-    ("born", "close"): "{date}s close (a typo apart)",
+    ("born", "close"): "{date}s nearly the same{slip}",
     ("born", "conflict"): "{date}s differ",
     ("phone", "exact"): "same phone",
     ("phone", "conflict"): "phones differ",
@@ -25,7 +31,7 @@ PHRASES = {
     ("domain", "exact"): "same web domain",
     ("domain", "conflict"): "web domains differ",
     ("external_id", "exact"): "same external id",
-    ("external_id", "typo"): "external ids a typo apart",
+    ("external_id", "typo"): "external ids a typo apart{slip}",
     ("external_id", "conflict"): "external ids differ",
     ("address", "exact"): "same address",
     ("address", "close"): "addresses nearly the same",
@@ -50,7 +56,10 @@ def strength(weight: float) -> str:
 def evidence_words(comparison: str, level: str, weight: float, detail: str = "") -> str:
     """One comparison in a reviewer's words, with its weight in bits."""
     date = "founding date" if detail.startswith("founded") else "birth date"
-    phrase = PHRASES.get((comparison, level), f"{comparison}: {level}").format(date=date)
+    slip = _SLIP.search(detail)
+    phrase = PHRASES.get((comparison, level), f"{comparison}: {level}").format(
+        date=date, slip=f" ({slip.group(1)})" if slip else ""
+    )
     words = f"{phrase}: {strength(weight)} ({weight:+.1f})"
     if FORBIDDING.get(comparison) == level:
         words += "; forbids an automatic merge"

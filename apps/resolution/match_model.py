@@ -8,7 +8,8 @@ Parameters are data, not code: `match_model_params.json`, estimated on FEBRL by
 
 Two rules sit above the arithmetic, because no weight should be able to buy them:
 - a conflicting identifier or date (`conflict` of born, phone, email, domain, external_id)
-  forbids an automatic merge, whatever the probability;
+  forbids an automatic merge, whatever the probability (a typing slip is not a conflict: a
+  `close` date or `typo` id is weighed like any level);
 - a name alone never merges: some other comparison must add evidence (weight > 0).
 """
 

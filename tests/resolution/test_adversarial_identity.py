@@ -104,3 +104,49 @@ def test_a_conflicting_external_id_forbids_even_an_identical_everything_else(sco
     other = resolve(scope, "Grace Hopper", born="1906-12-09", id_wikidata="Q99999")
     assert other.action != "merged" and other.entity_uid != first.entity_uid
     assert "external_id conflict" in other.reason
+
+
+# A typist's slip (two adjacent digits swapped) is a `typo` or `close` level the model weighs;
+# only a value no single slip explains is a conflict that forbids merging.
+WILLAROO = "6 tullaroop street, willaroo, wa 4011"
+
+
+def test_an_id_with_two_adjacent_digits_swapped_merges_and_says_so(scope):
+    first = resolve(scope, "Joshua Pearce", born="1957-02-11", address=WILLAROO,
+                    id_soc_sec="2860658")  # fmt: skip
+    slip = resolve(scope, "Joshua Pearce", born="1957-02-11", address=WILLAROO,
+                   id_soc_sec="2860568")  # fmt: skip
+    assert slip.action == "merged" and slip.entity_uid == first.entity_uid, slip.reason
+    assert "external_id typo" in slip.reason and "two adjacent characters swapped" in slip.reason
+
+
+def test_a_birth_date_with_two_digits_swapped_merges_with_the_same_id(scope):
+    first = resolve(scope, "Grace Hopper", born="1906-12-09", id_soc_sec="4513897")
+    slip = resolve(scope, "Grace Hopper", born="1960-12-09", id_soc_sec="4513897")
+    assert slip.action == "merged" and slip.entity_uid == first.entity_uid, slip.reason
+    assert "born close" in slip.reason and "two adjacent digits swapped" in slip.reason
+
+
+def test_one_name_and_a_date_slip_alone_wait_for_a_reviewer(scope):
+    first = resolve(scope, "Harriet Quimby", born="1875-05-11")
+    other = resolve(scope, "Harriet Quimby", born="1857-05-11")
+    assert other.action == "pending" and other.matched_uid == first.entity_uid, other.reason
+    assert "born close" in other.reason
+
+
+def test_a_birth_date_no_slip_explains_forbids_a_merge_even_with_the_same_id(scope):
+    first = resolve(scope, "Lise Meitner", born="1878-11-07", id_soc_sec="7333388",
+                    address=WILLAROO)  # fmt: skip
+    other = resolve(scope, "Lise Meitner", born="1887-01-17", id_soc_sec="7333388",
+                    address=WILLAROO)  # fmt: skip
+    assert other.action != "merged" and other.entity_uid != first.entity_uid
+    assert "born conflict" in other.reason and "forbids an automatic merge" in other.reason
+
+
+def test_ids_two_slips_apart_forbid_a_merge_even_when_all_else_agrees(scope):
+    first = resolve(scope, "Emmy Noether", born="1882-03-23", id_soc_sec="1806258",
+                    address=WILLAROO)  # fmt: skip
+    other = resolve(scope, "Emmy Noether", born="1882-03-23", id_soc_sec="8106285",
+                    address=WILLAROO)  # fmt: skip
+    assert other.action != "merged" and other.entity_uid != first.entity_uid
+    assert "external_id conflict" in other.reason

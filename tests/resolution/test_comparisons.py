@@ -75,6 +75,10 @@ def test_the_best_pair_of_names_and_aliases_counts():
         ("1815-12-10", "1815-12-11", "close"),
         ("1815-12-10", "1815-10-12", "close"),  # day and month swapped
         ("1815-12-10", "1816-12-10", "close"),  # one digit
+        ("1965-03-01", "1956-03-01", "close"),  # two adjacent digits swapped
+        ("1990-11-11", "1909-11-11", "close"),  # the same slip across the decade
+        ("1965-03-01", "1956-03-10", "conflict"),  # two slips: a different date
+        ("1915-12-22", "1917-04-01", "conflict"),
         ("1815-12-10", "1852-11-27", "conflict"),
         ("1815-12-10", None, MISSING),
     ],
@@ -100,6 +104,12 @@ def test_identifiers_exact_typo_conflict():
     assert compare_external_ids({"id:wikidata": "Q7259"}, {"id:wikidata": "Q7259"}).level == "exact"
     assert compare_external_ids({"id:ssn": "1234567"}, {"id:ssn": "1234568"}).level == "typo"
     assert compare_external_ids({"id:ssn": "1234567"}, {"id:ssn": "7654321"}).level == "conflict"
+    # Two neighbouring characters swapped is one typing slip; two slips, or a swap of characters
+    # apart, is another id.
+    swapped = compare_external_ids({"id:ssn": "2860658"}, {"id:ssn": "2860568"})
+    assert swapped.level == "typo" and swapped.detail.endswith("(two adjacent characters swapped)")
+    assert compare_external_ids({"id:ssn": "2860658"}, {"id:ssn": "8260568"}).level == "conflict"
+    assert compare_external_ids({"id:ssn": "2860658"}, {"id:ssn": "2560858"}).level == "conflict"
     # Ids of different systems say nothing.
     assert compare_external_ids({"id:ssn": "1"}, {"id:wikidata": "Q1"}).level == MISSING
 

@@ -10,6 +10,23 @@ def test_words_say_what_was_compared_which_way_and_how_strongly():
     assert evidence_words("born", "conflict", -4.2, "founded 2016 / 2021") == (
         "founding dates differ: strong evidence against (-4.2); forbids an automatic merge"
     )
+    # A typing slip is named, and does not forbid a merge.
+    assert evidence_words("born", "close", 3.1, "born 1965-03-01 / 1956-03-01 (two adjacent "
+                          "digits swapped)") == (
+        "birth dates nearly the same (two adjacent digits swapped): some evidence for (+3.1)"
+    )  # fmt: skip
+    assert evidence_words("external_id", "typo", 9.2, "id:ssn 2860658 / 2860568 (two adjacent "
+                          "characters swapped)") == (
+        "external ids a typo apart (two adjacent characters swapped): very strong evidence for "
+        "(+9.2)"
+    )  # fmt: skip
+    assert (
+        evidence_words("born", "close", 3.1)
+        == "birth dates nearly the same: some evidence for (+3.1)"
+    )
+    assert evidence_words("external_id", "conflict", -13.0, "id:ssn 2860658 / 9595082") == (
+        "external ids differ: very strong evidence against (-13.0); forbids an automatic merge"
+    )
     assert evidence_words("description", "high", 0.6) == (
         "descriptions alike: weak evidence for (+0.6)"
     )

@@ -1,5 +1,7 @@
-"""Dates (birth, founding): exact, close (a typo: one digit, day and month swapped, one day or
-month off), or conflicting, at the precision both sides give (YYYY, YYYY-MM, YYYY-MM-DD)."""
+"""Dates (birth, founding): exact, close (a typo: one digit, two adjacent digits swapped, day
+and month swapped, one day or month off), or conflicting, at the precision both sides give
+(YYYY, YYYY-MM, YYYY-MM-DD). A typist's slip is `close`, weighed by the model; only a date no
+slip explains is a `conflict`, which forbids an automatic merge."""
 
 from __future__ import annotations
 
@@ -22,11 +24,26 @@ def compare_dates(key: str, a: object, b: object) -> Compared:
     da, db = "".join(pa), "".join(pb)
     if len(da) == len(db) and sum(x != y for x, y in zip(da, db, strict=True)) == 1:
         return Compared(key, "close", shown + " (one digit apart)")
+    if adjacent_swap(da, db):
+        return Compared(key, "close", shown + " (two adjacent digits swapped)")
     if depth == 3 and pa[0] == pb[0] and (pa[1], pa[2]) == (pb[2], pb[1]):
         return Compared(key, "close", shown + " (day and month swapped)")
     if pa[0] == pb[0] and depth >= 2 and _one_apart(pa[1:], pb[1:]):
         return Compared(key, "close", shown + " (one day or month apart)")
     return Compared(key, "conflict", shown)
+
+
+def adjacent_swap(a: str, b: str) -> bool:
+    """True when b is a with exactly two neighbouring characters swapped (1965 / 1956): the
+    commonest typing slip after a wrong key, which an edit distance counts as two edits."""
+    if len(a) != len(b):
+        return False
+    diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+    return (
+        len(diffs) == 2
+        and diffs[1] == diffs[0] + 1
+        and (a[diffs[0]], a[diffs[1]]) == (b[diffs[1]], b[diffs[0]])
+    )
 
 
 def _one_apart(a: list[str], b: list[str]) -> bool:

@@ -1,3 +1,5 @@
+import os
+
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
@@ -10,7 +12,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--new-key", action="store_true", help="issue another demo API key")
-        parser.add_argument("--url", default="http://127.0.0.1:8000")
+        # bin/run-local serves on HOST:PORT: a later `demo_setup --new-key` names the same URL.
+        host, port = os.environ.get("HOST", "127.0.0.1"), os.environ.get("PORT", "8000")
+        parser.add_argument("--url", default=f"http://{host}:{port}")
         parser.add_argument(
             "--with-data",
             action="store_true",
