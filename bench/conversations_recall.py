@@ -261,9 +261,13 @@ def main() -> None:
     ap.add_argument("--exact-scan", type=int, default=None,
                     help="compare exactly with all messages of a user who has at most this many "
                          "(settings.CONTEXT_EXACT_SCAN_MESSAGES; 0: always the vector index)")  # fmt: skip
+    ap.add_argument("--index-depth", type=int, default=None,
+                    help=f"places read from the vector index (default {context.INDEX_DEPTH})")  # fmt: skip
     args = ap.parse_args()
     if args.exact_scan is not None:
         settings.CONTEXT_EXACT_SCAN_MESSAGES = args.exact_scan
+    if args.index_depth is not None:
+        context.INDEX_DEPTH = args.index_depth
 
     rng = random.Random(args.seed)
     graph_connect()
@@ -311,7 +315,8 @@ def main() -> None:
             t, f, n = figures[kind]
             figures[kind] = (t + times, f + found, n + len(questions))
         print(f"exact comparison with all messages of users with at most "
-              f"{settings.CONTEXT_EXACT_SCAN_MESSAGES}; seed {args.seed}, filler seed {args.filler_seed}")  # fmt: skip
+              f"{settings.CONTEXT_EXACT_SCAN_MESSAGES}, else {context.INDEX_DEPTH} places of the "
+              f"vector index; seed {args.seed}, filler seed {args.filler_seed}")  # fmt: skip
         for kind, (times, found, n) in figures.items():
             messages = args.long_messages if kind == "long" else args.short_messages
             print(f"{kind} histories ({messages} messages): recall@{args.k} {found}/{n} = "

@@ -17,7 +17,10 @@ NOT_AN_INITIAL_OR_TITLE = (
     r"(?<!\b[A-HJ-Z]\.)(?<!\b(?:Mr|Ms|Dr|St|Mt|Lt)\.)"
     r"(?<!\b(?:Mrs|Gen|Col|Sgt|Rev|Hon|Gov|Sen)\.)(?<!\b(?:Prof|Capt)\.)"
 )
-SENTENCE_END = re.compile(NOT_AN_INITIAL_OR_TITLE + r"(?<=[.!?…])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])")
+# "No." before a number ("Difference Engine No. 2") ends no sentence either.
+SENTENCE_END = re.compile(
+    NOT_AN_INITIAL_OR_TITLE + r"(?<=[.!?…])(?!(?<=\bNo\.)\s+\d)[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])"
+)
 _LINES = re.compile(r"\n+")
 
 
@@ -45,8 +48,12 @@ def sentences(text: str) -> list[str]:
 
 
 def sentence_at(text: str, offset: int) -> str:
-    """The sentence that holds the character at `offset`, stripped."""
-    for a, b in sentence_spans(text):
-        if offset < b or b == len(text):
+    """The sentence that holds the character at `offset`, stripped; a line break ends one too,
+    so a heading above the sentence is not quoted with it."""
+    start = text.rfind("\n", 0, max(offset, 0)) + 1
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    for a, b in sentence_spans(text, start, end):
+        if offset < b or b == end:
             return text[a:b].strip()
     return ""

@@ -38,3 +38,13 @@ def test_an_initial_or_a_title_before_a_name_ends_no_sentence():
         "We left.",
     ]
     assert sentence_at(text, text.index("C. Babbage")) == "Its designer, C. Babbage, lectured."
+
+
+def test_a_number_after_no_and_a_heading_above_end_no_quoted_sentence():
+    text = "# The Engine\nLondon completed a working Difference Engine No. 2 in 1991. It ran."
+    assert sentence_at(text, text.index("London")) == (
+        "London completed a working Difference Engine No. 2 in 1991."
+    )
+    assert sentence_at(text, text.index("It ran")) == "It ran."
+    assert sentence_at(text, 2) == "# The Engine"
+    assert sentences("No. I left.") == ["No.", "I left."]

@@ -25,7 +25,8 @@ from memoryproject.thread_pools import thread_pool
 
 RECENT_SESSIONS = 20  # exact similarity over the user's latest messages in this many sessions,
 EXACT_BUDGET = 200  # at most this many (about 8 ms here); older ones are found as below
-DEPTH = 60  # places read from each index, and kept of each ranking for the fusion
+DEPTH = 60  # places read from the full-text index, and kept of each ranking for the fusion
+INDEX_DEPTH = 200  # places read from the vector index (see below)
 MIN_NEIGHBOUR_CONFIDENCE = 0.5
 
 # Message candidates, in three parts whose cost is bounded (by the setting below for the third):
@@ -36,9 +37,11 @@ MIN_NEIGHBOUR_CONFIDENCE = 0.5
 #   message even where the model's vector does not;
 # - older messages by meaning: for a user with at most settings.CONTEXT_EXACT_SCAN_MESSAGES
 #   messages, the DEPTH nearest by an exact comparison with each of them (read through the
-#   (tenant, user) index); above that, the DEPTH first of the vector index, filtered to the user
-#   inside the index, which is approximate: under the filter it loses some of the nearest,
-#   even the nearest one, at any depth read.
+#   (tenant, user) index); above that, the INDEX_DEPTH first of the vector index, filtered to
+#   the user inside the index. That search is approximate: Lucene walks the HNSW graph only
+#   through the user's own messages (ACORN-1, for a filter passing under 60% of the index) and
+#   their neighbours' neighbours, so a message whose graph neighbours are other users' near-alike
+#   messages is reached late; reading deeper than DEPTH walks further (see the README).
 # Every candidate is then compared exactly with the question's vector; the answer gives the
 # first DEPTH places by that similarity ("meaning") and the first $word_places word hits
 # ("words"), which the caller fuses by reciprocal rank (_messages_fused). A user whose messages
@@ -88,7 +91,7 @@ CALL (complete, scan) {
   // A SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails otherwise).
   MATCH (hit:Message)
     SEARCH hit IN (VECTOR INDEX message_embedding FOR $vector
-                   WHERE hit.tenant = $tenant AND hit.user = $user LIMIT $depth)
+                   WHERE hit.tenant = $tenant AND hit.user = $user LIMIT $index_depth)
   RETURN hit AS m, null AS word_place
 }
 WITH m, min(word_place) AS word_place WHERE m.embedding IS NOT NULL
@@ -257,7 +260,8 @@ def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, l
     terms = fulltext_terms(message)
     content = fulltext_terms(message, content_only=True)
     rows = unit.run(MESSAGE_HITS, user=user, vector=vector, recent_sessions=RECENT_SESSIONS,
-                    budget=EXACT_BUDGET, depth=DEPTH, word_places=_word_places(k),
+                    budget=EXACT_BUDGET, depth=DEPTH, index_depth=INDEX_DEPTH,
+                    word_places=_word_places(k),
                     scan_max=settings.CONTEXT_EXACT_SCAN_MESSAGES,
                     lucene=limits.user_words_query(unit.scope.tenant, user, content) or None
                     ) if vector is not None else []  # fmt: skip

@@ -77,3 +77,34 @@ def test_fulltext_index_round_trip_with_quotes_in_the_query(scope):
             q=entity_words_query(scope.tenant, fulltext_terms(words)),
         )
         assert [r["name"] for r in rows] == ["Sherlock Holmes"], words
+
+
+def test_a_message_index_made_with_other_hnsw_settings_is_made_again_with_ours():
+    """A database whose message index was made with Neo4j's default HNSW graph (16 links, 100
+    candidates) gets the denser one the filtered per-user search needs at the next install."""
+    from django.conf import settings
+
+    from apps.graph.nodes.conversations import MESSAGE_HNSW_EF_CONSTRUCTION, MESSAGE_HNSW_M
+
+    def config():
+        return cypher.system_query(
+            "SHOW VECTOR INDEXES YIELD name, properties, options WHERE name = 'message_embedding' "
+            "RETURN properties, options.indexConfig AS config"
+        )
+
+    cypher.system_query("DROP INDEX message_embedding IF EXISTS")
+    cypher.system_query(
+        "CYPHER 25 CREATE VECTOR INDEX message_embedding FOR (m:Message) ON m.embedding "
+        "WITH [m.tenant, m.user] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
+        "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",
+        dimensions=settings.EMBEDDING_DIMENSIONS,
+    )
+    assert config()[0]["config"]["vector.hnsw.m"] == 16
+
+    schema_install()
+
+    [index] = config()
+    assert index["properties"] == ["embedding", "tenant", "user"]
+    assert index["config"]["vector.hnsw.m"] == MESSAGE_HNSW_M
+    assert index["config"]["vector.hnsw.ef_construction"] == MESSAGE_HNSW_EF_CONSTRUCTION
+    assert index["config"]["vector.quantization.enabled"] is False

@@ -69,10 +69,20 @@ class MessageImportChunk(TenantNode):
     rows = StringProperty(required=True)  # JSON: the checked messages, in order
 
 
+# The message index's HNSW graph (Neo4j's defaults: 16 and 100). Searched filtered to one user,
+# Lucene walks only through that user's messages and their neighbours' neighbours (ACORN-1), so
+# a message whose neighbours are all other users' near-alike messages is cut off from the walk
+# at the defaults, at any depth read; more links per message keep it reachable (see README).
+MESSAGE_HNSW_M = 32
+MESSAGE_HNSW_EF_CONSTRUCTION = 200
 # Options an existing index must have; one made before with others is made again.
 SCHEMA_OPTIONS = {
     "message_text": {"fulltext.eventually_consistent": True},
-    "message_embedding": {"vector.quantization.enabled": False},
+    "message_embedding": {
+        "vector.quantization.enabled": False,
+        "vector.hnsw.m": MESSAGE_HNSW_M,
+        "vector.hnsw.ef_construction": MESSAGE_HNSW_EF_CONSTRUCTION,
+    },
 }
 # Properties an existing index must cover; one made before with others is made again.
 SCHEMA_PROPERTIES = {"message_embedding": ["embedding", "tenant", "user"]}
@@ -102,5 +112,7 @@ SCHEMA = [
     "CYPHER 25 CREATE VECTOR INDEX message_embedding IF NOT EXISTS FOR (m:Message) "
     "ON m.embedding WITH [m.tenant, m.user] "
     "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
-    "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",
+    "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false, "
+    f"`vector.hnsw.m`: {MESSAGE_HNSW_M}, "
+    f"`vector.hnsw.ef_construction`: {MESSAGE_HNSW_EF_CONSTRUCTION}}}}}",
 ]
