@@ -7,6 +7,7 @@ RSS of this process, which does what a worker does (both models and the pipeline
 
     .venv/bin/python bench/ingest_throughput.py [--documents 10] [--size 2000] [--seed 7]
     .venv/bin/python bench/ingest_throughput.py --documents 1 --size 200000   # one 200 KB document
+    .venv/bin/python bench/ingest_throughput.py --components   # and each spaCy component's time
 
 Uses the configured Neo4j (`make run`'s, or NEO4J_LOCAL_PORT / NEO4J_BOLT_URL) in a throwaway
 tenant that is deleted at the end; needs no relational database.
@@ -67,9 +68,12 @@ def main() -> None:
     parser.add_argument("--documents", type=int, default=10)
     parser.add_argument("--size", type=int, default=2000, help="characters per document")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--components", action="store_true",
+                        help="also time each spaCy component alone over the chunks")  # fmt: skip
     args = parser.parse_args()
 
     import django
+    from django.conf import settings
 
     django.setup()
     from apps.graph import cypher
@@ -91,6 +95,9 @@ def main() -> None:
     extractor.nlp("Warm up.")
 
     chunks = [c.text for text in docs for c in chunk_document(text)]
+    import torch  # only now: imported before django.setup(), it made the model ~3x slower
+
+    embed_threads = torch.get_num_threads()
     started = time.perf_counter()
     embedder.embed(chunks)
     embed_seconds = time.perf_counter() - started
@@ -98,6 +105,13 @@ def main() -> None:
     for start in range(0, len(chunks), 32):
         extractor.parse_window(chunks[start : start + 32])
     parse_seconds = time.perf_counter() - started
+    if args.components:  # each component's pipe over all chunks, in the pipeline's order
+        parsed, spent = [extractor.nlp.make_doc(c) for c in chunks], {}
+        for name, component in extractor.nlp.pipeline:
+            started = time.perf_counter()
+            parsed = list(component.pipe(parsed, batch_size=32))
+            spent[name] = time.perf_counter() - started
+        print("spaCy components: " + ", ".join(f"{k} {v:.3f} s" for k, v in spent.items()))
 
     totals = {"chunks_written": 0, "entities_created": 0, "entities_merged": 0,
               "entities_pending": 0, "entities_unchanged": 0, "relations": 0, "duplicates_skipped": 0}  # fmt: skip
@@ -123,7 +137,9 @@ def main() -> None:
           "the embedding model's time")  # fmt: skip
     print(f"whole pipeline:        {pipeline_seconds:.2f} s = "
           f"{len(docs) / pipeline_seconds:.2f} docs/s, {len(chunks) / pipeline_seconds:.1f} chunks/s")  # fmt: skip
-    print(f"ratio (pipeline time / embedding time): {pipeline_seconds / embed_seconds:.2f}x")
+    print(f"ratio (pipeline time / embedding time): {pipeline_seconds / embed_seconds:.2f}x "
+          f"(the model alone on torch's {embed_threads} threads, in the pipeline on "
+          f"{settings.INGESTION_ENCODE_THREADS or embed_threads}: INGESTION_ENCODE_THREADS)")  # fmt: skip
     print(f"Neo4j round trips: {trips[0]} = {trips[0] / len(chunks):.1f} per chunk")
     print("written: " + ", ".join(f"{k}={v}" for k, v in totals.items()))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux

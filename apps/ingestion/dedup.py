@@ -12,6 +12,8 @@ import hashlib
 import unicodedata
 from dataclasses import dataclass
 
+import numpy as np
+
 from apps.graph import cypher
 from apps.graph.scope import Scope
 
@@ -94,6 +96,7 @@ def _within_window(probes, layers):
     """A chunk not yet caught that repeats an earlier kept chunk of the window (same hash, or
     a cosine >= SEMANTIC_MIN_COSINE; embeddings are unit length) is its duplicate."""
     kept: list[int] = []
+    vectors = np.asarray([p.embedding for p in probes], dtype=np.float64)
     for i, (layer, _) in enumerate(layers):
         if layer is not None:
             continue
@@ -101,17 +104,14 @@ def _within_window(probes, layers):
         if same is not None:
             layers[i] = (LAYER_HASH, probes[same].uid)
             continue
-        cosines = [(_dot(probes[k].embedding, probes[i].embedding), k) for k in kept]
-        best = max(cosines, default=None)
-        if best and best[0] >= SEMANTIC_MIN_COSINE:
-            layers[i] = (LAYER_SEMANTIC, probes[best[1]].uid)
-            continue
+        if kept:  # one product for the kept chunks (a window's pairs in Python took ~20 ms)
+            cosines = vectors[kept] @ vectors[i]
+            best = int(np.argmax(cosines))
+            if cosines[best] >= SEMANTIC_MIN_COSINE:
+                layers[i] = (LAYER_SEMANTIC, probes[kept[best]].uid)
+                continue
         kept.append(i)
     return layers
-
-
-def _dot(a: list[float], b: list[float]) -> float:
-    return sum(x * y for x, y in zip(a, b, strict=True))
 
 
 def chunk_duplicate_layer(

@@ -3,16 +3,16 @@
 chunk -> per window of WINDOW chunks: extract (the extractor reads the window at once,
 `parse_window`, while the short-term state still moves chunk by chunk) -> embed the chunks (on
 the model's thread, beside the parse) and the candidates' names and descriptions (each distinct
-text once, from a cache when seen before: `text_vectors`) -> skip duplicates (two queries for the window: content hash, then a near-identical chunk, and
-within the window) -> one transaction for the window (chunks, then the batched gate: each
-distinct name once, its lookups, creates and merges in a few queries for the window). Extraction
-runs on every chunk, written or not, so the short-term state of a resumed run is the state an
-uninterrupted run had at the same chunk. A window commits whole or not at all: a killed job run
-again skips the windows it had committed and writes nothing twice; the names a document has
-resolved (`seen`) are read back from its written chunks when a run starts. The transaction runs
-on a thread of its own beside the next window's parse and encode; the next window's extraction
-waits for it (the names it wrote are matched from then on).
-"""
+text once, from a cache when seen before: `text_vectors`) -> skip duplicates (two queries for
+the window: content hash, then a near-identical chunk, and within the window; on the writer's
+thread while the model encodes the names) -> one transaction for the window (chunks, then the
+batched gate: each distinct name once, its lookups, creates and merges in a few queries for the
+window). Extraction runs on every chunk, written or not, so the short-term state of a resumed
+run is the state an uninterrupted run had at the same chunk. A window commits whole or not at
+all: a killed job run again skips the windows it had committed and writes nothing twice; the
+names a document has resolved (`seen`) are read back from its written chunks when a run starts.
+The transaction runs on a thread of its own beside the next window's parse and encode; the next
+window's extraction waits for it (the names it wrote are matched from then on)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ import contextvars
 import logging
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import partial
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
@@ -79,11 +80,12 @@ def document_ingest(
     report(_progress(counts, len(chunks)))
 
     state = WorkingMemory(document_outline(document["content"] or ""))
-    seen = document_names(scope, document_uid=document_uid)  # a resumed run's names so far
     # Window k is written on this thread while window k+1 is parsed here and its chunks encoded
     # on the model's; windows are still written one after the other, in order, and window
     # k+1 is read (extraction, duplicate checks) only after window k committed.
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-write") as writer:
+        # A resumed run's names so far, read on the writer's thread beside the first parse.
+        seen = _on(writer, partial(document_names, scope, document_uid=document_uid))
         writing = None
         for k, window in enumerate(windows):
             parsed = _window_parse(reader, window)
@@ -91,13 +93,16 @@ def document_ingest(
                 _window_done(scope, writing.result(), counts, receipts)
                 report(_progress(counts, len(chunks)))
             extractions = _window_extract(scope, reader, state, document_uid, window, parsed)
+            records = _window_records(document_uid, window, encoding.result())
+            # The duplicate checks run on the writer's thread (after window k-1's commit)
+            # while the model encodes the candidates' names.
+            probing = _on(writer, chunks_duplicate_layers, scope, [_probe(r) for r in records])
             embedded = _candidates_embed(extractions, vectors)
-            chunk_vectors = encoding.result()
             if k + 1 < len(windows):
                 encoding = vectors.submit([c.text for c in windows[k + 1]])
-            # In this context (a caller's count_round_trips sees the writer's queries).
-            writing = writer.submit(contextvars.copy_context().run, _window_write, scope, document_uid, window, extractions,
-                                    embedded, chunk_vectors, seen)  # fmt: skip
+            writing = _on(
+                writer, _window_write, scope, records, extractions, embedded, probing, seen
+            )
         if writing is not None:
             _window_done(scope, writing.result(), counts, receipts)
             report(_progress(counts, len(chunks)))
@@ -127,14 +132,30 @@ def _candidates_embed(extractions, vectors: TextVectors) -> dict[int, list]:
     return embedded
 
 
-def _window_write(scope, document_uid, window, extractions, embedded, embeddings, seen):
-    """Duplicate checks and the window's transaction (on the writer's thread)."""
+def _on(writer: ThreadPoolExecutor, fn, *args) -> Future:
+    """`fn(*args)` on the writer's thread, in this context (a caller's count_round_trips sees
+    its queries)."""
+    return writer.submit(contextvars.copy_context().run, fn, *args)
+
+
+def _window_records(document_uid, window, embeddings) -> list[ChunkRecord]:
+    return [ChunkRecord(chunk_uid(document_uid, c.position), document_uid, c, content_hash(c.text), e)
+            for c, e in zip(window, embeddings, strict=True)]  # fmt: skip
+
+
+def _probe(record: ChunkRecord) -> ChunkProbe:
+    return ChunkProbe(record.uid, record.text_hash, record.embedding)
+
+
+def _window_write(scope, records, extractions, embedded, probing, seen):
+    """The window's transaction (on the writer's thread, after its duplicate checks); `seen`
+    holds the document's names (one dict for all its windows, which learn theirs)."""
+    seen = seen.result()
     readable = list(embedded)
-    records = [ChunkRecord(chunk_uid(document_uid, c.position), document_uid, c,
-                           content_hash(c.text), e) for c, e in zip(window, embeddings, strict=True)]  # fmt: skip
-    layers = dict(zip(readable, chunks_duplicate_layers(
-        scope, [ChunkProbe(records[i].uid, records[i].text_hash, records[i].embedding)
-                for i in readable]), strict=True))  # fmt: skip
+    layers = probing.result()
+    if len(readable) < len(records):  # a chunk that failed extraction is no earlier chunk
+        layers = chunks_duplicate_layers(scope, [_probe(records[i]) for i in readable])
+    layers = dict(zip(readable, layers, strict=True))
     todo = [i for i in readable if layers[i][0] is None]
     written = window_write(scope, chunks=[
         WindowChunk(records[i], embedded[i], extractions[i].relations) for i in todo

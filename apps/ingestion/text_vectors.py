@@ -6,7 +6,9 @@ kept in a bounded cache, since the same names come back in every window of a doc
 across documents (a text is encoded once while it stays among the MAX_TEXTS used last).
 
 Chunk texts are not cached (they rarely repeat); they are embedded as before, a window at a
-time."""
+time. The model's thread computes on INGESTION_ENCODE_THREADS of torch's threads (0: torch's
+default, one a core): beside spaCy's parse and Neo4j on the same cores, fewer threads waste less
+of them waiting on each other (the README's ingestion benchmark)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
+from django.conf import settings
+
 from apps.graph.embeddings import Embedder, get_embedder
 
 MAX_TEXTS = 20_000  # float32 vectors: about 1.5 KB each with 384 dimensions, 30 MB at most
@@ -25,12 +29,16 @@ MAX_TEXTS = 20_000  # float32 vectors: about 1.5 KB each with 384 dimensions, 30
 class TextVectors:
     """An embedder's calls on one thread, with a cache of the names' vectors."""
 
-    def __init__(self, embedder: Embedder, limit: int = MAX_TEXTS) -> None:
+    def __init__(
+        self, embedder: Embedder, limit: int = MAX_TEXTS, threads: int | None = None
+    ) -> None:
         self.embedder = embedder
         self.limit = limit
+        self.threads = settings.INGESTION_ENCODE_THREADS if threads is None else threads
         self._cache: OrderedDict[str, array] = OrderedDict()
         self._lock = threading.Lock()
-        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-encode")
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ingest-encode",
+                                          initializer=torch_threads_set, initargs=(self.threads,))  # fmt: skip
         self.pid = os.getpid()
 
     def submit(self, texts: Sequence[str]) -> Future:
@@ -60,6 +68,21 @@ class TextVectors:
         distinct = list(dict.fromkeys(texts))
         vectors = dict(zip(distinct, self.embedder.embed(distinct), strict=True))
         return [vectors[t] for t in texts]
+
+
+def torch_threads_set(threads: int) -> None:
+    """torch's threads for the calling thread only (none when `threads` is 0). A thread keeps
+    the count it set; torch also makes it the count of threads that use torch later, so that
+    default is given back (from a thread of its own, which keeps the count it sets)."""
+    if threads <= 0:
+        return
+    import torch
+
+    default = torch.get_num_threads()  # torch's first-use setup of this thread, done before
+    torch.set_num_threads(threads)
+    restore = threading.Thread(target=torch.set_num_threads, args=(default,))
+    restore.start()
+    restore.join()
 
 
 _shared: TextVectors | None = None

@@ -38,3 +38,18 @@ def test_a_written_chunk_is_recognised_as_itself(scope):
     other = chunk_duplicate_layer(scope, uid="not-yet-written", text_hash=content_hash(first.text),
                                   embedding=embedding)  # fmt: skip
     assert other == ("content_hash", uid)
+
+
+def test_a_window_repeating_its_own_chunk_keeps_the_first(scope):
+    from apps.graph.embeddings import get_embedder
+    from apps.ingestion.dedup import ChunkProbe, chunks_duplicate_layers
+
+    texts = ["Acme Corp builds pumps for farms in Kenya, and its engineers travel there often.",
+             "Acme Corp builds pump for farms in Kenya, and its engineers travel there often.",
+             "Tea pickers in Assam wait for the June rain before the first flush.",
+             "Acme Corp builds pumps for farms in Kenya, and its engineers travel there often."]  # fmt: skip
+    vectors = get_embedder().embed(texts)
+    probes = [ChunkProbe(f"window-{i}", content_hash(t), v)
+              for i, (t, v) in enumerate(zip(texts, vectors, strict=True))]  # fmt: skip
+    assert chunks_duplicate_layers(scope, probes) == [
+        (None, None), ("semantic", "window-0"), (None, None), ("content_hash", "window-0")]  # fmt: skip

@@ -51,3 +51,17 @@ def test_chunks_are_encoded_on_the_models_thread_and_not_cached():
     vectors.submit(texts[:1]).result(timeout=300)
     assert model.asked == ["A chunk about pumps.", "Another chunk.", "A chunk about pumps."]
     assert threading.get_ident() not in model.threads
+
+
+def test_the_models_thread_computes_on_its_own_count_of_torch_threads():
+    import torch
+
+    default = torch.get_num_threads()
+    vectors = TextVectors(Counting(), threads=1)
+    vectors.submit(["A chunk about pumps."]).result(timeout=300)
+    assert vectors._thread.submit(torch.get_num_threads).result(timeout=60) == 1
+    later = threading.Thread(target=lambda: seen.append(torch.get_num_threads()))
+    seen: list[int] = []
+    later.start()
+    later.join(timeout=60)
+    assert torch.get_num_threads() == default and seen == [default]
