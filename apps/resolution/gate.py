@@ -26,6 +26,7 @@ from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.resolution.blocking_keys import blocking_keys
 from apps.resolution.candidates import EntityCandidate, Provenance
 from apps.resolution.comparisons.organisation_names import acronym
+from apps.resolution.comparisons.person_names import parse_restore
 from apps.resolution.comparisons.records import Record, records_compare
 from apps.resolution.entity_values import values_load
 from apps.resolution.match_model import Scored, match_score, name_tf_adjustment, part_words
@@ -45,6 +46,7 @@ SCORED = TOP_K + SAME_NAME_HITS  # the same name's entities and matches scored, 
 
 _SIDE_FIELDS = """
   uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json,
+  parsed: e.name_parsed,
   semantic: CASE WHEN e.description_embedding IS NOT NULL AND $description_embedding IS NOT NULL
                  THEN 2 * vector.similarity.cosine(e.description_embedding, $description_embedding) - 1
                  ELSE null END
@@ -301,6 +303,7 @@ def _vectors(candidate: EntityCandidate) -> dict:
 
 
 def match_of(side: dict) -> Match:
+    parse_restore(side.get("parsed"))  # the name's parse kept on the entity, if any
     semantic = side["semantic"]
     return Match(
         uid=side["uid"],

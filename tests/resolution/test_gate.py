@@ -198,3 +198,27 @@ def test_the_meaning_indexes_are_asked_only_for_places_the_words_leave_free(scop
     names = {m.name for m in matches}
     assert len(names) >= SCORED and all(name.startswith("Turing") for name in names), names
     assert by_meaning.entity_uid not in {m.uid for m in matches}
+
+
+def test_a_persons_name_parse_is_kept_on_the_entity_and_read_back_not_parsed_again(
+    scope, monkeypatch
+):
+    from apps.resolution.comparisons import person_names
+
+    [first] = resolve(scope, EntityCandidate("Dr. Grace Brewster Murray Hopper Jr.", "Person"))
+    [stored] = cypher.read(
+        scope, "MATCH (e:Entity {tenant: $tenant, uid: $uid}) RETURN e.name_parsed AS kept",
+        uid=first.entity_uid,
+    )  # fmt: skip
+    assert stored["kept"] == person_names.parse_stored("Dr. Grace Brewster Murray Hopper Jr.")
+    # A process that never parsed it (another worker) reads the parse with the match.
+    monkeypatch.setattr(person_names, "_parses", {})
+    parsed_here = []
+    parse = person_names._parse
+    monkeypatch.setattr(person_names, "_parse", lambda n: parsed_here.append(n) or parse(n))
+    [again] = resolve(scope, EntityCandidate("Grace Hopper", "Person"))
+    assert again.matched_uid == first.entity_uid, again.reason
+    assert parsed_here == ["Grace Hopper"]
+    # A parse kept by another parser version is not taken.
+    person_names.parse_restore(["nameparser 0.0, rules 0", "Ada Byron", "ada", "", "byron", ""])
+    assert "Ada Byron" not in person_names._parses
