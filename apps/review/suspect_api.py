@@ -3,16 +3,15 @@ now, keep or undo one, queue the re-scoring job. Keys need the 'review' scope.""
 
 from __future__ import annotations
 
-from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.resolution import auto_merges
-from apps.resolution.api import JobQueuedOut
 from apps.review import services, suspect_merges
 from apps.review.api import ReviewDecisionApi
+from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
 from memoryproject.refusals import RecordsRefusals
@@ -152,11 +151,10 @@ class SuspectUndoApi(ReviewDecisionApi):
 class SuspectRescoreApi(RecordsRefusals, APIView):
     required_scope = KeyScope.REVIEW
 
-    @extend_schema(request=None, responses={202: JobQueuedOut},
+    @extend_schema(request=None, responses={202: JobAcceptedOut},
                    summary="Queue re-scoring of past automatic merges with the current model")  # fmt: skip
     def post(self, request):
         if request.data:
             StrictSerializer(data=request.data).is_valid(raise_exception=True)
         job = auto_merges.auto_merges_rescore_queue(request.auth)
-        url = reverse("api-job", kwargs={"uid": job.uid})
-        return Response(JobQueuedOut({"job": job.uid, "url": url}).data, status=202)
+        return job_accepted(job)
