@@ -3,14 +3,14 @@ now, keep or undo one, queue the re-scoring job. Keys need the 'review' scope.""
 
 from __future__ import annotations
 
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.resolution import auto_merges
 from apps.review import services, suspect_merges
-from apps.review.api import ReviewDecisionApi
+from apps.review.api import UID_PATH, ReviewDecisionApi
 from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
@@ -18,7 +18,6 @@ from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import MAX_UID_CHARS, query_params
 
 MAX_LIMIT = 200
-_UID = [OpenApiParameter("uid", str, OpenApiParameter.PATH)]
 
 
 class SuspectListIn(StrictSerializer):
@@ -109,7 +108,7 @@ class SuspectOut(serializers.Serializer):
 class SuspectDetailApi(APIView):
     required_scope = KeyScope.REVIEW
 
-    @extend_schema(parameters=_UID, responses=SuspectOut,
+    @extend_schema(parameters=UID_PATH, responses=SuspectOut,
                    summary="One automatic merge: the mention beside its entity, weights then and now")  # fmt: skip
     def get(self, request, uid: str):
         detail = suspect_merges.suspect_detail(request.auth, uid=uid[:MAX_UID_CHARS])
@@ -127,7 +126,7 @@ class SuspectDecisionOut(serializers.Serializer):
 
 
 @extend_schema_view(post=extend_schema(
-    parameters=_UID, request=None, responses=SuspectDecisionOut,
+    parameters=UID_PATH, request=None, responses=SuspectDecisionOut,
     summary="Keep the automatic merge (409 if decided)",
 ))  # fmt: skip
 class SuspectKeepApi(ReviewDecisionApi):
@@ -138,7 +137,7 @@ class SuspectKeepApi(ReviewDecisionApi):
 
 
 @extend_schema_view(post=extend_schema(
-    parameters=_UID, request=None, responses=SuspectDecisionOut,
+    parameters=UID_PATH, request=None, responses=SuspectDecisionOut,
     summary="Undo the automatic merge: the mention's entity comes back (409 if decided)",
 ))  # fmt: skip
 class SuspectUndoApi(ReviewDecisionApi):
