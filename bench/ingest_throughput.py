@@ -8,6 +8,7 @@ RSS of this process, which does what a worker does (both models and the pipeline
     .venv/bin/python bench/ingest_throughput.py [--documents 10] [--size 2000] [--seed 7]
     .venv/bin/python bench/ingest_throughput.py --documents 1 --size 200000   # one 200 KB document
     .venv/bin/python bench/ingest_throughput.py --components   # and each spaCy component's time
+    .venv/bin/python bench/ingest_throughput.py --floor   # and the floor (bench/ingest_floor.py)
 
 Uses the configured Neo4j (`make run`'s, or NEO4J_LOCAL_PORT / NEO4J_BOLT_URL) in a throwaway
 tenant that is deleted at the end; needs no relational database.
@@ -70,6 +71,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--components", action="store_true",
                         help="also time each spaCy component alone over the chunks")  # fmt: skip
+    parser.add_argument("--floor", action="store_true",
+                        help="also measure the floor: the model alone, beside spaCy's parse, "
+                             "and with the names' encoding, 3 times in turn (ingest_floor.py)")  # fmt: skip
     args = parser.parse_args()
 
     import django
@@ -85,6 +89,7 @@ def main() -> None:
     from apps.ingestion.extraction.spacy_ner import SpacyExtractor
     from apps.ingestion.pipeline import document_ingest
     from apps.ingestion.services import document_store, validate_document_fields
+    from apps.ingestion.text_vectors import text_vectors
 
     schema_install()
     rng = random.Random(args.seed)
@@ -96,11 +101,12 @@ def main() -> None:
 
     chunks = [c.text for text in docs for c in chunk_document(text)]
     import torch  # only now: imported before django.setup(), it made the model ~3x slower
+    from ingest_floor import neo4j_cpu
 
     embed_threads = torch.get_num_threads()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     embedder.embed(chunks)
-    embed_seconds = time.perf_counter() - started
+    embed_seconds, embed_cpu = time.perf_counter() - started, time.process_time() - cpu
     started = time.perf_counter()  # spaCy alone, in the pipeline's windows: the other floor
     for start in range(0, len(chunks), 32):
         extractor.parse_window(chunks[start : start + 32])
@@ -112,11 +118,18 @@ def main() -> None:
             parsed = list(component.pipe(parsed, batch_size=32))
             spent[name] = time.perf_counter() - started
         print("spaCy components: " + ", ".join(f"{k} {v:.3f} s" for k, v in spent.items()))
+    if args.floor:
+        from ingest_floor import WINDOW, floor_measure, floor_print, names_per_window
+
+        windows = [[c.text for c in cs[s : s + WINDOW]] for cs in map(chunk_document, docs)
+                   for s in range(0, len(cs), WINDOW)]  # fmt: skip
+        names = names_per_window(docs, extractor)
+        floor_print(floor_measure(get_embedder(), extractor, windows, names), names)
 
     totals = {"chunks_written": 0, "entities_created": 0, "entities_merged": 0,
               "entities_pending": 0, "entities_unchanged": 0, "relations": 0, "duplicates_skipped": 0}  # fmt: skip
     try:
-        started = time.perf_counter()
+        started, cpu, neo4j_started = time.perf_counter(), time.process_time(), neo4j_cpu()
         with count_round_trips() as trips:
             for text in docs:
                 size = validate_document_fields(scope, content=text, source="bench", url=None)
@@ -124,7 +137,8 @@ def main() -> None:
                 result = document_ingest(scope, document_uid=stored.uid, extractor=extractor)
                 for key in totals:
                     totals[key] += result[key]
-        pipeline_seconds = time.perf_counter() - started
+        pipeline_seconds, pipeline_cpu = time.perf_counter() - started, time.process_time() - cpu
+        neo4j_seconds = neo4j_cpu() - neo4j_started if neo4j_started is not None else None
     finally:
         cypher.write(scope, "MATCH (n) WHERE n.tenant = $tenant DETACH DELETE n")
 
@@ -140,8 +154,14 @@ def main() -> None:
     print(f"ratio (pipeline time / embedding time): {pipeline_seconds / embed_seconds:.2f}x "
           f"(the model alone on torch's {embed_threads} threads, in the pipeline on "
           f"{settings.INGESTION_ENCODE_THREADS or embed_threads}: INGESTION_ENCODE_THREADS)")  # fmt: skip
+    print(f"CPU seconds: model alone {embed_cpu:.2f} s over {embed_seconds:.2f} s wall = "
+          f"{embed_cpu / embed_seconds:.2f} cores (load {os.getloadavg()[0]:.1f}); pipeline: "
+          f"this process {pipeline_cpu:.2f} s" + (f" + Neo4j {neo4j_seconds:.2f} s = "
+          f"{(pipeline_cpu + neo4j_seconds) / embed_cpu:.2f}x the model alone's CPU"
+          if neo4j_seconds is not None else f" = {pipeline_cpu / embed_cpu:.2f}x the model's"))  # fmt: skip
     print(f"Neo4j round trips: {trips[0]} = {trips[0] / len(chunks):.1f} per chunk")
     print("written: " + ", ".join(f"{k}={v}" for k, v in totals.items()))
+    print(f"candidate texts the pipeline encoded: {len(text_vectors()._cache)}")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     print(f"peak RSS of this process (models + pipeline, as a worker): {peak:.0f} MiB")
 

@@ -3,7 +3,6 @@ erasure for admin keys. One view per operation; every call names the user."""
 
 from __future__ import annotations
 
-from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import serializers
@@ -24,6 +23,7 @@ from apps.conversations.answers import (
     SummaryStoredOut,
 )
 from apps.graph.scope import Scope
+from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
 from apps.tenants.services import QUEUE_DOWN
 from memoryproject.api_errors import ApplicationError, StrictSerializer
@@ -177,21 +177,6 @@ class MessageImportIn(StrictSerializer):
     messages = MessageIn(many=True, allow_empty=False, max_length=imports.MAX_IMPORT_MESSAGES)
 
 
-@extend_schema_serializer(component_name="ImportJobStartedOut")
-class JobStartedOut(serializers.Serializer):
-    job = serializers.CharField()
-    url = serializers.CharField()
-    status = serializers.CharField()
-    progress = serializers.DictField()
-
-
-def _job_started(job) -> Response:
-    url = reverse("api-job", kwargs={"uid": job.uid})
-    return Response(
-        {"job": job.uid, "url": url, "status": job.status, "progress": job.progress}, status=202
-    )
-
-
 class MessageImportApi(RecordsRefusalsOfUser, APIView):
     """POST imports a history larger than one batch, as a job (memory:write)."""
 
@@ -199,7 +184,7 @@ class MessageImportApi(RecordsRefusalsOfUser, APIView):
 
     @extend_schema(
         request=MessageImportIn,
-        responses={202: JobStartedOut, 503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN)},
+        responses={202: JobAcceptedOut, 503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN)},
         summary="Import a conversation history as a job",
         description="Up to 20,000 messages (and the request's size limit), checked like a "
         "batch's before anything is staged; a worker appends them in order, in batches of "
@@ -210,7 +195,7 @@ class MessageImportApi(RecordsRefusalsOfUser, APIView):
         job = imports.check_import_start(
             request.auth, user=user, sid=sid, messages=data["messages"]
         )
-        return _job_started(job)
+        return job_accepted(job)
 
 
 class ContextQuery(StrictSerializer):
@@ -301,7 +286,7 @@ class SearchApi(APIView):
         return Response({"user": user, "messages": found})
 
 
-# Component names unique across apps (apps/tasks has its own ContextIn and JobStartedOut).
+# Component names unique across apps (apps/tasks has its own ContextIn).
 @extend_schema_serializer(component_name="ConversationContextIn")
 class ContextIn(StrictSerializer):
     user = serializers.CharField(max_length=limits.MAX_USER_CHARS)
@@ -360,7 +345,7 @@ class ErasureApi(RecordsRefusalsOfUser, APIView):
     @extend_schema(
         request=ErasureIn,
         responses={
-            202: JobStartedOut,
+            202: JobAcceptedOut,
             503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN),
         },
         summary="Erase a user's conversations (or one session)",
@@ -368,4 +353,4 @@ class ErasureApi(RecordsRefusalsOfUser, APIView):
     def post(self, request):
         data = validated(request, ErasureIn)
         job = erasure.check_erasure_start(request.auth, user=data["user"], sid=data.get("session"))
-        return _job_started(job)
+        return job_accepted(job)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -10,6 +9,7 @@ from rest_framework.views import APIView
 
 from apps.knowledge.selectors import knowledge_graph, knowledge_search
 from apps.knowledge.ticker import knowledge_promotion_queue
+from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
 from apps.tenants.services import QUEUE_DOWN
 from memoryproject.api_errors import StrictSerializer
@@ -18,24 +18,18 @@ from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import validated
 
 
-class PromotionQueuedOut(serializers.Serializer):
-    job = serializers.CharField()
-    url = serializers.CharField(help_text="the job: status and progress")
-
-
 class KnowledgePromoteApi(RecordsRefusals, APIView):
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(
         request=None,
-        responses={202: PromotionQueuedOut,
+        responses={202: JobAcceptedOut,
                    503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN)},
         summary="Queue a knowledge promotion of the tenant's chains now",
     )  # fmt: skip
     def post(self, request):
         job = knowledge_promotion_queue(request.auth)
-        url = reverse("api-job", kwargs={"uid": job.uid})
-        return Response({"job": job.uid, "url": url}, status=202)
+        return job_accepted(job)
 
 
 class KnowledgeQuery(StrictSerializer):

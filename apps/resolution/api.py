@@ -3,7 +3,6 @@ model and a job to make it learn from reviewers' decisions."""
 
 from __future__ import annotations
 
-from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -11,6 +10,7 @@ from rest_framework.views import APIView
 
 from apps.graph.nodes import ENTITY_TYPES
 from apps.resolution import selectors, tenant_model
+from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
 from memoryproject.refusals import RecordsRefusals
@@ -129,11 +129,6 @@ class EntityDetailApi(APIView):
         return Response(EntityOut(entity).data)
 
 
-class JobQueuedOut(serializers.Serializer):
-    job = serializers.CharField()
-    url = serializers.CharField(help_text="the job's progress and result")
-
-
 class LevelWeight(serializers.Serializer):
     comparison = serializers.CharField()
     level = serializers.CharField()
@@ -160,9 +155,8 @@ class MatchModelApi(APIView):
 class MatchModelLearnApi(RecordsRefusals, APIView):
     required_scope = KeyScope.REVIEW
 
-    @extend_schema(request=None, responses={202: JobQueuedOut},
+    @extend_schema(request=None, responses={202: JobAcceptedOut},
                    summary="Queue the tenant's match model to learn from its decided pairs now")  # fmt: skip
     def post(self, request):
         job = tenant_model.match_model_learn_queue(request.auth)
-        url = reverse("api-job", kwargs={"uid": job.uid})
-        return Response(JobQueuedOut({"job": job.uid, "url": url}).data, status=202)
+        return job_accepted(job)

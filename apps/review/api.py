@@ -17,7 +17,7 @@ from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import MAX_UID_CHARS, query_params
 
 MAX_LIMIT = 200
-_UID = [OpenApiParameter("uid", str, OpenApiParameter.PATH)]
+UID_PATH = [OpenApiParameter("uid", str, OpenApiParameter.PATH)]
 
 
 class ReviewListIn(QueueFilters):
@@ -151,7 +151,7 @@ class ReviewDetailOut(serializers.Serializer):
 class ReviewDetailApi(APIView):
     required_scope = KeyScope.REVIEW
 
-    @extend_schema(parameters=_UID, responses=ReviewDetailOut,
+    @extend_schema(parameters=UID_PATH, responses=ReviewDetailOut,
                    summary="One pair side by side, with what a merge changes")  # fmt: skip
     def get(self, request, uid: str):
         pair = selectors.pair_detail(request.auth, uid=uid[:MAX_UID_CHARS])
@@ -209,7 +209,7 @@ class ReviewDecisionApi(RecordsRefusals, APIView):
 
 
 @extend_schema_view(post=extend_schema(
-    parameters=_UID, request=ConfirmIn, responses=MergeOut,
+    parameters=UID_PATH, request=ConfirmIn, responses=MergeOut,
     summary="Merge the pair: every edge moves to the survivor (409 if decided)",
 ))  # fmt: skip
 class ReviewConfirmApi(ReviewDecisionApi):
@@ -222,7 +222,7 @@ class ReviewConfirmApi(ReviewDecisionApi):
 
 
 @extend_schema_view(post=extend_schema(
-    parameters=_UID, request=RejectIn, responses=RejectOut,
+    parameters=UID_PATH, request=RejectIn, responses=RejectOut,
     summary="Record NOT_SAME: never proposed again (409 if decided)",
 ))  # fmt: skip
 class ReviewRejectApi(ReviewDecisionApi):
@@ -245,7 +245,7 @@ class UndoOut(serializers.Serializer):
 
 
 @extend_schema_view(post=extend_schema(
-    parameters=_UID, request=None, responses=UndoOut,
+    parameters=UID_PATH, request=None, responses=UndoOut,
     summary="Unmerge: both entities and every moved edge come back",
 ))  # fmt: skip
 class MergeUndoApi(ReviewDecisionApi):

@@ -3,23 +3,21 @@ now, keep or undo one, queue the re-scoring job. Keys need the 'review' scope.""
 
 from __future__ import annotations
 
-from django.urls import reverse
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.resolution import auto_merges
-from apps.resolution.api import JobQueuedOut
 from apps.review import services, suspect_merges
-from apps.review.api import ReviewDecisionApi
+from apps.review.api import UID_PATH, ReviewDecisionApi
+from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
 from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import MAX_UID_CHARS, query_params
 
 MAX_LIMIT = 200
-_UID = [OpenApiParameter("uid", str, OpenApiParameter.PATH)]
 
 
 class SuspectListIn(StrictSerializer):
@@ -110,7 +108,7 @@ class SuspectOut(serializers.Serializer):
 class SuspectDetailApi(APIView):
     required_scope = KeyScope.REVIEW
 
-    @extend_schema(parameters=_UID, responses=SuspectOut,
+    @extend_schema(parameters=UID_PATH, responses=SuspectOut,
                    summary="One automatic merge: the mention beside its entity, weights then and now")  # fmt: skip
     def get(self, request, uid: str):
         detail = suspect_merges.suspect_detail(request.auth, uid=uid[:MAX_UID_CHARS])
@@ -128,7 +126,7 @@ class SuspectDecisionOut(serializers.Serializer):
 
 
 @extend_schema_view(post=extend_schema(
-    parameters=_UID, request=None, responses=SuspectDecisionOut,
+    parameters=UID_PATH, request=None, responses=SuspectDecisionOut,
     summary="Keep the automatic merge (409 if decided)",
 ))  # fmt: skip
 class SuspectKeepApi(ReviewDecisionApi):
@@ -139,7 +137,7 @@ class SuspectKeepApi(ReviewDecisionApi):
 
 
 @extend_schema_view(post=extend_schema(
-    parameters=_UID, request=None, responses=SuspectDecisionOut,
+    parameters=UID_PATH, request=None, responses=SuspectDecisionOut,
     summary="Undo the automatic merge: the mention's entity comes back (409 if decided)",
 ))  # fmt: skip
 class SuspectUndoApi(ReviewDecisionApi):
@@ -152,11 +150,10 @@ class SuspectUndoApi(ReviewDecisionApi):
 class SuspectRescoreApi(RecordsRefusals, APIView):
     required_scope = KeyScope.REVIEW
 
-    @extend_schema(request=None, responses={202: JobQueuedOut},
+    @extend_schema(request=None, responses={202: JobAcceptedOut},
                    summary="Queue re-scoring of past automatic merges with the current model")  # fmt: skip
     def post(self, request):
         if request.data:
             StrictSerializer(data=request.data).is_valid(raise_exception=True)
         job = auto_merges.auto_merges_rescore_queue(request.auth)
-        url = reverse("api-job", kwargs={"uid": job.uid})
-        return Response(JobQueuedOut({"job": job.uid, "url": url}).data, status=202)
+        return job_accepted(job)

@@ -18,6 +18,7 @@ paraphrases score 0.68 and up and texts on different subjects 0.18 at the median
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import defaultdict
 from datetime import timedelta
@@ -28,7 +29,10 @@ from django.utils import timezone
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
-from apps.tenants.services import job_create, job_run
+from apps.tenants.services import job_create, job_enqueue, job_run
+from memoryproject.api_errors import ApplicationError
+
+logger = logging.getLogger(__name__)
 
 JOB_KIND = "similarity_sync"
 # The exact bound alone prunes little with sentence embeddings (a parent's chunks spread 35-45
@@ -169,7 +173,7 @@ def similarity_sync_start(scope: Scope, *, delay: float = 0):
     from apps.tasks import tasks
 
     job = job_create(scope, kind=JOB_KIND, subject="SIMILAR_TO edges")
-    tasks.similarity_sync.apply_async((job.uid,), countdown=delay)
+    job_enqueue(job, tasks.similarity_sync, job.uid, countdown=delay)  # a broker down: a 503
     return job
 
 
@@ -184,7 +188,13 @@ def similarity_sync_soon(scope: Scope) -> None:
     if cypher.write(scope, TAKE_SLOT, job=job.uid)[0]["free"]:
         from apps.tasks import tasks
 
-        tasks.similarity_sync.apply_async((job.uid,), countdown=settle)
+        try:
+            job_enqueue(job, tasks.similarity_sync, job.uid, countdown=settle,
+                        undo=lambda: cypher.write(scope, FREE_SLOT, job=job.uid))  # fmt: skip
+        except ApplicationError:
+            # The write that asked is stored already: it must not fail for a sync. The slot is
+            # free again, so the next write (or the sync API) asks once the broker is back.
+            logger.warning("similarity sync of %s not queued: broker down", scope.tenant)
     else:
         from apps.tenants.services import job_finish
 

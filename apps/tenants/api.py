@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -124,6 +125,22 @@ class JobOut(serializers.Serializer):
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
+
+
+class JobAcceptedOut(serializers.Serializer):
+    """The one answer (202) of every operation that queues a job."""
+
+    job = serializers.CharField()
+    url = serializers.CharField(help_text="the job: status, progress and result")
+    status = serializers.CharField()
+    progress = serializers.DictField()
+
+
+def job_accepted(job) -> Response:
+    """202 with the queued job, its URL and where it stands."""
+    url = reverse("api-job", kwargs={"uid": job.uid})
+    body = {"job": job.uid, "url": url, "status": job.status, "progress": job.progress or {}}
+    return Response(JobAcceptedOut(body).data, status=202)
 
 
 class JobDetailApi(APIView):

@@ -33,5 +33,34 @@ def job_get(scope: Scope, *, uid: str) -> Job | None:
     return Job.objects.filter(tenant__uid=scope.tenant, uid=uid).first()
 
 
-def recent_jobs(scope: Scope, *, limit: int = 10) -> list[Job]:
-    return list(Job.objects.filter(tenant__uid=scope.tenant).order_by("-created_at")[:limit])
+# What each kind of job is called on the pages (a kind missing here shows as it is stored).
+JOB_LABELS = {
+    "document_ingest": "Document ingestion",
+    "evidence_pages": "Pages read for a task",
+    "similarity_sync": "Similarity links",
+    "conversation_import": "Conversation import",
+    "conversation_erase": "Conversation erasure",
+    "rows_from_entries": "Rows from entries",
+    "knowledge_promote": "Knowledge promotion",
+    "match_model.learn": "Match model learning",
+    "auto_merges.rescore": "Automatic merges re-scored",
+    "tenant_export": "Tenant export",
+    "tenant_import": "Tenant import",
+}
+UNFINISHED = ("queued", "running")
+
+
+def recent_jobs(
+    scope: Scope, *, limit: int = 10, exclude_kinds: tuple[str, ...] = ()
+) -> list[dict]:
+    """The tenant's newest jobs, each with its label and how far it got (done of total)."""
+    jobs = Job.objects.filter(tenant__uid=scope.tenant).exclude(kind__in=exclude_kinds)
+    rows = []
+    for job in jobs.order_by("-created_at")[:limit]:
+        progress = job.progress or {}
+        total, done = int(progress.get("total") or 0), int(progress.get("done") or 0)
+        percent = 100 if job.status == "done" else (min(100, 100 * done // total) if total else 0)
+        rows.append({"job": job, "label": JOB_LABELS.get(job.kind, job.kind), "done": done,
+                     "total": total, "percent": percent,
+                     "unfinished": job.status in UNFINISHED})  # fmt: skip
+    return rows

@@ -154,14 +154,19 @@ def job_fail(job: Job, exc: BaseException, *, message: str = "") -> None:
 QUEUE_DOWN = "The work queue could not be reached; nothing was done. Try again later."
 
 
-def job_enqueue(job: Job, task, *args, undo: Callable[[], None] | None = None) -> None:
-    """Queue the task that runs `job`. A broker that cannot be reached leaves nothing
-    half-done: `undo` drops what was prepared for the task, the job is recorded failed with
-    the reason, and the caller is refused with a 503 (code `queue_unavailable`)."""
+def job_enqueue(job: Job, task, *args, undo: Callable[[], None] | None = None,
+                countdown: float | None = None) -> None:  # fmt: skip
+    """Queue the task that runs `job` (after `countdown` seconds, if given). A broker that
+    cannot be reached leaves nothing half-done: `undo` drops what was prepared for the task,
+    the job is recorded failed with the reason, and the caller is refused with a 503 (code
+    `queue_unavailable`)."""
     from kombu.exceptions import OperationalError
 
     try:
-        task.delay(*args)
+        if countdown:
+            task.apply_async(args, countdown=countdown)
+        else:
+            task.delay(*args)
     except (OperationalError, OSError) as exc:
         if undo is not None:
             undo()

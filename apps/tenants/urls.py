@@ -11,6 +11,7 @@ api_urlpatterns = [
 console = "console/<slug:slug>/"
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
+    path("jobs/recent", views.dashboard_jobs, name="dashboard-jobs"),
     path("tenants/switch", views.tenant_switch, name="tenant-switch"),
     path("console/", console_views.console_home, name="console"),
     path(console, console_views.console_usage, name="console-usage"),

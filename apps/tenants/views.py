@@ -2,7 +2,7 @@
 switcher."""
 
 from django.contrib.auth import views as auth_views
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.tenants import selectors
@@ -34,13 +34,26 @@ class LoginView(auth_views.LoginView):
 @require_GET
 @role_required(Role.VIEWER)
 def dashboard(request):
-    context = {
-        "stats": selectors.tenant_stats(request.scope),
-        "jobs": selectors.recent_jobs(request.scope),
-    }
+    context = {"stats": selectors.tenant_stats(request.scope), **_jobs(request.scope)}
     return render_page_or_fragment(
         request, "tenants/dashboard.html", "tenants/partials/stats.html", context
     )
+
+
+# Document ingestion has a card of its own on the dashboard (chunks, entities, relations).
+OWN_CARD = ("document_ingest",)
+
+
+@require_GET
+@role_required(Role.VIEWER)
+def dashboard_jobs(request):
+    """The dashboard's other background work, refreshed by htmx while the page is open."""
+    return render(request, "tenants/partials/jobs.html", _jobs(request.scope))
+
+
+def _jobs(scope) -> dict:
+    jobs = selectors.recent_jobs(scope, exclude_kinds=OWN_CARD)
+    return {"jobs": jobs, "jobs_unfinished": any(row["unfinished"] for row in jobs)}
 
 
 @require_POST

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from django.urls import reverse
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
 from apps.tenants.services import QUEUE_DOWN
 from apps.timeline import kinds as kind_services
@@ -113,21 +113,15 @@ class RowUpdateApi(RecordsRefusals, APIView):
         return Response(receipt)
 
 
-class ExtractQueuedOut(serializers.Serializer):
-    job = serializers.CharField()
-    url = serializers.CharField(help_text="the job: status, progress and result")
-
-
 class RowsFromEntriesApi(RecordsRefusals, APIView):
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(
         request=None,
-        responses={202: ExtractQueuedOut, 404: OpenApiResponse(ErrorOut, description="no such kind"),
+        responses={202: JobAcceptedOut, 404: OpenApiResponse(ErrorOut, description="no such kind"),
                    503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN)},
         summary="Queue a job that reads rows of this kind from the text of episode entries",
     )  # fmt: skip
     def post(self, request, kind: str):
         job = rows_from_entries_queue(request.auth, kind=kind[:40])
-        return Response({"job": job.uid, "url": reverse("api-job", kwargs={"uid": job.uid})},
-                        status=202)  # fmt: skip
+        return job_accepted(job)

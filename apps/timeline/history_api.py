@@ -112,6 +112,8 @@ class ImpactEntryOut(serializers.Serializer):
     seq = serializers.IntegerField(allow_null=True)
     type = serializers.CharField(allow_null=True)
     by = serializers.CharField(allow_null=True)
+    text = serializers.CharField(allow_null=True, allow_blank=True)
+    values = serializers.DictField(help_text="the entry's values as recorded")
     invalid = serializers.BooleanField()
     invalidated_by = serializers.CharField(allow_null=True)
     invalidated_at = serializers.CharField(allow_null=True)

@@ -14,6 +14,7 @@ from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.timeline.rows import time_text
 from memoryproject.api_errors import ApplicationError, NotFoundError, PermissionDeniedError
+from memoryproject.json_values import stored_json_loads
 from memoryproject.refusals import refusal_recorded
 
 MAX_LISTED = 200
@@ -66,7 +67,7 @@ ORDER BY p.key LIMIT $limit
 ENTRY = """
 MATCH (n:Entry {tenant: $tenant, uid: $entry})
 RETURN n.uid AS id, n.episode AS episode, n.seq AS seq, n.type AS type, n.by AS by,
-       n.invalid IS NOT NULL AS invalid, n.invalidated_by AS invalidated_by,
+       n.text AS text, n.values AS values, n.invalid IS NOT NULL AS invalid, n.invalidated_by AS invalidated_by,
        n.invalidated_at AS invalidated_at, n.invalid_reason AS reason
 """
 
@@ -78,6 +79,7 @@ def impact_of_entry(scope: Scope, *, entry: str) -> dict:
     if not found:
         raise NotFoundError("No such entry.", field="entry")
     head = found[0]
+    head["values"] = stored_json_loads(head["values"] or "{}")
     if head["invalidated_at"] is not None:
         head["invalidated_at"] = time_text(head["invalidated_at"].to_native())
     states = cypher.read(scope, STATES_FROM, entry=entry, limit=MAX_LISTED)

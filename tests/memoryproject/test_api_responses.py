@@ -197,3 +197,32 @@ def test_conversation_write_answers_fit_their_schema(agent):
     assert fits(schema, "/api/v1/context", "POST", asked)["message"]["uid"]
     preview = agent.post("/api/v1/erasures/preview", json={"user": "ann"})
     assert fits(schema, "/api/v1/erasures/preview", "POST", preview)["messages"] == 4
+
+
+def test_every_operation_that_queues_a_job_answers_the_same_202(agent):
+    """An agent follows any queued work the same way: each operation that queues a job answers
+    202 with {job, url, status, progress}, as its schema says, and the url serves that job."""
+    schema = schemathesis.openapi.from_dict(openapi())
+    fits(schema, "/api/v1/kinds", "POST", agent.post("/api/v1/kinds", json=ROOM))
+    task = fits(schema, "/api/v1/tasks", "POST",
+                agent.post("/api/v1/tasks", json={"description": "Why is the pump loud?"}))["id"]  # fmt: skip
+    message = {"role": "user", "text": "The pump is loud.", "by": "ann"}
+    queued = [
+        ("/api/v1/tasks/similarity-sync", "/api/v1/tasks/similarity-sync", None),
+        ("/api/v1/tasks/{task}/pages", f"/api/v1/tasks/{task}/pages",
+         {"pages": [{"url": "https://ex.org/p", "content": "Pumps get loud when seals wear."}]}),
+        ("/api/v1/knowledge/promotions", "/api/v1/knowledge/promotions", None),
+        ("/api/v1/kinds/{kind}/rows-from-entries",
+         f"/api/v1/kinds/{ROOM['name']}/rows-from-entries", None),
+        ("/api/v1/match-model/learn", "/api/v1/match-model/learn", None),
+        ("/api/v1/suspect-merges/rescore", "/api/v1/suspect-merges/rescore", None),
+        ("/api/v1/users/{user}/sessions/{sid}/messages:import",
+         "/api/v1/users/ann/sessions/s1/messages:import", {"messages": [message]}),
+        ("/api/v1/erasures", "/api/v1/erasures", {"user": "ann"}),
+    ]  # fmt: skip
+    for documented, path, body in queued:
+        answer = agent.post(path, json=body) if body is not None else agent.post(path)
+        assert answer.status_code == 202, (path, answer.status_code, answer.text[:300])
+        job = fits(schema, documented, "POST", answer)
+        assert set(job) == {"job", "url", "status", "progress"}, path
+        assert agent.get(job["url"]).json()["uid"] == job["job"], path

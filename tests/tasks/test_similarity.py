@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+import pytest
 
 from apps.graph import cypher
 from apps.tasks import selectors
@@ -103,3 +104,43 @@ def test_sync_runs_by_itself_after_writes_settle(make_tenant, celery_worker):
     done = [j for j in runs if j.status == JobStatus.DONE and not j.result.get("merged")]
     assert len(done) == 1, [(j.status, j.result) for j in runs]  # two writes, one sync
     assert len(cypher.read(scope, EDGES)) >= 2
+
+
+SLOT = "MATCH (s:SimilaritySync {tenant: $tenant}) RETURN s.job AS job"
+
+
+def test_a_broker_that_is_down_refuses_the_sync_but_never_the_write(make_tenant, monkeypatch):
+    """The broker is outside the project, so its outage is simulated: the publish raises. Asked
+    for, the sync is a 503 with the job recorded failed; asked for by a write, the write is kept
+    and the slot freed, so the next write, once the broker is back, queues the sync."""
+    from kombu.exceptions import OperationalError
+
+    from apps.tasks import tasks
+    from apps.tasks.similarity import similarity_sync_start
+    from memoryproject.api_errors import ApplicationError
+
+    def broker_down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to the broker. Connection refused.")
+
+    monkeypatch.setattr(tasks.similarity_sync, "apply_async", broker_down)
+    tenant = make_tenant(similarity_settle_seconds=30)
+    scope = scope_for(tenant)
+    with pytest.raises(ApplicationError) as refused:
+        similarity_sync_start(scope, delay=5)
+    assert refused.value.status == 503 and refused.value.code == "queue_unavailable"
+    failed = Job.objects.get(uid=refused.value.extra["job"])
+    assert failed.status == JobStatus.FAILED and "could not be reached" in failed.error
+
+    task = check_task_create(scope, description="Map the cooling water circuit")
+    kept = check_evidence_add(scope, task=task["id"], content="Cooling water enters at pump P-1",
+                              source="s", strength=0.5)  # fmt: skip
+    assert selectors.evidence_detail(scope, evidence=kept["id"])["content"].startswith("Cooling")
+    assert cypher.read(scope, SLOT)[0]["job"] is None  # the slot is free again
+
+    published = []
+    monkeypatch.setattr(tasks.similarity_sync, "apply_async",
+                        lambda args, **options: published.append((args, options)))  # fmt: skip
+    check_evidence_add(scope, task=task["id"], content="Cooling water enters through pump P-1",
+                       source="s", strength=0.5)  # fmt: skip
+    assert [options["countdown"] for _, options in published] == [30.0]
+    assert cypher.read(scope, SLOT)[0]["job"] == published[0][0][0]

@@ -59,12 +59,16 @@ def test_timeline_as_of_diff_and_an_entry_marked_wrong(live_server, page, tenant
 
 def test_viewers_cannot_mark_and_pages_need_a_login(client, tenant, make_person):
     scope = scope_for(tenant)
-    entry = check_entry_record(scope, episode=check_episode_open(scope)["id"], type="x")["id"]
+    entry = check_entry_record(scope, episode=check_episode_open(scope)["id"], type="x",
+                               text="<i>P-1</i> ran hot\nat noon", values={"temp": 91})["id"]  # fmt: skip
     assert client.get(f"/memory/entries/{entry}").status_code == 302
     viewer = make_person(tenant, Role.VIEWER)
     client.force_login(viewer)
     page = client.get(f"/memory/entries/{entry}")
     assert page.status_code == 200 and b"invalidate-form" not in page.content
+    said = page.content.decode().split('id="entry-said"')[1].split("</section>")[0]
+    assert "&lt;i&gt;P-1&lt;/i&gt; ran hot<br>at noon" in said  # the entry's text, escaped
+    assert "<dt>temp</dt><dd>91</dd>" in said
     assert client.post(f"/memory/entries/{entry}/invalidate").status_code == 403
     assert client.get("/memory/entries/nope").status_code == 404
 

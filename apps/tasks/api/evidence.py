@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.urls import reverse
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
@@ -13,6 +12,7 @@ from apps.tasks.api.answers import EvidenceDetailOut
 from apps.tasks.api.tasks import TASK_ID, WriteApi
 from apps.tasks.services import evidence, page_ingest
 from apps.tasks.similarity import similarity_sync_start
+from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
 from memoryproject.request_inputs import validated
@@ -53,12 +53,6 @@ class EvidenceOut(serializers.Serializer):
     uid = serializers.CharField()
 
 
-class JobStartedOut(serializers.Serializer):
-    job = serializers.CharField()
-    url = serializers.CharField()
-    status = serializers.CharField()
-
-
 class EvidenceAddApi(WriteApi):
     refusal_kind = "evidence"
 
@@ -74,7 +68,7 @@ class EvidenceAddApi(WriteApi):
 class PagesApi(WriteApi):
     refusal_kind = "evidence_pages"
 
-    @extend_schema(request=PagesIn, responses={202: JobStartedOut},
+    @extend_schema(request=PagesIn, responses={202: JobAcceptedOut},
                    summary="Ingest found pages as evidence of a task, as a job",
                    description="The pages are checked and queued; the job (its URL in the "
                    "answer) counts pages done and ends with `created` and `skipped` chunks. "
@@ -84,7 +78,7 @@ class PagesApi(WriteApi):
     def post(self, request, task: str):
         data = validated(request, PagesIn)
         job = page_ingest.check_pages_ingest_start(request.auth, task=task, pages=data["pages"])
-        return _job_started(job)
+        return job_accepted(job)
 
 
 class SynthesisApi(WriteApi):
@@ -110,13 +104,8 @@ class EvidenceDetailApi(APIView):
 class SimilaritySyncApi(WriteApi):
     refusal_kind = "similarity_sync"
 
-    @extend_schema(request=None, responses={202: JobStartedOut},
+    @extend_schema(request=None, responses={202: JobAcceptedOut},
                    summary="Sync SIMILAR_TO edges of tasks and evidence now, as a job",
                    description="Also runs by itself once writes have settled.")  # fmt: skip
     def post(self, request):
-        return _job_started(similarity_sync_start(request.auth))
-
-
-def _job_started(job) -> Response:
-    url = reverse("api-job", kwargs={"uid": job.uid})
-    return Response({"job": job.uid, "url": url, "status": job.status}, status=202)
+        return job_accepted(similarity_sync_start(request.auth))
