@@ -10,7 +10,9 @@ migrated first). Then, in this order:
 - `--single-messages` single appends (POST .../messages) from `--threads` client threads;
 - `--messages` in batches of 500 (POST .../messages:batch) from one client thread, and
   the time until the worker had embedded every one of them (from the first request), then the
-  model alone on the same texts again (the ratio is to the mean of the two model runs);
+  model alone on the same texts again (the ratio is to the mean of the two model runs), and
+  where the worker's embedding tasks spent their time (from its log), and the CPU time the
+  worker and the local Neo4j spent meanwhile against the model alone's (from /proc);
 - the same number through an import job (POST .../messages:import), until the job is done.
 Rates are messages per second. The tenant's nodes and rows are deleted at the end.
 """
@@ -21,6 +23,7 @@ import argparse
 import json
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -103,16 +106,54 @@ def until(predicate, *, timeout: float, every: float = 0.2):
     raise TimeoutError("the state did not come within the timeout")
 
 
+LOG = Path(os.environ.get("ANAMNESIS_DATA_DIR", ROOT / ".local")) / "bench-load.log"
+# The worker logs each task's result; an embedding task's says where its time went.
+SPENT = re.compile(r"'embedded': (\d+).*'encode_s': ([\d.]+), 'write_s': ([\d.]+)")
+
+
+def worker_spent(since: int) -> str:
+    """The embedding tasks' time in the worker's log after byte `since`: in the model, and
+    waiting for a write (its index work) once the model was done."""
+    with open(LOG, "rb") as log:
+        log.seek(since)
+        found = [m.groups() for m in SPENT.finditer(log.read().decode(errors="replace"))]
+    n, encode, write = (sum(float(f[i]) for f in found) for i in range(3))
+    return (f"the worker's embedding tasks: {n:.0f} messages, {encode:.1f} s in the model, "
+            f"{write:.1f} s more waiting for writes")  # fmt: skip
+
+
+def cpu_s(pid: int | None) -> float:
+    """CPU seconds (user + system) of a process and its live children (a worker's pool), from
+    /proc; 0 when it cannot be read (not Linux, not ours, gone)."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+    except OSError:
+        return 0.0
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_s(int(child)) for child in children)
+
+
+def local_neo4j_pid() -> int | None:
+    """The local Neo4j's process (manage.py neo4j start), whose CPU the writes cost."""
+    try:
+        return int((LOG.parent / "neo4j" / "neo4j.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def start_services(port: int) -> list[subprocess.Popen]:
     env = {**os.environ, "CELERY_QUEUE": QUEUE}
-    log = open(Path(os.environ.get("ANAMNESIS_DATA_DIR", ROOT / ".local")) / "bench-load.log", "ab")  # noqa: SIM115
+    log = open(LOG, "ab")  # noqa: SIM115
     web = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "memoryproject.asgi:application", "--host", "127.0.0.1",
          "--port", str(port), "--workers", "1"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )  # fmt: skip
     worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "memoryproject", "worker", "--loglevel=WARNING",
+        [sys.executable, "-m", "celery", "-A", "memoryproject", "worker", "--loglevel=INFO",
          "--concurrency=1", "--pool=prefork", "--without-gossip", "--without-mingle",
          "--without-heartbeat", "-Q", QUEUE],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -156,9 +197,9 @@ def main() -> None:
         batch_texts = texts(rng, args.messages, "batch")
         embedder = get_embedder()
         embedder.embed(batch_texts[:64])
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         embedder.embed(batch_texts)
-        model_s = time.perf_counter() - t0
+        model_s, model_cpu = time.perf_counter() - t0, time.process_time() - cpu0
         print(f"model alone on {len(batch_texts)} texts: {model_s:.1f} s "
               f"({len(batch_texts) / model_s:.0f} texts/s)")  # fmt: skip
 
@@ -180,6 +221,9 @@ def main() -> None:
               f"= {single_rate:.0f} messages/s (all 201: {set(codes) == {201}}); "
               f"embedded after {single_embedded_s:.1f} s")  # fmt: skip
 
+        log_from = LOG.stat().st_size
+        neo4j, worker = local_neo4j_pid(), children[1].pid
+        cpu_from = (cpu_s(worker), cpu_s(neo4j))
         t0 = time.perf_counter()
         for start in range(0, len(batch_texts), 500):
             part = batch_texts[start : start + 500]
@@ -190,19 +234,26 @@ def main() -> None:
         batch_s = time.perf_counter() - t0
         until(lambda: waiting()["waiting"] == 0, timeout=3600)
         batch_embedded_s = time.perf_counter() - t0
+        worker_cpu, neo4j_cpu = cpu_s(worker) - cpu_from[0], cpu_s(neo4j) - cpu_from[1]
         batch_rate = len(batch_texts) / batch_s
         print(f"batch appends (500 a request, 1 thread): {len(batch_texts)} in {batch_s:.1f} s "
               f"= {batch_rate:.0f} messages/s, {batch_rate / single_rate:.1f}x the single rate "
               f"(goal >= 2x)")  # fmt: skip
         # The model alone again, right after: on a shared machine the load changes within a
         # run, so the batch is compared with the mean of the runs just before and just after.
-        t0 = time.perf_counter()
+        t0, cpu0 = time.perf_counter(), time.process_time()
         embedder.embed(batch_texts)
         model_after_s = time.perf_counter() - t0
+        model_cpu = (model_cpu + time.process_time() - cpu0) / 2
         model_mean_s = (model_s + model_after_s) / 2
         print(f"  embedded after {batch_embedded_s:.1f} s = {batch_embedded_s / model_mean_s:.2f}x "
               f"the model alone (goal <= 1.2x; model alone {model_s:.1f} s before the batches, "
               f"{model_after_s:.1f} s after)")  # fmt: skip
+        print(f"  {worker_spent(log_from)}")
+        # CPU time does not depend on what else the machine runs meanwhile, as time does.
+        print(f"  CPU while the batches were embedded: worker {worker_cpu:.1f} s + Neo4j "
+              f"{neo4j_cpu:.1f} s = {(worker_cpu + neo4j_cpu) / model_cpu:.2f}x the model "
+              f"alone's {model_cpu:.1f} s (mean of the two runs)")  # fmt: skip
 
         t0 = time.perf_counter()
         code, started = api.call("POST", "/users/importer/sessions/main/messages:import",

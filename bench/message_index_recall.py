@@ -9,6 +9,8 @@ the recall benchmark (FACTS), the user's 10 nearest messages by an exact compari
 them (a full scan) against the first N of `message_embedding` filtered to the user inside the
 index (the context's read), for each N of --depths: the share of the exact 10 found, how often
 the exact first is missing, and the index read's p50/p95. The index's HNSW settings are printed.
+A depth at least the user's message count makes Lucene compare exactly (the context's read for
+users up to CONTEXT_EXACT_SCAN_MESSAGES).
 """
 
 from __future__ import annotations
@@ -47,6 +49,10 @@ CYPHER 25
 MATCH (hit:Message)
   SEARCH hit IN (VECTOR INDEX message_embedding FOR $vector
                  WHERE hit.tenant = $tenant AND hit.user = $user LIMIT $depth)
+  SCORE AS score
+// The context keeps the 60 best of a read inside the query (they hold the exact 10 whenever
+// the read does), so the read costs here what it costs there.
+WITH hit ORDER BY score DESC LIMIT 60
 RETURN hit.uid AS uid
 """
 

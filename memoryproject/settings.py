@@ -348,9 +348,9 @@ MESSAGE_ERASURE_HOOKS: list[str] = [
 ]
 ERASURE_STEP_MESSAGES = int(os.environ.get("ERASURE_STEP_MESSAGES", "200"))
 # A context call compares the question exactly with every message of a user who has at most this
-# many (the filtered vector index loses some nearest ones); above it, older messages come from that
-# approximate index, whose cost does not grow with the history (see apps.conversations.context).
-CONTEXT_EXACT_SCAN_MESSAGES = int(os.environ.get("CONTEXT_EXACT_SCAN_MESSAGES", "2000"))
+# many (inside the vector index: about 40 ms at 5,000 here); above it, older messages come from an
+# approximate search of that index, which loses some nearest ones (see apps.conversations.context).
+CONTEXT_EXACT_SCAN_MESSAGES = int(os.environ.get("CONTEXT_EXACT_SCAN_MESSAGES", "10000"))
 # The summarizer: an OpenAI-compatible chat endpoint when SUMMARIZER_URL is set (its base URL,
 # e.g. https://host/v1), else an extractive one that needs no model.
 SUMMARIZER_URL = os.environ.get("SUMMARIZER_URL", "")

@@ -35,13 +35,13 @@ MIN_NEIGHBOUR_CONFIDENCE = 0.5
 #   nearly every message), through the full-text index, which keeps to one user's messages
 #   through owner_key, DEPTH deep in Lucene's order: a rare word (a name, a number) finds its
 #   message even where the model's vector does not;
-# - older messages by meaning: for a user with at most settings.CONTEXT_EXACT_SCAN_MESSAGES
-#   messages, the DEPTH nearest by an exact comparison with each of them (read through the
-#   (tenant, user) index); above that, the INDEX_DEPTH first of the vector index, filtered to
-#   the user inside the index. That search is approximate: Lucene walks the HNSW graph only
-#   through the user's own messages (ACORN-1, for a filter passing under 60% of the index) and
-#   their neighbours' neighbours, so a message whose graph neighbours are other users' near-alike
-#   messages is reached late; reading deeper than DEPTH walks further (see the README).
+# - older messages by meaning, from the vector index filtered to the user inside the index: for
+#   a user with at most settings.CONTEXT_EXACT_SCAN_MESSAGES messages, the DEPTH nearest by an
+#   exact comparison with each of them (done by Lucene, see the query); above that, the
+#   INDEX_DEPTH first of an approximate search. That one walks the HNSW graph only through the
+#   user's own messages (ACORN-1, for a filter passing under 60% of the index) and their
+#   neighbours' neighbours, so a message whose graph neighbours are other users' near-alike
+#   messages is reached late or never; reading deeper than DEPTH walks further (see the README).
 # Every candidate is then compared exactly with the question's vector; the answer gives the
 # first DEPTH places by that similarity ("meaning") and the first $word_places word hits
 # ("words"), which the caller fuses by reciprocal rank (_messages_fused). A user whose messages
@@ -83,9 +83,15 @@ CALL (complete, scan) {
   RETURN m, word_place
   UNION
   WITH complete, scan WHERE NOT complete AND scan
-  MATCH (m:Message {tenant: $tenant, user: $user}) WHERE m.embedding IS NOT NULL
-  WITH m ORDER BY vector.similarity.cosine(m.embedding, $vector) DESC LIMIT $depth
-  RETURN m, null AS word_place
+  // Asked for at least as many places as the user has messages, Lucene compares the question
+  // with each of them in every segment instead of walking the graph (it does so whenever the
+  // filter passes no more documents than are asked for): exact, and vectorised in the index.
+  MATCH (near:Message)
+    SEARCH near IN (VECTOR INDEX message_embedding FOR $vector
+                    WHERE near.tenant = $tenant AND near.user = $user LIMIT $scan_places)
+    SCORE AS near_score
+  WITH near ORDER BY near_score DESC LIMIT $depth
+  RETURN near AS m, null AS word_place
   UNION
   WITH complete, scan WHERE NOT complete AND NOT scan
   // A SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails otherwise).
@@ -263,6 +269,7 @@ def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, l
                     budget=EXACT_BUDGET, depth=DEPTH, index_depth=INDEX_DEPTH,
                     word_places=_word_places(k),
                     scan_max=settings.CONTEXT_EXACT_SCAN_MESSAGES,
+                    scan_places=max(settings.CONTEXT_EXACT_SCAN_MESSAGES, 1),
                     lucene=limits.user_words_query(unit.scope.tenant, user, content) or None
                     ) if vector is not None else []  # fmt: skip
     hits = _messages_fused(rows, k=k, vector=vector)

@@ -10,13 +10,17 @@ lapses after CLAIM_LEASE_S and the message is claimed again.
 
 from __future__ import annotations
 
+import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
+from contextvars import copy_context
 
 from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
 from apps.graph.scope import Scope
 
 CLAIM_LEASE_S = 600
+LISTED_PART = 250  # a batch append's messages are encoded and written in parts of this many
 # The lock is taken first (Neo4j's documented way to read-then-write safely: a property read
 # after the write lock is the committed one), then the marker is checked again and set.
 CLAIM = """
@@ -56,21 +60,36 @@ RETURN EXISTS { MATCH (m:MessageToEmbed {tenant: $tenant}) } AS waiting
 
 def messages_embed_pending(scope: Scope, *, batch: int = 64, max_batches: int = 20) -> dict:
     """Embed up to `batch * max_batches` waiting messages that no other task holds; says how
-    many and whether more wait. Idempotent, and never embeds a message twice at once."""
-    done = 0
-    for _ in range(max_batches):
-        claim, rows = _claimed(scope, batch=batch)
-        if not rows:
-            return {"embedded": done, "more": False}
-        done += _embedded(scope, claim, rows)
-    return {"embedded": done, "more": True}
+    many, whether more wait and, when it embedded any, where the time went (encode_s in the
+    model, write_s waiting for writes after it). Idempotent, never embeds a message twice."""
+    taken = 0
+
+    def parts():
+        nonlocal taken
+        for _ in range(max_batches):
+            claim, rows = _claimed(scope, batch=batch)
+            if not rows:
+                return
+            taken += 1
+            yield claim, rows
+
+    spent: dict = {}
+    done = _embedded_in_turn(scope, parts(), spent)
+    return {"embedded": done, "more": taken == max_batches, **_rounded(spent)}
 
 
 def messages_embed_listed(scope: Scope, *, uids: list[str]) -> dict:
     """Embed the listed messages that still wait and no other task holds (a batch append's),
-    in one call of the model's batch encode and one write."""
+    claimed at once, encoded and written in parts of LISTED_PART; the result as above."""
     claim, rows = _claimed(scope, batch=len(uids), uids=uids)
-    return {"embedded": _embedded(scope, claim, rows) if rows else 0}
+    spent: dict = {}
+    parts = ((claim, rows[i : i + LISTED_PART]) for i in range(0, len(rows), LISTED_PART))
+    done = _embedded_in_turn(scope, parts, spent)
+    return {"embedded": done, **_rounded(spent)}
+
+
+def _rounded(spent: dict) -> dict:
+    return {key: round(value, 3) for key, value in spent.items()}
 
 
 def _claimed(scope: Scope, *, batch: int, uids: list[str] | None = None):
@@ -79,9 +98,31 @@ def _claimed(scope: Scope, *, batch: int, uids: list[str] | None = None):
     return claim, rows
 
 
-def _embedded(scope: Scope, claim: str, rows: list[dict]) -> int:
-    vectors = get_embedder().embed([r["text"] for r in rows])
-    pairs = [{"uid": r["uid"], "vector": v} for r, v in zip(rows, vectors, strict=True)]
+def _embedded_in_turn(scope: Scope, parts, spent: dict) -> int:
+    """Each claimed part encoded by the model, then written on a thread of its own while the
+    model encodes the next part (and the next is claimed): Neo4j inserts a part's vectors into
+    the HNSW graph at commit, and that work overlaps the model's instead of following it."""
+    done, writing = 0, None
+    embedder = get_embedder()
+    with ThreadPoolExecutor(1, thread_name_prefix="embedding-write") as writer:
+        for claim, rows in parts:
+            started = time.perf_counter()
+            vectors = embedder.embed([r["text"] for r in rows])
+            encoded = time.perf_counter()
+            spent["encode_s"] = spent.get("encode_s", 0.0) + encoded - started
+            if writing is not None:
+                done += writing.result()
+                spent["write_s"] = spent.get("write_s", 0.0) + time.perf_counter() - encoded
+            pairs = [{"uid": r["uid"], "vector": v} for r, v in zip(rows, vectors, strict=True)]
+            writing = writer.submit(copy_context().run, _stored, scope, claim, pairs)
+        if writing is not None:
+            waited = time.perf_counter()
+            done += writing.result()
+            spent["write_s"] = spent.get("write_s", 0.0) + time.perf_counter() - waited
+    return done
+
+
+def _stored(scope: Scope, claim: str, pairs: list[dict]) -> int:
     return cypher.write(scope, STORE, rows=pairs, claim=claim)[0]["n"]
 
 

@@ -103,6 +103,30 @@ def test_older_messages_beyond_the_exact_budget_are_found_by_words_and_by_meanin
     ]
 
 
+def test_older_messages_by_meaning_are_the_exact_nearest_of_that_user(scope):
+    """For a user within CONTEXT_EXACT_SCAN_MESSAGES the candidates by meaning are the user's
+    DEPTH nearest messages by an exact comparison (done inside the vector index), and another
+    user's messages, however near, are never among them."""
+    texts = ["The boiler pressure dropped overnight.", "Our boiler needs a new valve.",
+             "I booked the dentist for Tuesday.", "The heating was cold in the office.",
+             "We painted the fence green.", "The radiator in the hall is leaking.",
+             "My cousin visits in June.", "The plumber fixed the hot water tank.",
+             "I renewed the gym membership.", "The thermostat shows the wrong temperature."]  # fmt: skip
+    for text in texts:
+        say(scope, text, sid="old")
+        say(scope, text + " Again!", user="bob", sid="old")
+    messages_embed_pending(scope)
+    vector = context.embed_one("Why is the house heating not working?")
+    exact = cypher.read(scope, "MATCH (m:Message {tenant: $tenant, user: 'ann'}) "
+                        "RETURN m.uid AS uid "
+                        "ORDER BY vector.similarity.cosine(m.embedding, $vector) DESC LIMIT 4",
+                        vector=vector)  # fmt: skip
+    rows = cypher.read(scope, context.MESSAGE_HITS, user="ann", vector=vector, depth=4,
+                       recent_sessions=context.RECENT_SESSIONS, budget=1, index_depth=4,
+                       word_places=0, scan_max=1000, scan_places=1000, lucene=None)  # fmt: skip
+    assert [r["message"]["uid"] for r in rows] == [r["uid"] for r in exact]
+
+
 def test_message_hits_fuse_the_ranking_by_meaning_with_the_one_by_words():
     """A message found by a rare word it shares with the question (a name) comes in although
     many are closer in meaning; the closest by meaning keep their places, whatever the number of

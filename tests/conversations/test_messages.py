@@ -291,7 +291,10 @@ def test_a_batch_beside_concurrent_single_appends_keeps_numbers_unique_and_gap_f
     assert sorted((r["a"], r["b"]) for r in links) == [(n, n + 1) for n in range(1, 140)]
 
 
-def test_a_batch_is_embedded_in_one_call_of_the_model(scope, monkeypatch):
+def test_a_batch_is_embedded_in_parts_each_in_one_call_of_the_model(scope, monkeypatch):
+    """A part is written while the model encodes the next; every message of the batch gets its
+    vector, and nothing outside the batch does."""
+    from apps.conversations import embedding
     from apps.conversations.embedding import messages_embed_listed
     from apps.graph.embeddings import get_embedder
 
@@ -305,7 +308,11 @@ def test_a_batch_is_embedded_in_one_call_of_the_model(scope, monkeypatch):
     stored = services.check_messages_append(scope, user="ann", sid="main", messages=lines(30))
     say(scope, "a single one, not in the batch")
     monkeypatch.setattr(model, "embed", counted)
+    monkeypatch.setattr(embedding, "LISTED_PART", 12)
     done = messages_embed_listed(scope, uids=[m["uid"] for m in stored["messages"]])
-    assert done == {"embedded": 30} and calls == [30]
+    assert done["embedded"] == 30 and calls == [12, 12, 6]
     left = cypher.read(scope, "MATCH (m:MessageToEmbed {tenant: $tenant}) RETURN m.no AS no")
     assert left == [{"no": 31}]
+    vectors = cypher.read(scope, "MATCH (m:Message {tenant: $tenant}) WHERE m.embedding IS NOT "
+                                 "NULL RETURN count(m) AS n, min(size(m.embedding)) AS dims")  # fmt: skip
+    assert vectors == [{"n": 30, "dims": model.dimensions}]

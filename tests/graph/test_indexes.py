@@ -80,8 +80,8 @@ def test_fulltext_index_round_trip_with_quotes_in_the_query(scope):
 
 
 def test_a_message_index_made_with_other_hnsw_settings_is_made_again_with_ours():
-    """A database whose message index was made with Neo4j's default HNSW graph (16 links, 100
-    candidates) gets the denser one the filtered per-user search needs at the next install."""
+    """A database whose message index was made with another HNSW graph (a denser one: 32 links,
+    200 candidates, costly to insert into) gets ours at the next install."""
     from django.conf import settings
 
     from apps.graph.nodes.conversations import MESSAGE_HNSW_EF_CONSTRUCTION, MESSAGE_HNSW_M
@@ -96,10 +96,11 @@ def test_a_message_index_made_with_other_hnsw_settings_is_made_again_with_ours()
     cypher.system_query(
         "CYPHER 25 CREATE VECTOR INDEX message_embedding FOR (m:Message) ON m.embedding "
         "WITH [m.tenant, m.user] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
-        "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",
+        "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false, "
+        "`vector.hnsw.m`: 32, `vector.hnsw.ef_construction`: 200}}",
         dimensions=settings.EMBEDDING_DIMENSIONS,
     )
-    assert config()[0]["config"]["vector.hnsw.m"] == 16
+    assert config()[0]["config"]["vector.hnsw.m"] == 32
 
     schema_install()
 
