@@ -14,11 +14,16 @@ FEBRL3 is held out: bench/identity_estimate.py never sees it.
     .venv/bin/python bench/identity_febrl.py --limit 1000      # the first 1,000 records per set
     .venv/bin/python bench/identity_febrl.py --sets febrl3      # all of FEBRL3 (5,000 records)
     .venv/bin/python bench/identity_febrl.py --sets febrl2 --explain-review   # why pairs wait
+    .venv/bin/python bench/identity_febrl.py --sets febrl1 --decisions a.txt  # then diff two runs
 
 --explain-review prints, for the true pairs sent to review, what held each (the comparison whose
 conflict forbade a merge, or a probability under the merge threshold), the levels of the pending
 pair's stored evidence, and how the two FEBRL records' birth dates and ids differ (a typist's
 slip or another value): the diagnosis behind the match model's levels. Never run it on FEBRL 3.
+
+--decisions writes each record's decision (action, the entity, the match, the score, the
+proposals; entities named by the first record that named them): two runs of one set diff clean
+when no decision changed.
 """
 
 from __future__ import annotations
@@ -114,7 +119,7 @@ def review_explained(in_review, entity_of, rows, evidence_of) -> dict:
     return {"held by": held, "evidence levels": levels, "raw differences": kinds}
 
 
-def run_set(name: str, limit: int, explain: bool = False) -> dict:
+def run_set(name: str, limit: int, explain: bool = False, decisions_to=None) -> dict:
     from rest_framework.test import APIClient
 
     from apps.graph import cypher
@@ -130,6 +135,7 @@ def run_set(name: str, limit: int, explain: bool = False) -> dict:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Api-Key {raw}")
     entity_of, pending, actions, evidence_of = {}, set(), defaultdict(int), {}
+    decisions = []
     spent = 0.0
     scope = Scope(tenant=tenant.uid, actor="bench", actor_kind="system")
     try:
@@ -143,6 +149,7 @@ def run_set(name: str, limit: int, explain: bool = False) -> dict:
             [receipt] = response.json()["receipts"]
             actions[receipt["action"]] += 1
             entity_of[rid] = receipt["entity_uid"]
+            decisions.append((rid, receipt))
             for proposal in receipt.get("proposed") or ():
                 pending.add(frozenset((receipt["entity_uid"], proposal["uid"])))
         for same_as in cypher.read(scope, PENDING_EVIDENCE) if explain else ():
@@ -153,6 +160,15 @@ def run_set(name: str, limit: int, explain: bool = False) -> dict:
                                   "DETACH DELETE n RETURN count(*) AS n")[0]["n"]:  # fmt: skip
             pass
         tenant.delete()
+    first_record = {}  # entity uid -> the first record that named it (uids differ run to run)
+    for rid, uid in entity_of.items():
+        first_record.setdefault(uid, rid)
+    for rid, receipt in decisions if decisions_to else ():
+        proposed = [(first_record.get(p["uid"]), round(p["score"] or 0, 4))
+                    for p in receipt.get("proposed") or ()]  # fmt: skip
+        print(rid, receipt["action"], first_record[receipt["entity_uid"]],
+              first_record.get(receipt.get("matched_uid")), round(receipt.get("score") or 0, 4),
+              proposed, file=decisions_to)  # fmt: skip
     members = defaultdict(list)
     for rid, uid in entity_of.items():
         members[uid].append(rid)
@@ -185,6 +201,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="only the first N records per set")
     parser.add_argument("--explain-review", action="store_true",
                         help="count what held each true pair sent to review (not on FEBRL 3)")  # fmt: skip
+    parser.add_argument("--decisions", type=argparse.FileType("w"),
+                        help="write each record's decision to this file (to compare two runs)")  # fmt: skip
     args = parser.parse_args()
     if args.explain_review and HELD_OUT in args.sets:
         parser.error(f"{HELD_OUT} is held out: explain on the sets the model learns from")
@@ -202,7 +220,7 @@ def main() -> None:
     print(f"{'set':20} {'records':>7} {'pairs':>6} {'precision':>9} {'recall':>7} "
           f"{'to review':>9} {'false pend':>10} {'ms/rec':>7}  decisions")  # fmt: skip
     for name in args.sets.split(","):
-        r = run_set(name.strip(), args.limit, args.explain_review)
+        r = run_set(name.strip(), args.limit, args.explain_review, args.decisions)
         print(f"{r['set']:20} {r['records']:7d} {r['true pairs']:6d} {r['precision']:9.4f} "
               f"{r['recall']:7.4f} {r['to review']:9.4f} {r['false pending']:10.4f} "
               f"{r['ms/record']:7.1f}  {r['actions']}", flush=True)  # fmt: skip
