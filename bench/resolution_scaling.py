@@ -3,7 +3,8 @@ blocking, so the cost must stay near flat as the graph grows.
 
 The whole database grows, not one tenant: `--tenants` throwaway tenants are filled in bulk,
 round robin (batched UNWIND, a bench-only path: synthetic Person names from name lists with
-their blocking keys, random unit vectors, since only the index sizes matter for the cost), so
+their blocking keys and parses, random unit vectors, since only the index sizes matter for the
+cost; the probing process then forgets the parses, as a worker that did not write them), so
 at each size the probed tenant holds 1/`--tenants` of the entities. The same mix of probe
 mentions (half existing names, which merge; half new names, which are created) then goes
 through the real `do_resolve_and_write`, one transaction each, at each size. `--profile` adds,
@@ -43,8 +44,8 @@ BULK = """
 UNWIND $rows AS row
 CREATE (e:Entity {uid: row.uid, tenant: $tenant, name: row.name, norm_name: row.norm,
                   type: 'Person', aliases: [], norm_aliases: [], description: row.description,
-                  name_keys: row.keys, status: 'active', created_at: datetime(),
-                  updated_at: datetime()})
+                  name_keys: row.keys, name_parsed: row.parsed, status: 'active',
+                  created_at: datetime(), updated_at: datetime()})
 WITH e, row  // float32 vectors, as the app stores them
 CALL db.create.setNodeVectorProperty(e, 'embedding', row.embedding)
 CALL db.create.setNodeVectorProperty(e, 'description_embedding', row.embedding)
@@ -107,6 +108,7 @@ def main() -> None:
     from apps.graph.scope import Scope
     from apps.resolution.blocking_keys import blocking_keys
     from apps.resolution.candidates import EntityCandidate, Provenance
+    from apps.resolution.comparisons import person_names
     from apps.resolution.entity_writes import do_resolve_and_write
     from apps.resolution.gate import candidates_embed
     from apps.resolution.signals import name_normalize
@@ -131,12 +133,14 @@ def main() -> None:
                     batch.setdefault(i % len(scopes), []).append(
                         {"uid": uuid.uuid4().hex, "name": name, "norm": name_normalize(name),
                          "keys": blocking_keys("Person", [name], {}),
+                         "parsed": person_names.parse_stored(name),
                          "embedding": unit_vector(rng, dims),
                          "description": f"Person number {i} of the scaling bench."})  # fmt: skip
                 for t, rows in batch.items():
                     cypher.write(scopes[t], BULK, rows=rows)
                     filled += len(rows)
             cypher.system_query("CALL db.awaitIndexes(600)")
+            person_names._parses.clear()  # parsed by the writer, not by this process
             fill_seconds = time.perf_counter() - started
             probes = []
             for n in range(args.probes):

@@ -22,6 +22,7 @@ from apps.resolution.candidates import (
     Receipt,
     RelationCandidate,
 )
+from apps.resolution.comparisons.person_names import parse_stored
 from apps.resolution.decision_receipts import decision_receipt, weights_of
 from apps.resolution.entity_values import (
     MAX_ABSORBED_DESCRIPTIONS,
@@ -44,7 +45,8 @@ ENTITY_CREATE = """
 MATCH (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
 CREATE (e:Entity {uid: $uid, tenant: $tenant, name: $name, norm_name: $norm, type: $type,
                   aliases: $aliases, norm_aliases: $norm_aliases, description: $description,
-                  name_keys: $name_keys, values_json: $values_json, status: 'active', created_by: $agent,
+                  name_keys: $name_keys, name_parsed: $name_parsed, values_json: $values_json,
+                  status: 'active', created_by: $agent,
                   created_at: datetime(), updated_at: datetime()})
 WITH k, e
 // Vectors are stored as float32 arrays (half of Cypher's float64 lists).
@@ -323,6 +325,7 @@ def _create(
         description_embedding=described_vector(candidate),
         values_json=values_dump(candidate.values),
         name_keys=blocking_keys(candidate.type, candidate.names, candidate.values),
+        name_parsed=parse_stored(candidate.name) if candidate.type == "Person" else None,
         agent=prov.agent,
         proposals=[
             {

@@ -26,6 +26,7 @@ from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.resolution.blocking_keys import blocking_keys
 from apps.resolution.candidates import EntityCandidate, Provenance
 from apps.resolution.comparisons.organisation_names import acronym
+from apps.resolution.comparisons.person_names import parse_restore
 from apps.resolution.comparisons.records import Record, records_compare
 from apps.resolution.entity_values import values_load
 from apps.resolution.match_model import Scored, match_score, name_tf_adjustment, part_words
@@ -41,9 +42,11 @@ MEANING_HITS = 20
 TOP_K = 20
 PROPOSALS = 3
 SAME_NAME_HITS = 20
+SCORED = TOP_K + SAME_NAME_HITS  # the same name's entities and matches scored, in that order
 
 _SIDE_FIELDS = """
   uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json,
+  parsed: e.name_parsed,
   semantic: CASE WHEN e.description_embedding IS NOT NULL AND $description_embedding IS NOT NULL
                  THEN 2 * vector.similarity.cosine(e.description_embedding, $description_embedding) - 1
                  ELSE null END
@@ -56,7 +59,7 @@ _SIDE_FIELDS = """
 # reviewer ruled NOT_SAME with any entity of that name (never proposed again); and the entity
 # of that name the same chunk or document already mentions (a replay, or the document naming
 # it again: within one source, one name is one entity).
-KEY_CLAIM = (
+_KEY_CLAIMED = (
     """
 MERGE (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
 ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
@@ -87,7 +90,7 @@ OPTIONAL CALL () {
   RETURN seen
 }
 WITH anchor, same_name, head(collect(seen.uid)) AS seen_here
-RETURN anchor.uid AS anchor, same_name, seen_here,
+WITH anchor.uid AS anchor, same_name, seen_here,
        COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
          AS model_json,
        COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: $norm})
@@ -98,21 +101,23 @@ RETURN anchor.uid AS anchor, same_name, seen_here,
                  MATCH (anchor)-[:NOT_SAME]-(o:Entity {tenant: $tenant}) RETURN o.uid } AS not_same
 """
 )
+KEY_CLAIM = _KEY_CLAIMED + "RETURN *"
 
-_MATCH_FIELDS = (
-    """
+_HITS_KEPT = """
 WITH DISTINCT node AS e
 WHERE e.tenant = $tenant AND e.type = $type AND e.status = 'active'
-RETURN {"""
-    + _SIDE_FIELDS
-    + """} AS side
 """
-)
+_MATCH_FIELDS = _HITS_KEPT + "RETURN {" + _SIDE_FIELDS + "} AS side\n"
+_MEANING_FIELDS = _HITS_KEPT + "RETURN collect({" + _SIDE_FIELDS + "}) AS by_meaning\n"
 
 # The indexes keep to the candidate's tenant, type and active entities themselves (filtered
 # vector search; required Lucene clauses, see graph.fulltext), so a larger tenant never takes
 # these places. Each SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails
 # otherwise).
+_BY_WORDS = """
+  CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node
+  RETURN node
+"""
 _BY_NAME_MEANING = """
   MATCH (by_name:Entity)
     SEARCH by_name IN (VECTOR INDEX entity_embedding FOR $embedding
@@ -128,25 +133,34 @@ _BY_DESCRIPTION = """
       LIMIT $meaning_hits)
   RETURN by_text AS node
 """
-_BY_WORDS = """
-  CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node
-  RETURN node
-  UNION"""
 
 # The name key claimed and the indexes searched in one round trip (one query per: words to
 # search?, a description to search by?; the description index is asked only with a description,
 # a name's vector finds no more there than in the name index): KEY_CLAIM's answer with the
-# matches beside it, read once the key's lock is taken.
+# matches beside it, read once the key's lock is taken. Matches are the words' hits, then the
+# meaning indexes' hits not among them; proposals_score scores the first SCORED of the same
+# name's entities and these, so when the same name and the words already fill SCORED places,
+# the meaning indexes could add nothing scored and are not asked (filtered vector search is
+# the costliest part of a decision in a large database).
 CLAIM_AND_MATCHES = {
     (words, described): "CYPHER 25\n"
-    + KEY_CLAIM
-    + ",\n       COLLECT { CALL () {"
-    + (_BY_WORDS if words else "")
+    + _KEY_CLAIMED
+    + "WITH *, "
+    + ("COLLECT { CALL () {" + _BY_WORDS + "}" + _MATCH_FIELDS + "}" if words else "[]")
+    + """ AS by_words
+WITH *, COUNT { UNWIND same_name + by_words AS m WITH DISTINCT m.uid AS uid
+                WHERE NOT uid IN not_same RETURN uid } >= $scored AS enough
+CALL (enough) {
+  WITH enough WHERE NOT enough
+  CALL () {"""
     + _BY_NAME_MEANING
     + (_BY_DESCRIPTION if described else "")
     + "}"
-    + _MATCH_FIELDS
-    + "} AS matches"
+    + _MEANING_FIELDS
+    + """}
+RETURN anchor, same_name, seen_here, model_json, same_name_count, not_same,
+       by_words + [m IN by_meaning WHERE NOT m.uid IN [w IN by_words | w.uid]] AS matches
+"""
     for words in (True, False)
     for described in (True, False)
 }
@@ -248,7 +262,7 @@ def claim_and_matches(
     the meaning indexes return for it, in one query."""
     words = candidate_words_query(stx.scope.tenant, candidate)
     query = CLAIM_AND_MATCHES[(bool(words), candidate.description_embedding is not None)]
-    row = stx.run(query, words=words, hits=INDEX_HITS, meaning_hits=MEANING_HITS,
+    row = stx.run(query, words=words, hits=INDEX_HITS, meaning_hits=MEANING_HITS, scored=SCORED,
                   **_claim_params(candidate, norm, source))[0]  # fmt: skip
     return _claim_of(row), [match_of(side) for side in row["matches"]]
 
@@ -289,6 +303,7 @@ def _vectors(candidate: EntityCandidate) -> dict:
 
 
 def match_of(side: dict) -> Match:
+    parse_restore(side.get("parsed"))  # the name's parse kept on the entity, if any
     semantic = side["semantic"]
     return Match(
         uid=side["uid"],
@@ -310,7 +325,7 @@ def proposals_score(
     unique = {m.uid: m for m in (*claim.same_name, *matches) if m.uid not in claim.not_same}
     scored = []
     tf_bits = None
-    for match in list(unique.values())[: TOP_K + SAME_NAME_HITS]:
+    for match in list(unique.values())[:SCORED]:
         compared = records_compare(candidate.type, mine, Record(match.names, match.values),
                                    semantic=match.semantic)  # fmt: skip
         if compared[0].level == "exact" and tf_bits is None:

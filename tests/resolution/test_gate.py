@@ -5,7 +5,7 @@ from apps.graph import cypher
 from apps.graph.cypher import count_round_trips
 from apps.resolution.candidates import EntityCandidate, Provenance
 from apps.resolution.entity_writes import do_resolve_and_write
-from apps.resolution.gate import candidates_embed
+from apps.resolution.gate import SCORED, candidates_embed, claim_and_matches
 from apps.resolution.services import entities_resolve
 
 AGENT = Provenance(agent="agent:test")
@@ -182,3 +182,43 @@ def test_a_mention_is_claimed_searched_and_written_in_two_queries(scope):
     [again] = cypher.write_unit(scope, unit)
     assert again.matched_uid == first.entity_uid, again.reason
     assert counted[-1] == 2
+
+
+def test_the_meaning_indexes_are_asked_only_for_places_the_words_leave_free(scope):
+    # Only the first SCORED of the same name's entities and the matches are scored, words' hits
+    # first: when the words fill them, a hit by meaning alone could not be scored, so the
+    # (costly) vector searches are not made. With places free it is found (the test above).
+    bio = "Born 1912-06-23 in Maida Vale, London; mathematician and codebreaker at Bletchley Park."
+    [by_meaning] = resolve(scope, EntityCandidate("Prof. A. M. T.", "Person", description=bio))
+    resolve(scope, *[EntityCandidate(f"Turing Number{n}", "Person") for n in range(SCORED)])
+    [candidate] = candidates_embed([EntityCandidate("Alan Turing", "Person", description=bio)])
+    claim, matches = cypher.write_unit(
+        scope, lambda stx: claim_and_matches(stx, candidate, "alan turing")
+    )
+    names = {m.name for m in matches}
+    assert len(names) >= SCORED and all(name.startswith("Turing") for name in names), names
+    assert by_meaning.entity_uid not in {m.uid for m in matches}
+
+
+def test_a_persons_name_parse_is_kept_on_the_entity_and_read_back_not_parsed_again(
+    scope, monkeypatch
+):
+    from apps.resolution.comparisons import person_names
+
+    [first] = resolve(scope, EntityCandidate("Dr. Grace Brewster Murray Hopper Jr.", "Person"))
+    [stored] = cypher.read(
+        scope, "MATCH (e:Entity {tenant: $tenant, uid: $uid}) RETURN e.name_parsed AS kept",
+        uid=first.entity_uid,
+    )  # fmt: skip
+    assert stored["kept"] == person_names.parse_stored("Dr. Grace Brewster Murray Hopper Jr.")
+    # A process that never parsed it (another worker) reads the parse with the match.
+    monkeypatch.setattr(person_names, "_parses", {})
+    parsed_here = []
+    parse = person_names._parse
+    monkeypatch.setattr(person_names, "_parse", lambda n: parsed_here.append(n) or parse(n))
+    [again] = resolve(scope, EntityCandidate("Grace Hopper", "Person"))
+    assert again.matched_uid == first.entity_uid, again.reason
+    assert parsed_here == ["Grace Hopper"]
+    # A parse kept by another parser version is not taken.
+    person_names.parse_restore(["nameparser 0.0, rules 0", "Ada Byron", "ada", "", "byron", ""])
+    assert "Ada Byron" not in person_names._parses

@@ -5,8 +5,10 @@ nickname (`nicknames`), a dropped middle name or swapped order still reads as th
 from __future__ import annotations
 
 import functools
+import threading
 
 import jellyfish
+import nameparser
 from nameparser import HumanName
 from nicknames import NickNamer
 from rapidfuzz import fuzz
@@ -28,9 +30,43 @@ def _nicknamer() -> NickNamer:
     return NickNamer()
 
 
-@functools.lru_cache(maxsize=20000)
+# Parsing is the costliest part of scoring a match, so each parse is kept: in the process
+# (PARSES names), and on the entity when it is written (`parse_stored`, read back with the
+# match by `parse_restore`). A kept parse stands for its name under this parser only.
+PARSE_VERSION = f"nameparser {nameparser.__version__}, rules 1"  # bump when parsed() changes
+PARSES = 20000
+_parses: dict[str, tuple[str, str, str, str]] = {}
+_parses_lock = threading.Lock()
+
+
 def parsed(name: str) -> tuple[str, str, str, str]:
     """(first, middle, last, generation), each folded; a lone word is a last name."""
+    known = _parses.get(name)
+    if known is None:
+        known = _parse(name)
+        _remember(name, known)
+    return known
+
+
+def parse_stored(name: str) -> list[str]:
+    """What an entity keeps of its name's parse: the version, the name, then `parsed(name)`."""
+    return [PARSE_VERSION, name, *parsed(name)]
+
+
+def parse_restore(stored: list[str] | None) -> None:
+    """Take a parse kept on an entity (`parse_stored`) as this process's, if this parser made it."""
+    if stored and len(stored) == 6 and stored[0] == PARSE_VERSION and stored[1] not in _parses:
+        _remember(stored[1], tuple(stored[2:]))
+
+
+def _remember(name: str, parts: tuple[str, str, str, str]) -> None:
+    with _parses_lock:
+        if len(_parses) >= PARSES:  # the oldest first
+            _parses.pop(next(iter(_parses)))
+        _parses[name] = parts
+
+
+def _parse(name: str) -> tuple[str, str, str, str]:
     human = HumanName(unidecode(name))
     first, middle, last = comparable(human.first), comparable(human.middle), comparable(human.last)
     if first and not last:
