@@ -30,7 +30,8 @@ INDEX_DEPTH = 200  # places read from the vector index (see below)
 MIN_NEIGHBOUR_CONFIDENCE = 0.5
 
 # Message candidates, in three parts whose cost is bounded (by the setting below for the third):
-# - the user's latest messages (up to EXACT_BUDGET, newest sessions first);
+# - the user's latest messages (up to EXACT_BUDGET, newest sessions first), unless the third
+#   part compares the question with all of the user's messages;
 # - their messages that share content words with the question (no stop words: those match
 #   nearly every message), through the full-text index, which keeps to one user's messages
 #   through owner_key, DEPTH deep in Lucene's order: a rare word (a name, a number) finds its
@@ -54,6 +55,9 @@ CALL () {
   RETURN sessions <= $recent_sessions AND total <= $budget AS complete, total <= $scan_max AS scan
 }
 CALL (complete, scan) {
+  // The latest messages, unless the exact read below covers all of the user's messages (those
+  // without a vector yet count for neither).
+  WITH complete, scan WHERE complete OR NOT scan
   MATCH (s:Session {tenant: $tenant, user: $user})
   WITH s ORDER BY s.last_at DESC LIMIT $recent_sessions
   WITH collect(s) AS sessions
