@@ -1,20 +1,12 @@
 """The dashboard's background work: a viewer sees the tenant's jobs of every kind (ingestion has
 its own card) with their label, progress and error, refreshed by htmx; no other tenant's."""
 
-from django.test import Client
-
 from apps.tenants.models import Role
 from apps.tenants.services import job_create, job_finish, job_progress
 from tests.conftest import scope_for
 
 
-def login(person):
-    client = Client()
-    client.login(username=person.username, password=person.raw_password)
-    return client
-
-
-def test_the_dashboard_lists_this_tenants_background_work(make_tenant, make_person):
+def test_the_dashboard_lists_this_tenants_background_work(client, make_tenant, make_person):
     mine, other = make_tenant(), make_tenant()
     erasing = job_create(scope_for(mine), kind="conversation_erase", subject="one user", total=40)
     job_progress(erasing, done=10)
@@ -23,7 +15,7 @@ def test_the_dashboard_lists_this_tenants_background_work(make_tenant, make_pers
     ingesting = job_create(scope_for(mine), kind="document_ingest", subject="doc-1")
     hidden = job_create(scope_for(other), kind="conversation_import", subject="one session")
 
-    client = login(make_person(mine, Role.VIEWER))
+    client.force_login(make_person(mine, Role.VIEWER))
     page = client.get("/").content.decode()
     assert 'hx-get="/jobs/recent"' in page and 'hx-trigger="every 3s"' in page  # one unfinished
     fragment = client.get("/jobs/recent", HTTP_HX_REQUEST="true").content.decode()
