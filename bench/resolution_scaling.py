@@ -6,7 +6,8 @@ round robin (batched UNWIND, a bench-only path: synthetic Person names from name
 their blocking keys and parses, random unit vectors, since only the index sizes matter for the
 cost; the probing process then forgets the parses, as a worker that did not write them), so
 at each size the probed tenant holds 1/`--tenants` of the entities. The same mix of probe
-mentions (half existing names, which merge; half new names, which are created) then goes
+mentions (half existing names, which merge; half new names, which are created) then goes,
+once the local Neo4j has finished merging the fill's index segments (`--no-settle`: at once),
 through the real `do_resolve_and_write`, one transaction each, at each size. `--profile` adds,
 at the largest size, the round trips per mention and where the time goes (cProfile);
 `--by-query` the time of each Cypher query per mention at each size, and the rest (begin,
@@ -68,6 +69,29 @@ def name_for(i: int) -> str:
     return f"{first} {last} {i // (len(FIRST) * len(LAST))}"
 
 
+def neo4j_settled(limit_s: float = 600.0) -> float:
+    """Wait (bounded) until the local Neo4j is idle: a bulk fill leaves Lucene merging its index
+    segments on background threads for several seconds (1.2 cores of 2 at 50,000), and
+    probes timed meanwhile measure the merge, not the resolution. Seconds waited."""
+    from apps.graph import local_neo4j
+
+    pid = local_neo4j.status().pid
+    if pid is None:  # another Neo4j (NEO4J_BOLT_URL): nothing to read
+        return 0.0
+
+    def cpu() -> float:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit_s:
+        before = cpu()
+        time.sleep(2)
+        if cpu() - before < 0.2:  # under a tenth of a core over 2 s
+            break
+    return time.perf_counter() - started
+
+
 def queries_timed() -> dict[str, list[float]]:
     """Seconds spent in each query (named by its first words) of every ScopedTx from now on."""
     from apps.graph.cypher import ScopedTx
@@ -95,6 +119,8 @@ def main() -> None:
     parser.add_argument("--tenants", type=int, default=4, help="tenants sharing the database")
     parser.add_argument("--profile", action="store_true", help="profile the largest size")
     parser.add_argument("--by-query", action="store_true", help="time each query per mention")
+    parser.add_argument("--no-settle", action="store_true",
+                        help="probe while Neo4j still merges the fill's index segments")  # fmt: skip
     args = parser.parse_args()
 
     import django
@@ -142,6 +168,7 @@ def main() -> None:
             cypher.system_query("CALL db.awaitIndexes(600)")
             person_names._parses.clear()  # parsed by the writer, not by this process
             fill_seconds = time.perf_counter() - started
+            settle_seconds = 0.0 if args.no_settle else neo4j_settled()
             probes = []
             for n in range(args.probes):
                 if n % 2:  # an existing name of the probed tenant, spelled differently
@@ -180,7 +207,8 @@ def main() -> None:
             print(f"{size:>8} entities ({len(scopes)} tenants): {mean:7.1f} ms mean, "
                   f"{median:7.1f} ms median per mention, "
                   f"{statistics.mean(trips):.1f} round trips ({len(timings)} timed; "
-                  f"filled in {fill_seconds:.0f}s)", flush=True)  # fmt: skip
+                  f"filled in {fill_seconds:.0f}s, Neo4j idle after {settle_seconds:.0f}s more)",
+                  flush=True)  # fmt: skip
             if by_query is not None:
                 spent = 0.0
                 for query, seconds in sorted(by_query.items(), key=lambda kv: -sum(kv[1])):
