@@ -175,10 +175,13 @@ def wait_for(predicate, *, timeout: float = 120.0, interval: float = 0.3, messag
 
 
 def htmx_settled(page) -> None:
-    """Until no htmx request, swap or settle is under way: content htmx swapped in is live (its
-    hx-* attributes processed) only after it settled, and a click before that is lost."""
+    """Until the page's scripts ran and no htmx request, swap or settle is under way: content
+    htmx swapped in is live (its hx-* attributes processed) only after it settled, and a key or
+    click before that is lost (as is a key pressed before a deferred script added its listener:
+    the element waited for can be parsed before the scripts ran)."""
     page.wait_for_function(
-        "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')"
+        "document.readyState === 'complete'"
+        " && !document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')"
     )
 
 

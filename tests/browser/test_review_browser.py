@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from apps.graph import cypher
 from apps.resolution.candidates import EntityCandidate
 from apps.tenants.models import Role
-from tests.conftest import browser_login, scope_for
+from tests.conftest import browser_login, htmx_settled, scope_for
 from tests.review.review_fixtures import anthropic_pair, ingest, pending_pairs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -37,9 +37,7 @@ def two_pairs(scope):
 
 def settled(page):
     # A person waits for the pair to appear before deciding; so does the test.
-    page.wait_for_function(
-        "!document.querySelector('.htmx-request, .htmx-settling, .htmx-swapping')"
-    )
+    htmx_settled(page)
 
 
 def count(page):
@@ -60,6 +58,7 @@ def test_reviewer_merges_rejects_and_unmerges_with_the_keyboard(
 
     # j / k move through the queue; the pair in view follows.
     first = page.get_attribute("#pair article", "data-pair")
+    settled(page)  # review.js is deferred: a key before it ran is lost
     page.keyboard.press("j")
     page.wait_for_function(f"document.querySelector('#pair article').dataset.pair !== '{first}'")
     page.keyboard.press("k")
