@@ -59,11 +59,23 @@ def _embedding_queued(tenant_uid: str) -> bool:
 
 @shared_task(name="conversations.messages_embed_batch")
 def messages_embed_batch(tenant_uid: str, uids: list[str]) -> dict:
-    """One batch append's messages, embedded together."""
-    from apps.conversations.embedding import messages_embed_listed
+    """One batch append's messages, embedded together; then, in the same task, the tenant's
+    other waiting messages as messages_embed takes them. An import's later batches, committed
+    while this one was encoded, are then embedded without a broker hop each (about a second a
+    task on the SQLite broker), and their own tasks find nothing left."""
+    from apps.conversations.embedding import messages_embed_listed, messages_embed_pending
 
     scope = _system_scope(tenant_uid)
-    return GONE if scope is None else messages_embed_listed(scope, uids=uids)
+    if scope is None:
+        return GONE
+    listed = messages_embed_listed(scope, uids=uids)
+    rest = messages_embed_pending(scope, batch=EMBED_BATCH, max_batches=EMBED_BATCHES)
+    result = {key: round(listed.get(key, 0) + rest.get(key, 0), 3)
+              for key in ("embedded", "encode_s", "write_s") if key in listed or key in rest}  # fmt: skip
+    result["listed"] = listed["embedded"]
+    if rest["more"]:
+        result["next_queued"] = _embedding_queued(tenant_uid)
+    return result
 
 
 @shared_task(name="conversations.messages_embed_sweep")

@@ -48,3 +48,27 @@ def test_a_follow_up_the_broker_refuses_fails_no_task_and_the_sweep_queues_it(
     queued.clear()
     tasks.messages_embed_sweep()
     assert tenant.uid not in queued  # both messages are embedded: nothing waits
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_batch_task_embeds_its_messages_then_the_tenants_other_waiting_ones(
+    scope, tenant, monkeypatch
+):
+    monkeypatch.setattr(services, "_last_embed_queued", {})
+    monkeypatch.setattr(tasks.messages_embed, "apply_async", lambda *a, **kw: None)
+    listed = [say(scope, f"Crate {i} left dock one.")["uid"] for i in range(2)]
+    for i in range(3):  # another batch's messages, committed while the first was encoded
+        say(scope, f"Crate {i} reached dock five.")
+    monkeypatch.setattr(tasks, "EMBED_BATCH", 2)
+    monkeypatch.setattr(tasks, "EMBED_BATCHES", 1)
+    queued = []
+    monkeypatch.setattr(tasks.messages_embed, "delay", queued.append)
+
+    result = tasks.messages_embed_batch(tenant.uid, listed)
+    # Its own two, then one part (of 2) of the rest; the one left gets a task of its own.
+    assert (result["listed"], result["embedded"], result["next_queued"]) == (2, 4, True)
+    assert result["encode_s"] >= 0 and queued == [tenant.uid]
+    assert messages_waiting(scope)
+    again = tasks.messages_embed_batch(tenant.uid, listed)  # its own are done: only the rest
+    assert (again["listed"], again["embedded"]) == (0, 1)
+    assert not messages_waiting(scope)
