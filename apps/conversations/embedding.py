@@ -75,7 +75,9 @@ def messages_embed_pending(scope: Scope, *, batch: int = 64, max_batches: int = 
 
     spent: dict = {}
     done = _embedded_in_turn(scope, parts(), spent)
-    return {"embedded": done, "more": taken == max_batches, **_rounded(spent)}
+    # A full last part says nothing of what is left: ask, so no task is queued for nothing.
+    more = taken == max_batches and messages_waiting(scope)
+    return {"embedded": done, "more": more, **_rounded(spent)}
 
 
 def messages_embed_listed(scope: Scope, *, uids: list[str]) -> dict:

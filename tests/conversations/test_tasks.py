@@ -30,14 +30,15 @@ def test_a_follow_up_the_broker_refuses_fails_no_task_and_the_sweep_queues_it(
     monkeypatch.setattr(tasks.messages_embed, "apply_async", lambda *a, **kw: None)
     say(scope, "The boiler in hall 3 is leaking again.")
     say(scope, "The pump in hall 4 is fine.")
-    # One message a task, so a second task is due for the other one.
+    say(scope, "The fan in hall 5 is noisy.")
+    # One message a task, so a second task is due for the others.
     monkeypatch.setattr(tasks, "EMBED_BATCH", 1)
     monkeypatch.setattr(tasks, "EMBED_BATCHES", 1)
     monkeypatch.setattr(tasks.messages_embed, "delay", broker_down)
 
     result = tasks.messages_embed(tenant.uid)
     assert (result["embedded"], result["more"], result["next_queued"]) == (1, True, False)
-    assert messages_waiting(scope)  # the other message still waits, for the sweep
+    assert messages_waiting(scope)  # the other messages still wait, for the sweep
     swept = tasks.messages_embed_sweep()
     assert swept["queued"] == 0 and swept["not_queued"] >= 1
 
@@ -46,8 +47,9 @@ def test_a_follow_up_the_broker_refuses_fails_no_task_and_the_sweep_queues_it(
     assert tasks.messages_embed(tenant.uid)["next_queued"] is True
     assert queued == [tenant.uid]
     queued.clear()
+    assert "next_queued" not in tasks.messages_embed(tenant.uid)  # the last one: none left
     tasks.messages_embed_sweep()
-    assert tenant.uid not in queued  # both messages are embedded: nothing waits
+    assert tenant.uid not in queued  # every message is embedded: nothing waits
 
 
 @pytest.mark.django_db(transaction=True)
@@ -70,5 +72,6 @@ def test_a_batch_task_embeds_its_messages_then_the_tenants_other_waiting_ones(
     assert result["encode_s"] >= 0 and queued == [tenant.uid]
     assert messages_waiting(scope)
     again = tasks.messages_embed_batch(tenant.uid, listed)  # its own are done: only the rest
-    assert (again["listed"], again["embedded"]) == (0, 1)
+    # Its part was full, but nothing is left: no task is queued for nothing.
+    assert (again["listed"], again["embedded"]) == (0, 1) and "next_queued" not in again
     assert not messages_waiting(scope)
