@@ -35,9 +35,11 @@ from apps.resolution.gate import (
     proposals_score,
 )
 
-# The fields of a match, its description compared with the row's (see gate._SIDE_FIELDS).
+# The fields of a match, its description compared with the row's, and a person's name parse
+# kept on it, so a worker that did not write it does not parse it again (see gate._SIDE_FIELDS).
 _SIDE = """{
   uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json,
+  parsed: e.name_parsed,
   semantic: CASE WHEN e.description_embedding IS NOT NULL AND row.description_embedding IS NOT NULL
                  THEN 2 * vector.similarity.cosine(e.description_embedding, row.description_embedding) - 1
                  ELSE null END}"""

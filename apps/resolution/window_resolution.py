@@ -16,6 +16,7 @@ from apps.insights.services import do_graph_version_bump
 from apps.resolution.auto_merges import auto_merge_record
 from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
 from apps.resolution.candidates import EntityCandidate, Provenance, Receipt
+from apps.resolution.comparisons.person_names import parse_stored
 from apps.resolution.decision_receipts import decision_receipt, weights_of
 from apps.resolution.entity_values import (
     MAX_ABSORBED_DESCRIPTIONS,
@@ -37,6 +38,7 @@ MATCH (k:EntityKey {tenant: $tenant, type: row.type, norm: row.norm})
 CREATE (e:Entity {uid: row.uid, tenant: $tenant, name: row.name, norm_name: row.norm,
                   type: row.type, aliases: row.aliases, norm_aliases: row.norm_aliases,
                   description: row.description, name_keys: row.name_keys,
+                  name_parsed: row.name_parsed,
                   values_json: row.values_json, status: 'active', created_by: $agent,
                   created_at: datetime(), updated_at: datetime()})
 WITH row, k, e
@@ -242,6 +244,7 @@ def _create_row(index, candidate: EntityCandidate, norm: str, decision, uid: str
         "description_embedding": described_vector(candidate),
         "values_json": values_dump(candidate.values),
         "name_keys": blocking_keys(candidate.type, candidate.names, candidate.values),
+        "name_parsed": parse_stored(candidate.name) if candidate.type == "Person" else None,
         "reason": decision.reason,
         "proposals": [
             {"uid": p.match.uid, "same_as_uid": uuid.uuid4().hex,

@@ -82,3 +82,30 @@ def test_a_name_the_document_already_resolved_goes_to_the_same_entity(make_tenan
     other, _ = cypher.write_unit(scope, lambda stx: do_window_resolve(
         stx, entities=first, provenance=provenance, seen=stale))  # fmt: skip
     assert other[0].action == "pending"  # a name alone never merges
+
+
+def test_the_window_keeps_a_persons_name_parse_and_reads_kept_ones_instead_of_parsing(
+    make_tenant, monkeypatch
+):
+    """As the per-name gate: a worker that did not write an entity reads its name's parse with
+    the match, and the persons the window creates keep theirs."""
+    from apps.resolution.comparisons import person_names
+
+    scope, provenance = _world(make_tenant)  # Ada Lovelace, written with her parse
+    monkeypatch.setattr(person_names, "_parses", {})  # a worker that parsed nothing yet
+    parsed_here = []
+    parse = person_names._parse
+    monkeypatch.setattr(person_names, "_parse", lambda n: parsed_here.append(n) or parse(n))
+    window = candidates_embed([
+        EntityCandidate("A. Lovelace", "Person", values={"email": "ada@example.org"}),
+        EntityCandidate("Dr. Grace Brewster Hopper", "Person"),
+    ])  # fmt: skip
+    got, entity_of = cypher.write_unit(scope, lambda stx: do_window_resolve(
+        stx, entities=window, provenance=provenance, seen={}))  # fmt: skip
+    assert got[0].matched_name == "Ada Lovelace", got[0].reason
+    assert "Ada Lovelace" not in parsed_here, parsed_here
+    [kept] = cypher.read(
+        scope, "MATCH (e:Entity {tenant: $tenant, uid: $uid}) RETURN e.name_parsed AS parsed",
+        uid=entity_of[1],
+    )  # fmt: skip
+    assert kept["parsed"] == person_names.parse_stored("Dr. Grace Brewster Hopper")
