@@ -8,12 +8,18 @@ cost; the probing process then forgets the parses, as a worker that did not writ
 at each size the probed tenant holds 1/`--tenants` of the entities. The same mix of probe
 mentions (half existing names, which merge; half new names, which are created) then goes,
 once the local Neo4j has finished merging the fill's index segments (`--no-settle`: at once),
-through the real `do_resolve_and_write`, one transaction each, at each size. `--profile` adds,
+through the real `do_resolve_and_write`, one transaction each (`--per-call N`: N mentions per
+call and transaction, as a facts call or a chunk brings them), at each size. `--profile` adds,
 at the largest size, the round trips per mention and where the time goes (cProfile);
 `--by-query` the time of each Cypher query per mention at each size, and the rest (begin,
-commit with its index updates, Python).
+commit with its index updates, Python). `--floor` adds, at each size, what the same mix costs
+with no search and no decision at all: a transaction of three bare round trips (a merge's
+least), and one creating an entity with the index entries a new entity needs (full-text on its
+names, then its name vector, then its description vector), one transaction each: what this
+machine's Neo4j charges before the gate does anything.
 
     .venv/bin/python bench/resolution_scaling.py                       # 1,000 and 50,000
+    .venv/bin/python bench/resolution_scaling.py --sizes 1000 50000 --probes 100 --floor
     .venv/bin/python bench/resolution_scaling.py --sizes 1000 200000 --probes 400 --profile
 """
 
@@ -92,6 +98,47 @@ def neo4j_settled(limit_s: float = 600.0) -> float:
     return time.perf_counter() - started
 
 
+# The floor's writes: an entity with the fields each index reads, nothing else (no key, no
+# mention, no version bump); status 'floor' keeps it out of the gate's searches.
+FLOOR_ENTITY = """
+CREATE (e:Entity {uid: randomUUID(), tenant: $tenant, type: 'Person', status: 'floor',
+                  name: $name, norm_name: $name, aliases: [], name_keys: [$name]})
+WITH e
+CALL (e) { WITH e WHERE $vectors >= 1
+           CALL db.create.setNodeVectorProperty(e, 'embedding', $embedding) }
+CALL (e) { WITH e WHERE $vectors >= 2
+           CALL db.create.setNodeVectorProperty(e, 'description_embedding', $embedding) }
+"""
+
+
+def floor_measure(scope, dims: int, rng: random.Random, runs: int = 40) -> dict[str, float]:
+    """Median ms of each floor transaction, in turn, after a few unmeasured ones; the entities
+    it made are deleted after."""
+    from apps.graph import cypher
+
+    def trips(stx) -> None:
+        for _ in range(3):
+            stx.run("RETURN $tenant AS tenant")
+
+    def entity(vectors: int):
+        return lambda stx: stx.run(FLOOR_ENTITY, name=f"floor {uuid.uuid4().hex}",
+                                   vectors=vectors, embedding=unit_vector(rng, dims))  # fmt: skip
+
+    kinds = {"three round trips, no write": trips,
+             "create: full-text fields": entity(0),
+             "create: + name vector": entity(1),
+             "create: + description vector": entity(2)}  # fmt: skip
+    spent: dict[str, list[float]] = {kind: [] for kind in kinds}
+    for n in range(runs + 8):
+        for kind, work in kinds.items():
+            started = time.perf_counter()
+            cypher.write_unit(scope, work)
+            if n >= 8:
+                spent[kind].append((time.perf_counter() - started) * 1000)
+    cypher.write(scope, "MATCH (e:Entity {tenant: $tenant, status: 'floor'}) DELETE e")
+    return {kind: statistics.median(ms) for kind, ms in spent.items()}
+
+
 def queries_timed() -> dict[str, list[float]]:
     """Seconds spent in each query (named by its first words) of every ScopedTx from now on."""
     from apps.graph.cypher import ScopedTx
@@ -119,6 +166,17 @@ def main() -> None:
     parser.add_argument("--tenants", type=int, default=4, help="tenants sharing the database")
     parser.add_argument("--profile", action="store_true", help="profile the largest size")
     parser.add_argument("--by-query", action="store_true", help="time each query per mention")
+    parser.add_argument(
+        "--per-call",
+        type=int,
+        default=1,
+        help="mentions per do_resolve_and_write call (one transaction)",
+    )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="also time the bare transactions under a mention (no gate)",
+    )
     parser.add_argument("--no-settle", action="store_true",
                         help="probe while Neo4j still merges the fill's index segments")  # fmt: skip
     args = parser.parse_args()
@@ -181,23 +239,27 @@ def main() -> None:
             probes = candidates_embed(probes)
             timings, trips = [], []
             profiler = cProfile.Profile() if args.profile and size == max(args.sizes) else None
-            for i, probe in enumerate(probes):
-                warm = i >= min(20, len(probes) // 5)  # the first ones warm the caches
+            per_call = max(1, args.per_call)
+            calls = [probes[i : i + per_call] for i in range(0, len(probes), per_call)]
+            mentions = 0  # timed
+            for i, call in enumerate(calls):
+                warm = i * per_call >= min(20, len(probes) // 5)  # the first warm the caches
                 if profiler and warm:
                     profiler.enable()
                 t0 = time.perf_counter()
                 with count_round_trips() as counted:
                     cypher.write_unit(
                         scope,
-                        lambda stx, p=probe: do_resolve_and_write(
-                            stx, entities=[p], relations=[], provenance=provenance
+                        lambda stx, c=call: do_resolve_and_write(
+                            stx, entities=c, relations=[], provenance=provenance
                         ),
                     )
                 if profiler:
                     profiler.disable()
-                if warm:
-                    timings.append(time.perf_counter() - t0)
-                    trips.append(counted[0])
+                if warm:  # per mention: a call's time shared by its mentions
+                    timings.append((time.perf_counter() - t0) / len(call))
+                    trips.append(counted[0] / len(call))
+                    mentions += len(call)
                 elif by_query is not None:
                     by_query.clear()  # the warm-up's queries are not counted
             filled += args.probes // 2 + args.probes % 2
@@ -206,18 +268,30 @@ def main() -> None:
             results.append((size, mean, median))
             print(f"{size:>8} entities ({len(scopes)} tenants): {mean:7.1f} ms mean, "
                   f"{median:7.1f} ms median per mention, "
-                  f"{statistics.mean(trips):.1f} round trips ({len(timings)} timed; "
+                  f"{statistics.mean(trips):.1f} round trips ({mentions} timed"
+                  f"{f', {per_call} per call' if per_call > 1 else ''}; "
                   f"filled in {fill_seconds:.0f}s, Neo4j idle after {settle_seconds:.0f}s more)",
                   flush=True)  # fmt: skip
             if by_query is not None:
                 spent = 0.0
                 for query, seconds in sorted(by_query.items(), key=lambda kv: -sum(kv[1])):
                     spent += sum(seconds)
-                    print(f"    {1000 * sum(seconds) / len(timings):7.1f} ms per mention  "
-                          f"{len(seconds) / len(timings):.1f}x  {query}")  # fmt: skip
-                print(f"    {mean - 1000 * spent / len(timings):7.1f} ms per mention  "
+                    print(f"    {1000 * sum(seconds) / mentions:7.1f} ms per mention  "
+                          f"{len(seconds) / mentions:.1f}x  {query}")  # fmt: skip
+                print(f"    {mean - 1000 * spent / mentions:7.1f} ms per mention  "
                       "the rest: begin, commit (index updates), Python")  # fmt: skip
                 by_query.clear()
+            if args.floor:
+                floor = floor_measure(scope, dims, rng)
+                for kind, ms in floor.items():
+                    print(f"    floor {ms:7.1f} ms per transaction  {kind}")
+                least = (floor["create: + description vector"]
+                         + floor["three round trips, no write"]) / 2  # fmt: skip
+                print(
+                    f"    floor {least:7.1f} ms per mention of this mix (half created with "
+                    "a description, half merged), with no search and no decision",
+                    flush=True,
+                )
             if profiler:
                 stats = pstats.Stats(profiler, stream=sys.stdout)
                 stats.sort_stats("cumulative").print_stats(25)
