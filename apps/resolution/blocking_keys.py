@@ -8,7 +8,12 @@ candidate's own keys (gate.claim_and_matches), so a match spelled another way is
   Machines' and the reverse);
 - a digest of each identifier (email, phone by its last nine digits, web domain, `id:<system>`):
   a record with a garbled name is still found by its id. The digest is one plain token, so
-  Lucene matches it exactly.
+  Lucene matches it exactly;
+- a person's given name with the names it is a nickname of (`nicknames`): 'Robert Smith' is
+  found for 'Bob Smith' among a hundred Smiths, where the shared surname alone ranks them all
+  alike. The entity keeps its given name and that name's canonical forms; the asking side adds
+  its given name's nicknames too, so any pair the name comparison calls nicknames
+  (comparisons.person_names.same_given_name) shares a key.
 
 Every key is lower-case letters and digits with a two-letter prefix of its kind, so a key
 never equals a word of a name.
@@ -25,6 +30,7 @@ from unidecode import unidecode
 
 from apps.resolution.comparisons.identifiers import EXTERNAL_ID_PREFIX, domain_of
 from apps.resolution.comparisons.organisation_names import acronym
+from apps.resolution.comparisons.person_names import nickname_relatives, parsed
 from apps.resolution.comparisons.phones import phone_normal
 
 MAX_KEYS = 40
@@ -59,6 +65,22 @@ def name_keys_of(kind: str, names: tuple[str, ...] | list[str]) -> list[str]:
     return keys
 
 
+def nickname_keys_of(names, *, asked: bool = False) -> list[str]:
+    """For each name's given name that has nicknames or is one: the name and the names it is a
+    nickname of (what an entity keeps), and with `asked` its nicknames too (what a candidate
+    asks with)."""
+    keys: list[str] = []
+    for name in names:
+        given = parsed(name)[0]
+        if len(given) < 2:
+            continue
+        canonicals, nicknames = nickname_relatives(given)
+        if canonicals or nicknames:
+            related = {given, *canonicals, *(nicknames if asked else ())}
+            keys += ["nk" + re.sub(r"[^a-z]", "", n) for n in sorted(related)]
+    return [k for k in keys if len(k) > 2]
+
+
 def identifier_keys_of(values: dict) -> list[str]:
     keys = []
     if email := str(values.get("email") or "").strip().casefold():
@@ -73,7 +95,10 @@ def identifier_keys_of(values: dict) -> list[str]:
     return keys
 
 
-def blocking_keys(kind: str, names, values: dict) -> list[str]:
-    """Every key of a record (names first, then identifiers), unique, at most MAX_KEYS."""
+def blocking_keys(kind: str, names, values: dict, *, asked: bool = False) -> list[str]:
+    """Every key of a record (identifiers, then names, then a person's nickname keys), unique,
+    at most MAX_KEYS; `asked`: the keys a candidate searches with (nickname_keys_of)."""
     keys = identifier_keys_of(values) + name_keys_of(kind, names)
+    if kind == "Person":
+        keys += nickname_keys_of(names, asked=asked)
     return list(dict.fromkeys(keys))[:MAX_KEYS]

@@ -292,7 +292,7 @@ def candidate_words_query(tenant: str, candidate: EntityCandidate) -> str:
     short = acronym(candidate.name) if candidate.type == "Organization" else ""
     if words and short:
         words += " OR " + fulltext_terms(short)
-    keys = tuple(blocking_keys(candidate.type, candidate.names, candidate.values))
+    keys = tuple(blocking_keys(candidate.type, candidate.names, candidate.values, asked=True))
     return entity_words_query(tenant, words, type=candidate.type, keys=keys)
 
 

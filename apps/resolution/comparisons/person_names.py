@@ -94,6 +94,14 @@ def same_given_name(a: str, b: str) -> str:
     return ""
 
 
+def nickname_relatives(given: str) -> tuple[set[str], set[str]]:
+    """The names a given name is a nickname of, and its own nicknames: two names that
+    same_given_name calls nicknames of one name share a name of the first set, or one is in the
+    other's second set."""
+    namer = _nicknamer()
+    return set(namer.canonicals_of(given)), set(namer.nicknames_of(given))
+
+
 def _middle_compatible(a: str, b: str) -> bool:
     return not a or not b or a == b or a[0] == b[0] and (len(a) == 1 or len(b) == 1)
 
