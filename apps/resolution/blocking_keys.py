@@ -11,8 +11,9 @@ candidate's own keys (gate.claim_and_matches), so a match spelled another way is
   Lucene matches it exactly;
 - a person's given name with the names it is a nickname of (`nicknames`): 'Robert Smith' is
   found for 'Bob Smith' among a hundred Smiths, where the shared surname alone ranks them all
-  alike. The entity keeps its given name and that name's canonical forms; the asking side adds
-  its given name's nicknames too, so any pair the name comparison calls nicknames
+  alike. The entity keeps its given name and that name's canonical forms, each joined to its
+  surname's sound; the asking side adds its given name's nicknames too, so any pair of one
+  surname's sound that the name comparison calls nicknames
   (comparisons.person_names.same_given_name) shares a key.
 
 Every key is lower-case letters and digits with a two-letter prefix of its kind, so a key
@@ -66,19 +67,22 @@ def name_keys_of(kind: str, names: tuple[str, ...] | list[str]) -> list[str]:
 
 
 def nickname_keys_of(names, *, asked: bool = False) -> list[str]:
-    """For each name's given name that has nicknames or is one: the name and the names it is a
-    nickname of (what an entity keeps), and with `asked` its nicknames too (what a candidate
-    asks with)."""
+    """For each name with a surname whose given name has nicknames or is one: the name and the
+    names it is a nickname of (what an entity keeps; with `asked` its nicknames too, what a
+    candidate asks with), each joined to the surname's phonetic key. Joined, a key rises only
+    the people of that surname's sound: a bare given-name key would rise every William of the
+    tenant above 'Wiliam Smith' for 'William Smith', crowding out the typist's slip."""
     keys: list[str] = []
     for name in names:
-        given = parsed(name)[0]
-        if len(given) < 2:
+        given, _, last, _ = parsed(name)
+        surname = _phonetic(re.sub(r"[^a-z]", "", last)) if len(last) >= 2 else ""
+        if len(given) < 2 or not surname:
             continue
         canonicals, nicknames = nickname_relatives(given)
         if canonicals or nicknames:
             related = {given, *canonicals, *(nicknames if asked else ())}
-            keys += ["nk" + re.sub(r"[^a-z]", "", n) for n in sorted(related)]
-    return [k for k in keys if len(k) > 2]
+            keys += [f"nk{re.sub(r'[^a-z]', '', n)}9{surname}" for n in sorted(related)]
+    return keys
 
 
 def identifier_keys_of(values: dict) -> list[str]:
