@@ -22,7 +22,7 @@ from apps.resolution.candidates import (
     Receipt,
     RelationCandidate,
 )
-from apps.resolution.comparisons.person_names import parse_stored
+from apps.resolution.comparisons.person_names import parse_kept
 from apps.resolution.decision_receipts import decision_receipt, weights_of
 from apps.resolution.entity_values import (
     MAX_ABSORBED_DESCRIPTIONS,
@@ -325,7 +325,7 @@ def _create(
         description_embedding=described_vector(candidate),
         values_json=values_dump(candidate.values),
         name_keys=blocking_keys(candidate.type, candidate.names, candidate.values),
-        name_parsed=parse_stored(candidate.name) if candidate.type == "Person" else None,
+        name_parsed=parse_kept(candidate.type, candidate.name),
         agent=prov.agent,
         proposals=[
             {

@@ -16,7 +16,7 @@ from apps.insights.services import do_graph_version_bump
 from apps.resolution.auto_merges import auto_merge_record
 from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
 from apps.resolution.candidates import EntityCandidate, Provenance, Receipt
-from apps.resolution.comparisons.person_names import parse_stored
+from apps.resolution.comparisons.person_names import parse_kept
 from apps.resolution.decision_receipts import decision_receipt, weights_of
 from apps.resolution.entity_values import (
     MAX_ABSORBED_DESCRIPTIONS,
@@ -244,7 +244,7 @@ def _create_row(index, candidate: EntityCandidate, norm: str, decision, uid: str
         "description_embedding": described_vector(candidate),
         "values_json": values_dump(candidate.values),
         "name_keys": blocking_keys(candidate.type, candidate.names, candidate.values),
-        "name_parsed": parse_stored(candidate.name) if candidate.type == "Person" else None,
+        "name_parsed": parse_kept(candidate.type, candidate.name),
         "reason": decision.reason,
         "proposals": [
             {"uid": p.match.uid, "same_as_uid": uuid.uuid4().hex,

@@ -53,6 +53,11 @@ def parse_stored(name: str) -> list[str]:
     return [PARSE_VERSION, name, *parsed(name)]
 
 
+def parse_kept(kind: str, name: str) -> list[str] | None:
+    """What an entity of `kind` keeps of its name's parse: a person's `parse_stored`, else None."""
+    return parse_stored(name) if kind == "Person" else None
+
+
 def parse_restore(stored: list[str] | None) -> None:
     """Take a parse kept on an entity (`parse_stored`) as this process's, if this parser made it."""
     if stored and len(stored) == 6 and stored[0] == PARSE_VERSION and stored[1] not in _parses:
