@@ -4,7 +4,7 @@ PY ?= python3.11
 VENV := .venv
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install lint format vendor
+.PHONY: run test install lint format vendor docs docs-serve
 
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null || { echo "Python 3.11 is required ($(PY) not found)"; exit 1; }
@@ -31,6 +31,13 @@ lint: $(STAMP)
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format . && $(VENV)/bin/ruff check --fix .
+
+# The documentation site (docs/, mkdocs.yml), offline: strict, so any warning fails the build.
+docs: $(STAMP)
+	$(VENV)/bin/mkdocs build --strict --site-dir .local/site
+
+docs-serve: $(STAMP)
+	$(VENV)/bin/mkdocs serve --strict --dev-addr 127.0.0.1:8001
 
 # Refresh the vendored front-end files from the npm packages pinned in package.json.
 vendor:
