@@ -32,12 +32,13 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(VENV)/bin/ruff format . && $(VENV)/bin/ruff check --fix .
 
-# The documentation site (docs/, mkdocs.yml), offline: strict, so any warning fails the build.
+# The documentation site (docs/, mkdocs.yml), offline: strict, so any warning fails the build
+# (NO_MKDOCS_2_WARNING silences Material's end-of-life banner, which is not about the docs).
 docs: $(STAMP)
-	$(VENV)/bin/mkdocs build --strict --site-dir .local/site
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict --site-dir .local/site
 
 docs-serve: $(STAMP)
-	$(VENV)/bin/mkdocs serve --strict --dev-addr 127.0.0.1:8001
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs serve --strict --dev-addr 127.0.0.1:8001
 
 # Refresh the vendored front-end files from the npm packages pinned in package.json.
 vendor:
