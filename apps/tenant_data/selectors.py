@@ -67,7 +67,7 @@ def relational_rows(*, tenant_uid: str) -> dict[str, int]:
 
 def archive_files(*, tenant_uid: str) -> int:
     """The tenant's exports and uploaded imports kept on disk."""
-    from apps.tenants.tenant_archive import archive_dir
+    from apps.tenant_data.services.tenant_archive import archive_dir
 
     folder = archive_dir() / tenant_uid
     return sum(1 for p in folder.rglob("*") if p.is_file()) if folder.exists() else 0

@@ -10,12 +10,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.conversations.services import check_message_append
 from apps.graph import cypher
-from apps.tenants.demo_data import demo_data_fill
+from apps.tenant_data.selectors import tenant_scan
+from apps.tenant_data.services.demo_data import demo_data_fill
+from apps.tenant_data.services.tenant_archive import archive_records
+from apps.tenant_data.services.tenant_export import check_export_start, export_archive
+from apps.tenant_data.services.tenant_import import check_import_start
 from apps.tenants.models import AuditEvent, Job, JobStatus, Role
-from apps.tenants.tenant_archive import archive_records
-from apps.tenants.tenant_export import check_export_start, export_archive
-from apps.tenants.tenant_import import check_import_start
-from apps.tenants.tenant_scan import tenant_scan
 from memoryproject.api_errors import ApplicationError, ConflictError
 from tests.conftest import scope_for, wait_for
 
@@ -97,8 +97,8 @@ def test_a_broker_that_is_down_refuses_export_and_import_cleanly(make_tenant, mo
     the reason, the uploaded archive is not kept, the caller gets a 503."""
     from kombu.exceptions import OperationalError
 
-    from apps.tenants import tasks
-    from apps.tenants.tenant_import import import_path
+    from apps.tenant_data import tasks
+    from apps.tenant_data.services.tenant_import import import_path
 
     def broker_down(*args, **kwargs):
         raise OperationalError("Error 111 connecting to the broker. Connection refused.")

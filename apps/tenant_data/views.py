@@ -6,7 +6,7 @@ from django.http import FileResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.tenants import tenant_deletion, tenant_export, tenant_import
+from apps.tenant_data.services import tenant_deletion, tenant_export, tenant_import
 from apps.tenants.models import Job
 from apps.tenants.roles import console_tenant_required
 from memoryproject.api_errors import ApplicationError

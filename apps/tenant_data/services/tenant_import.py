@@ -1,4 +1,4 @@
-"""Import of a tenant archive (apps/tenants/tenant_archive.py) into an EMPTY tenant, as a job
+"""Import of a tenant archive (apps/tenant_data/services/tenant_archive.py) into an EMPTY tenant, as a job
 with progress, for the tenant's admins.
 
 The request refuses a tenant that holds memory or jobs (409) and an upload over
@@ -22,12 +22,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from apps.graph import cypher
+from apps.graph.graph_version import do_graph_version_bump
 from apps.graph.scope import Scope
-from apps.insights.services import do_graph_version_bump
+from apps.tenant_data.selectors import graph_has_data
+from apps.tenant_data.services.tenant_archive import ArchiveRefused, archive_dir, archive_records
 from apps.tenants.models import AuditEvent, Job, JobStatus, KeyScope, Membership, Role, Tenant
 from apps.tenants.services import audit_record, job_create, job_enqueue, job_run
-from apps.tenants.tenant_archive import ArchiveRefused, archive_dir, archive_records
-from apps.tenants.tenant_scan import graph_has_data
 from memoryproject.api_errors import ApplicationError, ConflictError, PermissionDeniedError
 
 JOB_KIND = "tenant_import"
@@ -99,7 +99,7 @@ def check_import_start(scope: Scope, *, upload) -> Job:
             stored.write(chunk)
     audit_record(scope, action="tenant.import_requested", target=f"job:{job.uid}",
                  details={"bytes": upload.size})  # fmt: skip
-    from apps.tenants import tasks
+    from apps.tenant_data import tasks
 
     job_enqueue(job, tasks.tenant_import, job.uid, undo=lambda: stored_path.unlink(missing_ok=True))
     return job
