@@ -4,6 +4,7 @@ and loads the embedding model and the extractor once, at start, not in its first
 import logging
 import os
 import time
+from collections.abc import Callable
 
 from celery import Celery
 from celery.signals import worker_process_init
@@ -25,18 +26,26 @@ def _reconnect_graph(**_kwargs):
     graph_connect(force=True)
 
 
+# What a worker loads once at start besides the embedding model: an app with something heavy to
+# load registers it from its AppConfig.ready() (apps/ingestion/apps.py: the extractor), so this
+# module, below every app, names none of them. Each loader returns what it loaded, for the log.
+WORKER_WARM_UPS: list[Callable[[], str]] = []
+
+
+def worker_warm_up_register(load: Callable[[], str]) -> None:
+    if load not in WORKER_WARM_UPS:
+        WORKER_WARM_UPS.append(load)
+
+
 @worker_process_init.connect
 def _load_models(**_kwargs):
     # Loading takes seconds; a worker pays it once, before it takes a task. The web process
     # never runs this, so it never loads spaCy for a queued document.
     from apps.graph.embeddings import get_embedder
-    from apps.ingestion.extraction import ExtractionFailed, default_extractor
 
     started = time.monotonic()
     get_embedder().embed(["warm up"])
-    try:
-        name = default_extractor().name
-    except ExtractionFailed as exc:  # a misconfigured LLM extractor fails its jobs, not the worker
-        name = f"no extractor ({exc})"
+    names = [load() for load in WORKER_WARM_UPS]
     log.warning("worker %s loaded the embedding model and %s in %.1f s",
-                os.getpid(), name, time.monotonic() - started)  # fmt: skip
+                os.getpid(), ", ".join(names) or "nothing else",
+                time.monotonic() - started)  # fmt: skip

@@ -20,6 +20,7 @@ from apps.lessons import urls as lessons_urls
 from apps.resolution import urls as resolution_urls
 from apps.review import urls as review_urls
 from apps.tasks import urls as tasks_urls
+from apps.tenant_data import urls as tenant_data_urls
 from apps.tenants import urls as tenants_urls
 from apps.tenants import views as tenant_views
 from apps.tenants.auth import ApiKeyAuthentication
@@ -47,6 +48,7 @@ APPS = [
     insights_urls,
     timeline_urls,
     tasks_urls,
+    tenant_data_urls,
 ]
 api_v1 = [route for app in APPS for route in app.api_urlpatterns]
 pages = [route for app in APPS for route in app.urlpatterns]

@@ -6,6 +6,7 @@ a `selectors/` package are all reads."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -45,6 +46,30 @@ SKELETON = ("api", "views", "services", "selectors", "urls")
 # tools, which call the other apps' services.
 SKELETON_EXEMPT = {"graph", "mcp_server"}
 SYSTEM_QUERY_ALLOWED = {"apps/graph/schema.py", "apps/graph/cypher.py"}
+# The layer map (docs/concepts/layers.md): a module imports only from its own app or from apps
+# of a LOWER layer, at module level or inside a function. 0 is the ground; tenancy stands on it;
+# the memory apps on tenancy, each above the memory apps it builds on (so they form no cycle);
+# what must know every memory app stands on top. A new app must be given its layer here.
+LAYERS = {
+    "graph": 0,
+    "memoryproject": 0,
+    "tenants": 1,
+    "resolution": 2,  # identity: the gate, entity and relation writes
+    "knowledge": 2,
+    "lessons": 2,
+    "conversations": 3,  # names are normalised as resolution does
+    "review": 3,  # merges and unmerges of resolution's entities
+    "insights": 3,  # the entity picker searches as resolution does
+    "timeline": 4,  # rows of lessons' entry serials, writes through resolution's gate
+    "ingestion": 5,  # document dates are timeline's; chunks go through resolution
+    "tasks": 6,  # pages read for a task are chunked and deduplicated as ingestion does
+    "mcp_server": 7,
+    "tenant_data": 7,
+}
+# The composition root wires every app together (the URL map, the ASGI app): nothing imports it.
+COMPOSITION_ROOT = {"memoryproject/urls.py", "memoryproject/asgi.py"}
+TOP = max(LAYERS.values()) + 1
+GROUND = 0
 
 
 def python_modules(root: Path):
@@ -79,8 +104,57 @@ def skeleton_gaps(root: Path) -> list[str]:
     return problems
 
 
-def layout_violations(root: Path) -> list[str]:
+def imported_modules(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, dotted module) of every absolute import in the module, in functions too; `from apps
+    import x` names `apps.x`."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            if node.module in {"apps", "memoryproject"}:
+                found += [(node.lineno, f"{node.module}.{a.name}") for a in node.names]
+            else:
+                found.append((node.lineno, node.module))
+    return found
+
+
+def module_layer(module: str, layers: dict[str, int]) -> tuple[str, int | None] | None:
+    """(app, layer) of a dotted project module, the composition root on top; None outside."""
+    parts = module.split(".")
+    if parts[0] == "memoryproject":
+        rel = "/".join(parts) + ".py"
+        return ("memoryproject", TOP if rel in COMPOSITION_ROOT else layers["memoryproject"])
+    if parts[0] == "apps" and len(parts) > 1:
+        return parts[1], layers.get(parts[1])
+    return None
+
+
+def layer_violations(rel: str, text: str, layers: dict[str, int]) -> list[str]:
+    if rel == "apps/__init__.py":
+        return []
+    own_app, own_layer = module_layer(rel.removesuffix(".py").replace("/", "."), layers)
+    if own_layer is None:
+        return [f"{rel}: apps.{own_app} has no layer (give it one in LAYERS)"]
+    problems = []
+    for line, module in imported_modules(ast.parse(text)):
+        target = module_layer(module, layers)
+        if target is None or target[0] == own_app and target[1] == own_layer:
+            continue
+        app, layer = target
+        # The ground is one layer of two packages (graph, memoryproject); above it, two apps of
+        # one layer do not import each other.
+        if layer is None or layer > own_layer or layer == own_layer and own_layer > GROUND:
+            problems.append(
+                f"{rel}:{line}: imports {module} (layer {layer}) from layer {own_layer} "
+                "(import only from lower layers, or register through the lower layer)"
+            )
+    return problems
+
+
+def layout_violations(root: Path, layers: dict[str, int] = LAYERS) -> list[str]:
     problems: list[str] = skeleton_gaps(root)
+    unlayered = set()
     for rel, path in python_modules(root):
         text = path.read_text()
         lines = text.count("\n") + 1
@@ -113,4 +187,11 @@ def layout_violations(root: Path) -> list[str]:
             )
         if rel not in SYSTEM_QUERY_ALLOWED and "system_query(" in text:
             problems.append(f"{rel}: unscoped system_query outside the graph schema code")
+        for problem in layer_violations(rel, text, layers):
+            if "has no layer" in problem:  # said once per app, not per module
+                app = problem.split("apps.", 1)[1].split(" ", 1)[0]
+                if app in unlayered:
+                    continue
+                unlayered.add(app)
+            problems.append(problem)
     return problems

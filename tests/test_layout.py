@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.layout_rules import layout_violations
+from tests.layout_rules import LAYERS, layout_violations
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,6 +72,28 @@ PLANTED = {
         "with graph_driver().session() as s:\n    s.run('MATCH (n) RETURN n')\n",
         "driver directly",
     ),
+    "a lower layer importing a higher one": (
+        "apps/tenants/services.py",
+        "from apps.ingestion.services import check_document_submit\n",
+        "imports apps.ingestion.services (layer 5) from layer 1",
+    ),
+    "a lower layer importing a higher one inside a function": (
+        "apps/tenants/demo_fill.py",
+        "def fill(scope):\n    from apps.lessons.services.lessons import check_lesson_learn\n\n"
+        "    return check_lesson_learn\n",
+        "imports apps.lessons.services.lessons (layer 2) from layer 1",
+    ),
+    "the ground importing an app through `from apps import`": (
+        "memoryproject/celery.py",
+        "def warm_up():\n    from apps import ingestion\n\n    return ingestion\n",
+        "imports apps.ingestion (layer 5) from layer 0",
+    ),
+    "two memory apps of one layer": (
+        "apps/review/merges.py",
+        "from apps.insights.selectors import graph_important\n",
+        "imports apps.insights.selectors (layer 3) from layer 3",
+    ),
+    "an app without a layer": ("apps/newapp/selectors.py", "x = 1\n", "has no layer"),
     "unscoped system query": (
         "apps/demo/selectors.py",
         "from apps.graph.cypher import system_query\nsystem_query('RETURN 1')\n",
@@ -86,5 +108,7 @@ def test_each_check_catches_a_planted_violation(tmp_path, name):
     target = tmp_path / rel
     target.parent.mkdir(parents=True)
     target.write_text(content)
-    problems = layout_violations(tmp_path)
+    # The planted apps `demo` and `other` get layers; `newapp` is left without one on purpose.
+    layers = {**LAYERS, "demo": 2, "other": 1}
+    problems = layout_violations(tmp_path, layers if "newapp" not in rel else LAYERS)
     assert len(problems) == 1 and expected in problems[0], problems

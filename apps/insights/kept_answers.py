@@ -1,7 +1,7 @@
 """Answers of the whole-graph algorithms kept until the graph they read changes.
 
 An answer without `at` is filed in Django's cache under the tenant, the tenant's graph version
-(apps/insights/services.py) read before computing, and the question. A write commits its change
+(apps/graph/graph_version.py) read before computing, and the question. A write commits its change
 and the raised version together, so an answer computed while a write ran is filed under the old
 version and never given once the new one is read. Answers at a time are not kept: a relation's
 window closed later changes what held then without a write this counter sees.
@@ -16,18 +16,10 @@ from typing import Any
 
 from django.core.cache import cache
 
-from apps.graph import cypher
+from apps.graph.graph_version import graph_version
 from apps.graph.scope import Scope
 
 KEPT_SECONDS = 24 * 3600
-VERSION = """
-OPTIONAL MATCH (v:GraphVersion {tenant: $tenant})
-RETURN coalesce(sum(v.n), 0) AS version
-"""
-
-
-def graph_version(scope: Scope) -> int:
-    return cypher.read(scope, VERSION)[0]["version"]
 
 
 def _key(scope: Scope, version: int, question: dict) -> str:

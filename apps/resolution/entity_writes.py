@@ -11,8 +11,8 @@ import uuid
 from dataclasses import dataclass, field
 
 from apps.graph.cypher import ScopedTx
+from apps.graph.graph_version import do_graph_version_bump
 from apps.graph.nodes import ENTITY_TYPES
-from apps.insights.services import do_graph_version_bump
 from apps.resolution.auto_merges import auto_merge_record
 from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
 from apps.resolution.candidates import (

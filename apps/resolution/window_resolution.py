@@ -12,7 +12,7 @@ import json
 import uuid
 
 from apps.graph.cypher import ScopedTx
-from apps.insights.services import do_graph_version_bump
+from apps.graph.graph_version import do_graph_version_bump
 from apps.resolution.auto_merges import auto_merge_record
 from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
 from apps.resolution.candidates import EntityCandidate, Provenance, Receipt

@@ -16,7 +16,7 @@ from __future__ import annotations
 import uuid
 
 from apps.graph.cypher import ScopedTx
-from apps.insights.services import do_graph_version_bump
+from apps.graph.graph_version import do_graph_version_bump
 from apps.resolution.entity_values import (
     MAX_ABSORBED_DESCRIPTIONS,
     values_combined,

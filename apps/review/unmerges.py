@@ -18,7 +18,7 @@ Rules (README "Review"):
 from __future__ import annotations
 
 from apps.graph.cypher import ScopedTx
-from apps.insights.services import do_graph_version_bump
+from apps.graph.graph_version import do_graph_version_bump
 from apps.resolution.entity_values import values_dump, values_load, values_uncombined
 from apps.resolution.signals import name_normalize
 from apps.review.merge_records import props_decode, record_load

@@ -10,12 +10,12 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from apps.tenants.memory_parts import erasure_job_kinds
 from apps.tenants.models import AuditEvent, Job, Tenant
 
 CONSOLE_ACTIONS = ("member.", "key.", "settings.")
 MAX_FILTER_CHARS = 200
 PAGE_SIZE = 100
-ERASURE_JOB_KIND = "conversation_erase"  # apps.conversations.erasure.JOB_KIND (a test checks)
 PERIODS = {"1h": timedelta(hours=1), "24h": timedelta(days=1), "7d": timedelta(days=7)}
 
 
@@ -79,7 +79,9 @@ def audit_actions(*, tenant: Tenant) -> list[str]:
 def erasure_requests(*, tenant: Tenant, limit: int = PAGE_SIZE) -> list[dict]:
     """Each erasure job with who asked, when, its progress and outcome (never whom it erased)."""
     jobs = list(
-        Job.objects.filter(tenant=tenant, kind=ERASURE_JOB_KIND).order_by("-created_at")[:limit]
+        Job.objects.filter(tenant=tenant, kind__in=erasure_job_kinds()).order_by("-created_at")[
+            :limit
+        ]
     )
     return [
         {

@@ -107,13 +107,14 @@ def job_run(
     permissions=frozenset(),
     audit: str = "",
     audit_details: Callable[[dict], dict] | None = None,
-    refusals: dict[type[Exception], str] | None = None,
+    refusals: dict[type[Exception], str | Callable[[Exception], str]] | None = None,
 ) -> dict | None:
     """The one way a worker runs a Job: `work(scope, progress=...)` with the rights it needs
     (`permissions`; `actor` when the job names none), progress on the row, then the result.
 
-    - An exception of a type in `refusals` ends the job failed with that type's message, and is
-      not raised.
+    - An exception of a type in `refusals` ends the job failed with that type's message (or
+      what the callable given makes of the exception: for a refusal whose own text quotes no
+      data, such as an archive line's), and is not raised.
     - Any other exception ends it failed with the exception's class only (`job_fail`: its text
       may quote data, an erased user's words among them; the detail goes to the log), and is
       raised for the worker.
@@ -132,6 +133,8 @@ def job_run(
         result = work(scope, progress=lambda **counters: job_progress(job, **counters))
     except Exception as exc:
         refused = next((m for t, m in (refusals or {}).items() if isinstance(exc, t)), None)
+        if callable(refused):
+            refused = refused(exc)
         job_fail(job, exc, message=refused or "")
         if refused is None:
             raise

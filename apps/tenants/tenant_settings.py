@@ -104,10 +104,11 @@ def _parse(name: str, raw) -> object:
     return value
 
 
-def check_settings_update(scope: Scope, *, tenant: Tenant, values: dict) -> dict:
-    """Check every given setting, then write the ones that changed. Unknown names and bad values
-    are refused together (`extra["errors"]`: name -> what is expected), nothing written.
-    Returns {name: (before, after)} of what changed."""
+def settings_parse(values: dict, *, current: dict) -> dict:
+    """Every given setting parsed against its rule, and the review threshold below the merge
+    threshold once `values` join the `current` overrides. Unknown names and bad values are
+    refused together (`extra["errors"]`: name -> what is expected), the first one named as the
+    field. The console's check and a tenant import's; returns {name: parsed value}."""
     defaults = django_settings.TENANT_DEFAULTS
     errors: dict[str, str] = {}
     parsed: dict[str, object] = {}
@@ -119,20 +120,28 @@ def check_settings_update(scope: Scope, *, tenant: Tenant, values: dict) -> dict
             parsed[name] = _parse(name, raw)
         except ValueError as problem:
             errors[name] = str(problem)
+    effective = {**defaults, **current, **parsed}
+    if "review_threshold" not in errors and "merge_threshold" not in errors:
+        if effective["review_threshold"] >= effective["merge_threshold"]:
+            errors["review_threshold"] = "below merge_threshold"
+    if errors:
+        first = next(iter(errors))
+        raise ApplicationError(
+            f"{first}: {errors[first]}.",
+            field=first,
+            limit=rule_for(first).high if first in defaults else None,
+            extra={"errors": errors},
+        )
+    return parsed
+
+
+def check_settings_update(scope: Scope, *, tenant: Tenant, values: dict) -> dict:
+    """Check every given setting (`settings_parse`), then write the ones that changed, nothing
+    if any is refused. Returns {name: (before, after)} of what changed."""
+    defaults = django_settings.TENANT_DEFAULTS
     with transaction.atomic():
         current = Tenant.objects.select_for_update().get(pk=tenant.pk)
-        effective = {**defaults, **current.settings, **parsed}
-        if "review_threshold" not in errors and "merge_threshold" not in errors:
-            if effective["review_threshold"] >= effective["merge_threshold"]:
-                errors["review_threshold"] = "below merge_threshold"
-        if errors:
-            first = next(iter(errors))
-            raise ApplicationError(
-                f"{first}: {errors[first]}.",
-                field=first,
-                limit=rule_for(first).high if first in defaults else None,
-                extra={"errors": errors},
-            )
+        parsed = settings_parse(values, current=current.settings)
         overrides = dict(current.settings)
         changes = {}
         for name, value in parsed.items():

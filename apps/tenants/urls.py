@@ -1,6 +1,6 @@
 from django.urls import path
 
-from apps.tenants import api, console_data_views, console_views, views
+from apps.tenants import api, console_views, views
 
 api_urlpatterns = [
     path("health", api.HealthApi.as_view(), name="api-health"),
@@ -8,6 +8,7 @@ api_urlpatterns = [
     path("jobs/<str:uid>", api.JobDetailApi.as_view(), name="api-job"),
 ]
 
+# The console's Data section (export, import, deletion) is apps/tenant_data/urls.py.
 console = "console/<slug:slug>/"
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
@@ -33,16 +34,4 @@ urlpatterns = [
     path(console + "audit", console_views.console_audit, name="console-audit"),
     path(console + "erasure", console_views.console_erasure, name="console-erasure"),
     path(console + "settings", console_views.console_settings, name="console-settings"),
-    path(console + "data", console_data_views.console_data, name="console-data"),
-    path(console + "data/export", console_data_views.export_start, name="console-export"),
-    path(
-        console + "data/exports/<str:uid>/archive",
-        console_data_views.export_download,
-        name="console-export-download",
-    ),
-    path(console + "data/import", console_data_views.import_start, name="console-import"),
-    path(console + "data/delete", console_data_views.tenant_delete, name="console-delete"),
-    path(
-        "console/deletions/<str:uid>", console_data_views.deletion_status, name="console-deletion"
-    ),
 ]

@@ -58,7 +58,7 @@ def usage_sample_record(*, tenant: Tenant, now: datetime | None = None) -> Usage
     counts = tenant_stats(scope_for_system(tenant, "system:usage"))
     jobs = Job.objects.filter(tenant=tenant)
     values = {
-        **{name: counts[name] for name in SAMPLED},
+        **{name: counts.get(name, 0) for name in SAMPLED},  # an app not installed counts 0
         "jobs_running": jobs.filter(status=JobStatus.RUNNING).count(),
         "jobs_failed": jobs.filter(status=JobStatus.FAILED).count(),
         "taken_at": now,

@@ -15,7 +15,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from apps.graph.cypher import ScopedTx
-from apps.insights.services import do_graph_version_bump
+from apps.graph.graph_version import do_graph_version_bump
 from apps.resolution.gate import PROPOSALS
 from apps.resolution.signals import name_normalize
 from apps.timeline import state_writes as q

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from apps.tenants.demo_data import demo_data_fill
+from apps.tenant_data.services.demo_data import demo_data_fill
 from apps.tenants.models import Role
 from apps.tenants.usage import usage_sample_record
 from tests.conftest import browser_login

@@ -4,8 +4,8 @@ Data is written through the real services."""
 
 import pytest
 
+from apps.graph.graph_version import graph_version
 from apps.insights import selectors
-from apps.insights.kept_answers import graph_version
 from apps.lessons.services.episodes import check_episode_open
 from apps.resolution.candidates import EntityCandidate, RelationCandidate
 from apps.review.services import check_merge_undo, check_review_confirm

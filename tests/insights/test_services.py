@@ -7,8 +7,7 @@ import threading
 import pytest
 
 from apps.graph import cypher
-from apps.insights.kept_answers import graph_version
-from apps.insights.services import do_graph_version_bump
+from apps.graph.graph_version import do_graph_version_bump, graph_version
 
 WAIT_SECONDS = 60
 TOUCH = "CREATE (n:Marker {tenant: $tenant, uid: $uid}) RETURN n.uid AS uid"

@@ -54,7 +54,7 @@ SCHEMA_PROPERTIES = {
 SCHEMA = [
     "CREATE CONSTRAINT entity_key_unique IF NOT EXISTS "
     "FOR (k:EntityKey) REQUIRE (k.tenant, k.type, k.norm) IS UNIQUE",
-    # The shards of a tenant's graph version (apps/insights/services.py).
+    # The shards of a tenant's graph version (apps/graph/graph_version.py).
     "CREATE CONSTRAINT graph_version_shard IF NOT EXISTS "
     "FOR (v:GraphVersion) REQUIRE (v.tenant, v.shard) IS UNIQUE",
     "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity) "

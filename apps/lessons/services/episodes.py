@@ -11,8 +11,8 @@ import re
 import uuid
 
 from apps.graph import cypher
+from apps.graph.graph_version import do_graph_version_bump
 from apps.graph.scope import Scope
-from apps.insights.services import do_graph_version_bump
 from apps.lessons.services.references import (
     find_references,
     validate_key,

@@ -36,6 +36,7 @@ MAX_PROPERTIES = 200
 MAX_LIST_ITEMS = 100_000
 MAX_UNCOMPRESSED_BYTES = 4 * 1024**3  # a gzip bomb stops here
 INT_RANGE = (-(2**63), 2**63 - 1)
+SURROGATE = re.compile("[\ud800-\udfff]")
 TEMPORAL = {
     "datetime": neo_time.DateTime,
     "date": neo_time.Date,
@@ -47,8 +48,10 @@ TEMPORAL = {
 class ArchiveRefused(ApplicationError):
     """An archive line that breaks the format or a limit; says which line and why."""
 
-    def __init__(self, line: int, message: str, *, limit: int | None = None) -> None:
-        super().__init__(f"Archive line {line}: {message}", field="archive", limit=limit)
+    def __init__(
+        self, line: int, message: str, *, limit: int | None = None, field: str | None = None
+    ) -> None:
+        super().__init__(f"Archive line {line}: {message}", field=field or "archive", limit=limit)
 
 
 def archive_dir() -> Path:
@@ -153,8 +156,16 @@ def check_record(record, line: int) -> dict:
 
 
 def archive_records(path: Path) -> Iterator[dict]:
-    """The archive's records in order, each checked; refuses the first bad line, a missing
-    header or footer, and an archive over the limits."""
+    """The archive's records in order, each checked (`numbered_records` without the numbers)."""
+    for _, record in numbered_records(path):
+        yield record
+
+
+def numbered_records(path: Path) -> Iterator[tuple[int, dict]]:
+    """(line number, record) of every record in order, each checked; refuses the first bad line,
+    a missing header or footer, and an archive over the limits. Blank lines hold no record but
+    count toward the line and size limits like any other: a small upload of blank lines unpacks
+    as large as it claims, and is refused as early."""
     total = 0
     seen_header = seen_footer = False
     try:
@@ -166,27 +177,49 @@ def archive_records(path: Path) -> Iterator[dict]:
                                          limit=MAX_UNCOMPRESSED_BYTES)  # fmt: skip
                 if number > MAX_LINES:
                     raise ArchiveRefused(number, "too many lines", limit=MAX_LINES)
+                if not raw.strip():
+                    continue
                 if seen_footer:
                     raise ArchiveRefused(number, "a line after the footer")
                 try:
                     record = json.loads(raw.decode("utf-8"))
                 except (UnicodeDecodeError, ValueError, RecursionError) as exc:
                     raise ArchiveRefused(number, "not one JSON object in UTF-8") from exc
+                if b"\\u" in raw and _holds_surrogate(record):
+                    raise ArchiveRefused(
+                        number, "a string holds a lone surrogate (invalid Unicode)"
+                    )
                 record = check_record(record, number)
-                if (record["kind"] == "header") != (number == 1):
-                    raise ArchiveRefused(number, "the header is the first line, and only it")
+                if (record["kind"] == "header") != (not seen_header):
+                    raise ArchiveRefused(number, "the header is the first record, and only it")
                 seen_header = True
                 seen_footer = record["kind"] == "footer"
-                yield record
+                yield number, record
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         raise ArchiveRefused(0, "not a complete gzip file") from exc
     if not seen_header or not seen_footer:
         raise ArchiveRefused(0, "the archive ends before its footer (truncated?)")
 
 
+def _holds_surrogate(value) -> bool:
+    """A lone surrogate anywhere in a decoded line (a `\\ud800` escape): no UTF-8 can hold it,
+    so the graph driver and the database would fail on it later, far from the line."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def _lines(stream) -> Iterator[bytes]:
     while raw := stream.readline(MAX_LINE_BYTES + 1):
         if len(raw) > MAX_LINE_BYTES:
             raise ArchiveRefused(0, "a line too long", limit=MAX_LINE_BYTES)
-        if raw.strip():
-            yield raw
+        yield raw

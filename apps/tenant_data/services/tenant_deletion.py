@@ -6,7 +6,7 @@ The worker removes, each in batches of TENANT_DELETE_BATCH: the API keys and mem
 then relationships that carry the tenant between other nodes), then the rows of every table that
 refers to the tenant (jobs, audit, anything an app adds), then the tenant itself, then its
 archives on disk (exports, uploaded imports). Then it scans
-(apps/tenants/tenant_scan.py: every node, relationship and row that could hold the tenant); a
+(apps/tenant_data/selectors.py: every node, relationship and row that could hold the tenant); a
 worker of another job that wrote meanwhile is swept again, up to SWEEPS times. The
 TenantDeletion row is the site-level record: who asked, when, and the final scan."""
 
@@ -20,9 +20,9 @@ from django.utils import timezone
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
+from apps.tenant_data.selectors import tenant_models, tenant_scan
+from apps.tenant_data.services.tenant_archive import archive_dir
 from apps.tenants.models import JobStatus, Tenant, TenantAPIKey, TenantDeletion
-from apps.tenants.tenant_archive import archive_dir
-from apps.tenants.tenant_scan import tenant_models, tenant_scan
 from memoryproject.api_errors import ApplicationError, ConflictError
 
 logger = logging.getLogger(__name__)
@@ -64,7 +64,7 @@ def check_tenant_delete(*, actor: str, tenant: Tenant, confirm: str) -> TenantDe
     )
     from kombu.exceptions import OperationalError
 
-    from apps.tenants import tasks
+    from apps.tenant_data import tasks
     from apps.tenants.services import QUEUE_DOWN
 
     try:

@@ -11,9 +11,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from apps.conversations.services import check_message_append
+from apps.tenant_data.services.tenant_export import JOB_KIND, export_run
 from apps.tenants.models import Role, TenantDeletion
 from apps.tenants.services import job_create
-from apps.tenants.tenant_export import JOB_KIND, export_run
 from tests.conftest import scope_for
 
 pytestmark = pytest.mark.django_db

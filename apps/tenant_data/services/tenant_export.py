@@ -1,4 +1,4 @@
-"""Export of a whole tenant to a gzip'd NDJSON archive (format: apps/tenants/tenant_archive.py),
+"""Export of a whole tenant to a gzip'd NDJSON archive (format: apps/tenant_data/services/tenant_archive.py),
 as a job with progress, for the tenant's admins.
 
 What goes in: every graph node carrying the tenant, with all its properties (embeddings
@@ -23,9 +23,9 @@ from django.conf import settings
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
+from apps.tenant_data.services.tenant_archive import FORMAT, archive_dir, archive_line, encode_props
 from apps.tenants.models import AuditEvent, Job, JobStatus, KeyScope, Membership, Tenant
 from apps.tenants.services import audit_record, job_create, job_enqueue, job_run
-from apps.tenants.tenant_archive import FORMAT, archive_dir, archive_line, encode_props
 from memoryproject.api_errors import NotFoundError, PermissionDeniedError
 
 JOB_KIND = "tenant_export"
@@ -62,7 +62,7 @@ def check_export_start(scope: Scope) -> Job:
         raise PermissionDeniedError("Exporting a tenant needs the admin role or scope.")
     job = job_create(scope, kind=JOB_KIND, subject="the whole tenant")
     audit_record(scope, action="tenant.export_requested", target=f"job:{job.uid}")
-    from apps.tenants import tasks
+    from apps.tenant_data import tasks
 
     job_enqueue(job, tasks.tenant_export, job.uid)
     return job

@@ -8,11 +8,11 @@ from apps.conversations.services import check_message_append
 from apps.graph import cypher
 from apps.graph.write_failures import write_failure_record
 from apps.ingestion.services import check_facts_submit
+from apps.tenant_data.selectors import tenant_scan
+from apps.tenant_data.services.tenant_deletion import check_tenant_delete, deletion_run
+from apps.tenant_data.services.tenant_export import JOB_KIND, export_run
 from apps.tenants.models import JobStatus, Role, Tenant, TenantDeletion
 from apps.tenants.services import api_key_issue, audit_record, job_create
-from apps.tenants.tenant_deletion import check_tenant_delete, deletion_run
-from apps.tenants.tenant_export import JOB_KIND, export_run
-from apps.tenants.tenant_scan import tenant_scan
 from memoryproject.api_errors import ApplicationError, ConflictError
 from tests.conftest import scope_for
 
@@ -85,7 +85,7 @@ def test_a_broker_that_is_down_refuses_the_deletion_cleanly(tenant, monkeypatch)
     deletion is recorded failed with the reason, the tenant is untouched, the answer a 503."""
     from kombu.exceptions import OperationalError
 
-    from apps.tenants import tasks
+    from apps.tenant_data import tasks
 
     def broker_down(*args, **kwargs):
         raise OperationalError("Error 111 connecting to the broker. Connection refused.")

@@ -10,12 +10,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from apps.conversations.services import check_message_append
 from apps.graph import cypher
-from apps.tenants.demo_data import demo_data_fill
-from apps.tenants.models import AuditEvent, Job, JobStatus, Role
-from apps.tenants.tenant_archive import archive_records
-from apps.tenants.tenant_export import check_export_start, export_archive
-from apps.tenants.tenant_import import check_import_start
-from apps.tenants.tenant_scan import tenant_scan
+from apps.tenant_data.selectors import tenant_scan
+from apps.tenant_data.services.demo_data import demo_data_fill
+from apps.tenant_data.services.tenant_archive import archive_records
+from apps.tenant_data.services.tenant_export import check_export_start, export_archive
+from apps.tenant_data.services.tenant_import import check_import_start
+from apps.tenants.models import AuditEvent, Job, JobStatus, Membership, Role
 from memoryproject.api_errors import ApplicationError, ConflictError
 from tests.conftest import scope_for, wait_for
 
@@ -45,6 +45,9 @@ def test_an_export_imported_into_an_empty_tenant_gives_the_same_counts(
 ):
     source, target = make_tenant(), make_tenant()
     make_person(source, Role.REVIEWER)
+    # The admin of both imports: the source's members are theirs to carry (import_rows.py).
+    admin = make_person(source, Role.ADMIN)
+    Membership.objects.create(user=admin, tenant=target, role=Role.ADMIN)
     assert demo_data_fill(tenant=source)["filled"]
     source_scope = scope_for(source)
     # The worker embeds the demo's messages meanwhile: export a settled tenant, or the archive
@@ -59,15 +62,17 @@ def test_an_export_imported_into_an_empty_tenant_gives_the_same_counts(
     assert export.result["node"] == footer["counts"]["node"] > 0
 
     upload = SimpleUploadedFile("a.ndjson.gz", Path(path).read_bytes())
-    imported = job_done(check_import_start(scope_for(target), upload=upload).uid)
+    as_admin = scope_for(target, actor=f"user:{admin.username}", kind="person")
+    imported = job_done(check_import_start(as_admin, upload=upload).uid)
     after = tenant_scan(tenant_uid=target.uid)
-    # The graph version is a counter spread over shards each write picks at random (apps.insights
-    # .services): the import's own writes may add a shard node. Everything else is the same.
+    # The graph version is a counter spread over shards each write picks at random
+    # (apps/graph/graph_version.py): the import's own writes may add a shard node. Everything else is the same.
     assert after["nodes"].pop("GraphVersion", 0) >= before["nodes"].pop("GraphVersion", 0)
     assert after["nodes"] == before["nodes"]
     assert after["relationships"] == before["relationships"]
     rows = footer["rows_by_table"]
-    assert after["rows"]["tenants.membership"] == rows["tenants.membership"] == 1
+    assert after["rows"]["tenants.membership"] == rows["tenants.membership"] == 2
+    assert imported.result["memberships_not_granted"] == []
     assert after["rows"]["tenants.job"] == rows["tenants.job"] + 1  # and the import's own
     own = AuditEvent.objects.filter(tenant=target, action__startswith="tenant.import").count()
     assert after["rows"]["tenants.auditevent"] == rows["tenants.auditevent"] + own
@@ -97,8 +102,8 @@ def test_a_broker_that_is_down_refuses_export_and_import_cleanly(make_tenant, mo
     the reason, the uploaded archive is not kept, the caller gets a 503."""
     from kombu.exceptions import OperationalError
 
-    from apps.tenants import tasks
-    from apps.tenants.tenant_import import import_path
+    from apps.tenant_data import tasks
+    from apps.tenant_data.services.tenant_import import import_path
 
     def broker_down(*args, **kwargs):
         raise OperationalError("Error 111 connecting to the broker. Connection refused.")

@@ -1,7 +1,7 @@
-"""Import of a tenant archive (apps/tenants/tenant_archive.py) into an EMPTY tenant, as a job
-with progress, for the tenant's admins.
+"""Import of a tenant archive (apps/tenant_data/services/tenant_archive.py) into an EMPTY tenant,
+as a job with progress, for the tenant's admins.
 
-The request refuses a tenant that holds memory or jobs (409) and an upload over
+The request refuses a tenant that holds memory or jobs other than housekeeping (409, saying which) and an upload over
 TENANT_IMPORT_MAX_BYTES (413), and stores the upload. The worker reads the archive twice: first
 every line is checked (a bad line refuses the whole import before anything is written) and the
 uids it holds are collected; then it writes. Every node and relationship uid gets a new value
@@ -9,31 +9,36 @@ uids it holds are collected; then it writes. Every node and relationship uid get
 string that holds one of the old uids, or the old tenant's uid, holds the new one instead; a
 string naming any other existing tenant refuses the import. `tenant` is always the importing
 tenant. Nodes carry `_import_job` until the end, so a redelivered job first removes what an
-interrupted run wrote."""
+interrupted run wrote. Settings and memberships: apps/tenant_data/services/import_rows.py."""
 
 from __future__ import annotations
 
-import re
 import uuid
-from datetime import datetime
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.db import transaction
 
 from apps.graph import cypher
+from apps.graph.graph_version import do_graph_version_bump
 from apps.graph.scope import Scope
-from apps.insights.services import do_graph_version_bump
-from apps.tenants.models import AuditEvent, Job, JobStatus, KeyScope, Membership, Role, Tenant
+from apps.tenant_data.selectors import import_blockers
+from apps.tenant_data.services.import_rows import (
+    UID_TOKEN,
+    archive_settings_check,
+    import_rows_write,
+    uids_remapped,
+)
+from apps.tenant_data.services.tenant_archive import (
+    ArchiveRefused,
+    archive_dir,
+    archive_records,
+    numbered_records,
+)
+from apps.tenants.models import Job, KeyScope, Tenant
 from apps.tenants.services import audit_record, job_create, job_enqueue, job_run
-from apps.tenants.tenant_archive import ArchiveRefused, archive_dir, archive_records
-from apps.tenants.tenant_scan import graph_has_data
 from memoryproject.api_errors import ApplicationError, ConflictError, PermissionDeniedError
 
 JOB_KIND = "tenant_import"
 WRITE_BATCH = 500
-ROWS_DONE = "tenant.import_rows_written"
-UID_TOKEN = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}")
 
 NODES_WRITE = """
 UNWIND $nodes AS row
@@ -64,7 +69,10 @@ UNWIND $ids AS id
 MATCH (n) WHERE elementId(n) = id AND n.tenant = $tenant
 REMOVE n._import_job
 """
-UNMARKED = "MATCH (n) WHERE n.tenant = $tenant AND n._import_job IS NULL RETURN 1 AS x LIMIT 1"
+UNMARKED = """
+MATCH (n) WHERE n.tenant = $tenant AND n._import_job IS NULL AND NOT n:GraphVersion
+RETURN 1 AS x LIMIT 1
+"""
 
 
 def import_path(job_uid: str, *, tenant_uid: str):
@@ -75,8 +83,8 @@ def import_path(job_uid: str, *, tenant_uid: str):
 
 
 def tenant_is_empty(scope: Scope) -> bool:
-    """No memory in the graph and no job: what an import may go into."""
-    return not graph_has_data(scope) and not Job.objects.filter(tenant__uid=scope.tenant).exists()
+    """No memory in the graph and no job but housekeeping: what an import may go into."""
+    return not import_blockers(scope)
 
 
 def check_import_start(scope: Scope, *, upload) -> Job:
@@ -89,9 +97,9 @@ def check_import_start(scope: Scope, *, upload) -> Job:
     if upload.size > settings.TENANT_IMPORT_MAX_BYTES:
         raise ApplicationError("The archive is too large.", field="archive", code="too_large",
                                limit=settings.TENANT_IMPORT_MAX_BYTES, status=413)  # fmt: skip
-    if not tenant_is_empty(scope):
-        raise ConflictError("An import goes into an empty tenant; this one has data or jobs.",
-                            field="tenant")  # fmt: skip
+    if blockers := import_blockers(scope):
+        raise ConflictError(f"An import goes into an empty tenant; in this one {'; '.join(blockers)}.",
+                            field="tenant", extra={"reasons": blockers})  # fmt: skip
     job = job_create(scope, kind=JOB_KIND, subject="an archive")
     stored_path = import_path(job.uid, tenant_uid=scope.tenant)
     with open(stored_path, "wb") as stored:
@@ -99,7 +107,7 @@ def check_import_start(scope: Scope, *, upload) -> Job:
             stored.write(chunk)
     audit_record(scope, action="tenant.import_requested", target=f"job:{job.uid}",
                  details={"bytes": upload.size})  # fmt: skip
-    from apps.tenants import tasks
+    from apps.tenant_data import tasks
 
     job_enqueue(job, tasks.tenant_import, job.uid, undo=lambda: stored_path.unlink(missing_ok=True))
     return job
@@ -114,16 +122,24 @@ def import_run(*, job_uid: str) -> dict | None:
             pass  # an interrupted run's nodes
         if cypher.read(scope, UNMARKED):
             raise ConflictError("The tenant has data of its own now; nothing was imported.")
-        rows = _rows_write(scope, path, plan["mapping"], job_uid)
+        rows = import_rows_write(scope, archive_records(path), plan["mapping"], job_uid,
+                                 source=plan["from"], own_settings=plan["settings"])  # fmt: skip
         written, ids = _graph_write(scope, path, plan["mapping"], job_uid, progress)
         for start in range(0, len(ids), WRITE_BATCH):
             cypher.write(scope, UNMARK, ids=ids[start : start + WRITE_BATCH])
         path.unlink(missing_ok=True)
-        return {**written, **rows, "from_tenant": plan["from"]}
+        return {**written, **rows, "from_tenant": plan["from"],
+                "settings_unknown": plan["settings_unknown"]}  # fmt: skip
 
     return job_run(job_uid, work, actor="system:import", permissions={KeyScope.ADMIN},
                    audit="tenant.imported",
-                   refusals={ArchiveRefused: "", ConflictError: ""})  # fmt: skip
+                   refusals={ArchiveRefused: refusal_text, ConflictError: refusal_text})  # fmt: skip
+
+
+def refusal_text(refused: ApplicationError) -> str:
+    """What the data page shows of a refused import: our own words, naming a line, a setting or
+    what the tenant holds, never a value from the archive."""
+    return refused.message
 
 
 def _archive_check(path, scope: Scope) -> dict:
@@ -132,7 +148,8 @@ def _archive_check(path, scope: Scope) -> dict:
     seen = {"node": 0, "relationship": 0, "row": 0}
     refs: set[str] = set()
     source = ""
-    for record in archive_records(path):
+    checked = {"values": {}, "unknown": []}
+    for line, record in numbered_records(path):
         kind = record["kind"]
         if kind == "header":
             source = str(record["tenant"].get("uid", ""))
@@ -141,7 +158,10 @@ def _archive_check(path, scope: Scope) -> dict:
         elif kind == "footer":
             if {k: record["counts"].get(k) for k in seen} != seen:
                 raise ArchiveRefused(0, "the footer's counts differ from the lines (incomplete?)")
-        elif kind != "settings":
+        elif kind == "settings":
+            current = Tenant.objects.get(uid=scope.tenant).settings
+            checked = archive_settings_check(record["settings"], line=line, current=current)
+        else:
             seen[kind] += 1
             # Nodes', relationships' and jobs' uids: each gets a new one here.
             uid = record.get("props", record.get("fields", {})).get("uid")
@@ -157,21 +177,12 @@ def _archive_check(path, scope: Scope) -> dict:
     ) - {source}  # fmt: skip
     if others:
         raise ArchiveRefused(0, "the archive names another tenant of this site")
-    return {**seen, "mapping": mapping, "from": source}
-
-
-def _remap(value, mapping: dict[str, str]):
-    if isinstance(value, str):
-        return UID_TOKEN.sub(lambda m: mapping.get(m.group(0), m.group(0)), value)
-    if isinstance(value, list):
-        return [_remap(v, mapping) for v in value]
-    if isinstance(value, dict):
-        return {k: _remap(v, mapping) for k, v in value.items()}
-    return value
+    return {**seen, "mapping": mapping, "from": source, "settings": checked["values"],
+            "settings_unknown": checked["unknown"]}  # fmt: skip
 
 
 def _node_row(record: dict, mapping: dict) -> dict:
-    props = {k: _remap(v, mapping) for k, v in record["props"].items()}
+    props = {k: uids_remapped(v, mapping) for k, v in record["props"].items()}
     dims = settings.EMBEDDING_DIMENSIONS
     # Embeddings go back as the float32 vectors they were stored as (setNodeVectorProperty).
     vectors = [
@@ -181,6 +192,10 @@ def _node_row(record: dict, mapping: dict) -> dict:
     ]
     for vector in vectors:
         del props[vector["key"]]
+    if "GraphVersion" in record["labels"]:
+        # The tenant may have shards of its own (its version counts writes, not memory): the
+        # archive's counts join its sum unsharded, so they never meet its (tenant, shard) key.
+        props.pop("shard", None)
     return {"ref": record["ref"], "labels": record["labels"], "props": props, "vectors": vectors}
 
 
@@ -214,7 +229,7 @@ def _graph_write(scope: Scope, path, mapping: dict, job_uid: str, progress):
         elif record["kind"] == "relationship":
             if nodes:
                 flush_nodes()
-            props = {k: _remap(v, mapping) for k, v in record["props"].items()}
+            props = {k: uids_remapped(v, mapping) for k, v in record["props"].items()}
             if "tenant" in props:
                 props["tenant"] = scope.tenant
             rels.append({"type": record["type"], "start": ids[record["start"]],
@@ -227,91 +242,3 @@ def _graph_write(scope: Scope, path, mapping: dict, job_uid: str, progress):
         flush_rels()
     cypher.write_unit(scope, do_graph_version_bump)  # kept whole-graph answers see the import
     return written, list(ids.values())
-
-
-def _rows_write(scope: Scope, path, mapping: dict, job_uid: str) -> dict:
-    """The relational rows and settings in one transaction, once (a rerun finds its marker)."""
-    tenant = Tenant.objects.get(uid=scope.tenant)
-    if AuditEvent.objects.filter(tenant=tenant, action=ROWS_DONE, target=f"job:{job_uid}").exists():
-        return {}
-    counts = {"memberships": 0, "memberships_skipped": 0, "jobs": 0, "audit_events": 0}
-    users = get_user_model().objects
-    with transaction.atomic():
-        for record in archive_records(path):
-            if record["kind"] == "settings":
-                tenant.settings = {**tenant.settings, **_settings_known(record["settings"])}
-                tenant.save(update_fields=["settings"])
-            if record["kind"] != "row":
-                continue
-            fields = _remap(record["fields"], mapping)
-            if record["table"] == "tenants.membership":
-                user = users.filter(username=str(fields.get("username", ""))).first()
-                role = fields.get("role")
-                if user is None or role not in Role.values:
-                    counts["memberships_skipped"] += 1  # no such person on this site
-                    continue
-                Membership.objects.get_or_create(user=user, tenant=tenant,
-                                                 defaults={"role": role})  # fmt: skip
-                counts["memberships"] += 1
-            elif record["table"] == "tenants.job":
-                _job_copy(tenant, fields)
-                counts["jobs"] += 1
-            else:
-                _audit_copy(tenant, fields)
-                counts["audit_events"] += 1
-        audit_record(scope, action=ROWS_DONE, target=f"job:{job_uid}", details=counts)
-    return counts
-
-
-def _settings_known(archived: dict) -> dict:
-    """The archive's overrides of settings this site knows, of the type of their default."""
-    defaults = settings.TENANT_DEFAULTS
-    return {
-        name: value
-        for name, value in archived.items()
-        if name in defaults and type(value) is type(defaults[name])
-    }
-
-
-def _when(value) -> datetime | None:
-    try:
-        return datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        return None
-
-
-def _text(value, limit: int) -> str:
-    return str(value or "")[:limit]
-
-
-def _job_copy(tenant: Tenant, fields: dict) -> None:
-    status = fields.get("status")
-    error = _text(fields.get("error"), 4000)
-    if status not in (JobStatus.DONE, JobStatus.FAILED):  # it will never run here
-        status, error = JobStatus.FAILED, "Not finished when its tenant was exported."
-    attempts = fields.get("attempts")
-    uid = fields.get("uid")
-    job = Job.objects.create(
-        uid=uid if isinstance(uid, str) and UID_TOKEN.fullmatch(uid) else uuid.uuid4().hex,
-        tenant=tenant, kind=_text(fields.get("kind"), 40), subject=_text(fields.get("subject"), 200),
-        status=status, error=error, actor=_text(fields.get("actor"), 200),
-        progress=fields.get("progress") if isinstance(fields.get("progress"), dict) else {},
-        result=fields.get("result") if isinstance(fields.get("result"), dict) else {},
-        attempts=attempts if isinstance(attempts, int) and 0 <= attempts < 2**31 else 0,
-        finished_at=_when(fields.get("finished_at")),
-    )  # fmt: skip
-    created = _when(fields.get("created_at"))
-    if created:  # auto_now_add set it to now; the archive's time is the true one
-        Job.objects.filter(pk=job.pk).update(created_at=created)
-
-
-def _audit_copy(tenant: Tenant, fields: dict) -> None:
-    event = AuditEvent.objects.create(
-        tenant=tenant, actor=_text(fields.get("actor"), 200),
-        actor_kind=_text(fields.get("actor_kind"), 10), action=_text(fields.get("action"), 60),
-        target=_text(fields.get("target"), 200),
-        details=fields.get("details") if isinstance(fields.get("details"), dict) else {},
-    )  # fmt: skip
-    at = _when(fields.get("at"))
-    if at:
-        AuditEvent.objects.filter(pk=event.pk).update(at=at)

@@ -2,7 +2,7 @@
 touches a tenant that has memory of its own."""
 
 from apps.graph import cypher
-from apps.tenants.demo_data import demo_data_fill, demo_scope
+from apps.tenant_data.services.demo_data import demo_data_fill, demo_scope
 from apps.tenants.selectors import tenant_stats
 
 SUMMARY = "MATCH (s:Summary {tenant: $tenant}) RETURN s.upto AS upto, s.text AS text"

@@ -25,7 +25,11 @@ RELATIONSHIPS = """
 MATCH (a)-[r]->(b) WHERE a.tenant = $tenant OR b.tenant = $tenant OR r.tenant = $tenant
 RETURN type(r) AS type, count(r) AS n
 """
-GRAPH_PRESENT = "MATCH (n) WHERE n.tenant = $tenant RETURN n.tenant AS tenant LIMIT 1"
+# The graph version counts writes; it is no memory (an emptied tenant keeps it).
+MEMORY_PRESENT = """
+MATCH (n) WHERE n.tenant = $tenant AND NOT n:GraphVersion
+RETURN labels(n) AS labels LIMIT 1
+"""
 
 
 def tenant_models() -> list[type[models.Model]]:
@@ -67,7 +71,7 @@ def relational_rows(*, tenant_uid: str) -> dict[str, int]:
 
 def archive_files(*, tenant_uid: str) -> int:
     """The tenant's exports and uploaded imports kept on disk."""
-    from apps.tenants.tenant_archive import archive_dir
+    from apps.tenant_data.services.tenant_archive import archive_dir
 
     folder = archive_dir() / tenant_uid
     return sum(1 for p in folder.rglob("*") if p.is_file()) if folder.exists() else 0
@@ -92,5 +96,20 @@ def tenant_scan(*, tenant_uid: str) -> dict:
             "left": left}  # fmt: skip
 
 
-def graph_has_data(scope: Scope) -> bool:
-    return bool(cypher.read(scope, GRAPH_PRESENT))
+def import_blockers(scope: Scope) -> list[str]:
+    """Why the tenant cannot take an import, for the refusal and the data page (none: it is
+    empty). Memory in its graph, or a job that is not housekeeping (a job another app runs for
+    every tenant on a clock, such as the promotion ticker's, puts no memory in a tenant)."""
+    from apps.tenants.memory_parts import housekeeping_job_kinds, job_label
+    from apps.tenants.models import Job
+
+    reasons = []
+    if found := cypher.read(scope, MEMORY_PRESENT):
+        label = (found[0]["labels"] or ["unlabelled"])[0]
+        reasons.append(f"its graph holds memory (a {label} node at least)")
+    jobs = Job.objects.filter(tenant__uid=scope.tenant).exclude(kind__in=housekeeping_job_kinds())
+    if n := jobs.count():
+        kinds = sorted({job_label(k) for k in jobs.values_list("kind", flat=True).distinct()[:5]})
+        reasons.append(f"{n} job{'s' if n > 1 else ''} ran or wait{'' if n > 1 else 's'} here "
+                       f"({', '.join(kinds)})")  # fmt: skip
+    return reasons

@@ -3,7 +3,7 @@ import os
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from apps.tenants.demo_data import demo_data_fill
+from apps.tenant_data.services.demo_data import demo_data_fill
 from apps.tenants.services import api_key_issue, demo_setup
 
 

@@ -6,7 +6,8 @@ from django.http import FileResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from apps.tenants import tenant_deletion, tenant_export, tenant_import
+from apps.tenant_data.selectors import import_blockers
+from apps.tenant_data.services import tenant_deletion, tenant_export, tenant_import
 from apps.tenants.models import Job
 from apps.tenants.roles import console_tenant_required
 from memoryproject.api_errors import ApplicationError
@@ -23,7 +24,7 @@ def _data_page(request, *, error: ApplicationError | None = None, status: int = 
         "console": request.console, "tenant": tenant, "section": "data", "jobs": jobs,
         "running": any(j.status in ("queued", "running") for j in jobs), "error": error,
         "export_kind": tenant_export.JOB_KIND,
-        "importable": tenant_import.tenant_is_empty(request.console.scope),
+        "import_blockers": import_blockers(request.console.scope),
     }  # fmt: skip
     return render_page_or_fragment(
         request, "tenants/console/data.html", "tenants/console/partials/data_jobs.html",
