@@ -28,6 +28,8 @@ class IngestionConfig(AppConfig):
                     ("chunks", "COUNT { MATCH (n:Chunk {tenant: $tenant}) }"),
                 ),
                 job_labels=(("document_ingest", "Document ingestion"),),
+                dashboard_card="ingestion/partials/dashboard_jobs.html",
+                dashboard_card_job_kinds=("document_ingest",),
             )
         )
         worker_warm_up_register(extractor_warm_up)

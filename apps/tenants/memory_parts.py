@@ -2,7 +2,7 @@
 counts of its memory a tenant's dashboard, stats route and usage samples show, what its jobs are
 called on the pages, which of its jobs erase people's data (the console's erasure page), and
 which are housekeeping (a job the app runs for every tenant on a clock, which puts no memory in
-it). Tenancy stands below every memory app (docs/concepts/layers.md), so it names none of their
+it), and the card of its own an app may put on the dashboard. Tenancy stands below every memory app (docs/concepts/layers.md), so it names none of their
 labels or job kinds: it iterates this registry.
 
 A count is a Cypher `COUNT { ... }` subquery over `$tenant`, kept beside the app that owns the
@@ -23,6 +23,8 @@ class MemoryPart:
     job_labels: tuple[tuple[str, str], ...] = ()  # (job kind, what the pages call it)
     erasure_job_kinds: tuple[str, ...] = ()
     housekeeping_job_kinds: tuple[str, ...] = ()
+    dashboard_card: str = ""  # a template the dashboard includes: the app's own card of jobs
+    dashboard_card_job_kinds: tuple[str, ...] = ()  # shown there, not under "other work"
 
 
 _parts: dict[str, MemoryPart] = {}
@@ -66,3 +68,11 @@ def erasure_job_kinds() -> tuple[str, ...]:
 
 def housekeeping_job_kinds() -> tuple[str, ...]:
     return tuple(kind for part in _parts.values() for kind in part.housekeeping_job_kinds)
+
+
+def dashboard_cards() -> list[str]:
+    return [part.dashboard_card for part in _parts.values() if part.dashboard_card]
+
+
+def dashboard_card_job_kinds() -> tuple[str, ...]:
+    return tuple(kind for part in _parts.values() for kind in part.dashboard_card_job_kinds)

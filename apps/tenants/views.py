@@ -6,6 +6,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from apps.tenants import selectors
+from apps.tenants.memory_parts import dashboard_card_job_kinds, dashboard_cards
 from apps.tenants.middleware import SESSION_KEY
 from apps.tenants.models import Membership, Role
 from apps.tenants.roles import role_required
@@ -34,14 +35,11 @@ class LoginView(auth_views.LoginView):
 @require_GET
 @role_required(Role.VIEWER)
 def dashboard(request):
-    context = {"stats": selectors.tenant_stats(request.scope), **_jobs(request.scope)}
+    context = {"stats": selectors.tenant_stats(request.scope), "dashboard_cards": dashboard_cards(),
+               **_jobs(request.scope)}  # fmt: skip
     return render_page_or_fragment(
         request, "tenants/dashboard.html", "tenants/partials/stats.html", context
     )
-
-
-# Document ingestion has a card of its own on the dashboard (chunks, entities, relations).
-OWN_CARD = ("document_ingest",)
 
 
 @require_GET
@@ -52,7 +50,8 @@ def dashboard_jobs(request):
 
 
 def _jobs(scope) -> dict:
-    jobs = selectors.recent_jobs(scope, exclude_kinds=OWN_CARD)
+    # An app with a card of its own on the dashboard shows its jobs there (ingestion's).
+    jobs = selectors.recent_jobs(scope, exclude_kinds=dashboard_card_job_kinds())
     return {"jobs": jobs, "jobs_unfinished": any(row["unfinished"] for row in jobs)}
 
 

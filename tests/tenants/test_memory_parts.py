@@ -10,6 +10,8 @@ import pytest
 from apps.tenants.api import StatsOut
 from apps.tenants.memory_parts import (
     MemoryPart,
+    dashboard_card_job_kinds,
+    dashboard_cards,
     erasure_job_kinds,
     housekeeping_job_kinds,
     job_label,
@@ -46,6 +48,11 @@ def test_the_erasure_page_and_the_import_check_take_their_job_kinds_from_the_own
     ticker = importlib.import_module("apps.knowledge.ticker")
     assert erasure_job_kinds() == (erasure.JOB_KIND,)
     assert housekeeping_job_kinds() == (ticker.JOB_KIND,)
+
+
+def test_the_dashboard_shows_the_cards_the_apps_registered_and_their_jobs_there_only():
+    assert dashboard_cards() == ["ingestion/partials/dashboard_jobs.html"]
+    assert dashboard_card_job_kinds() == ("document_ingest",)
 
 
 @pytest.mark.django_db
