@@ -71,6 +71,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "memoryproject.request_limits.RequestLineLimitMiddleware",
+    "memoryproject.read_your_writes.ReadYourWritesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -225,6 +226,12 @@ SPECTACULAR_SETTINGS = {
 # --- Graph (Neo4j) -------------------------------------------------------------------------
 # Empty NEO4J_BOLT_URL means: the local Neo4j this project starts itself (see `manage.py neo4j`).
 NEO4J_BOLT_URL = os.environ.get("NEO4J_BOLT_URL", "")
+# On a cluster or Aura: `neo4j+s://host` (routed, TLS with the system's CAs; `neo4j+ssc://` trusts
+# a self-signed certificate). Connections kept per process, and how long a query waits for one.
+NEO4J_MAX_CONNECTION_POOL_SIZE = int(os.environ.get("NEO4J_MAX_CONNECTION_POOL_SIZE", "100"))
+NEO4J_CONNECTION_ACQUISITION_TIMEOUT = float(
+    os.environ.get("NEO4J_CONNECTION_ACQUISITION_TIMEOUT", "60")
+)
 NEO4J_LOCAL_PORT = int(os.environ.get("NEO4J_LOCAL_PORT", "7687"))
 NEO4J_LOCAL_HEAP = os.environ.get("NEO4J_LOCAL_HEAP", "1g")
 NEO4J_LOCAL_PAGECACHE_MB = int(os.environ.get("NEO4J_LOCAL_PAGECACHE_MB", "512"))
