@@ -71,6 +71,21 @@ def bookmark_probe(tenant_uid: str) -> dict:
     return probe_write_then_read(Scope(tenant=tenant_uid, actor="job", actor_kind="system"))
 
 
+def test_each_mcp_tool_call_is_one_block(scope):
+    import json
+    from types import SimpleNamespace
+
+    from apps.mcp_server.key_scopes import SCOPE_STATE_KEY
+    from apps.mcp_server.tool_calls import tool_run
+
+    # The SDK's request context as the /mcp app leaves it: the caller's Scope in the ASGI state.
+    request = SimpleNamespace(scope={"state": {SCOPE_STATE_KEY: scope}})
+    ctx = SimpleNamespace(request_context=SimpleNamespace(request=request))
+    answer = tool_run(ctx, needs=next(iter(scope.permissions)), work=probe_write_then_read)
+    seen = json.loads(answer.content[0].text)
+    assert not answer.is_error and seen["bookmarks"] and seen["read"] == [{"uid": seen["uid"]}]
+
+
 def test_each_job_is_one_block(tenant):
     seen = bookmark_probe.apply(args=[tenant.uid]).get()
     assert seen["bookmarks"] and seen["read"] == [{"uid": seen["uid"]}]
