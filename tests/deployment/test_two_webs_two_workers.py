@@ -146,6 +146,6 @@ def test_two_webs_and_two_workers_lose_nothing_and_count_nothing_twice(deploymen
     for client in api:
         client.close()
     print(
-        f"deployment up in {deployment.env['STARTED_IN']} s, "
+        f"deployment up in {deployment.started_in:.0f} s, "
         f"work checked in {time.monotonic() - started:.0f} s"
     )
