@@ -6,12 +6,24 @@ import os
 import time
 from collections.abc import Callable
 
-from celery import Celery
+from celery import Celery, Task
 from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryproject.settings")
 
-app = Celery("anamnesis")
+
+class GraphJobTask(Task):
+    """Every task is one job: its graph reads see its own earlier writes, also when a routed
+    Neo4j cluster sends them to a follower (apps.graph.cypher.read_your_writes)."""
+
+    def __call__(self, *args, **kwargs):
+        from apps.graph.cypher import read_your_writes
+
+        with read_your_writes():
+            return super().__call__(*args, **kwargs)
+
+
+app = Celery("anamnesis", task_cls=GraphJobTask)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 log = logging.getLogger(__name__)

@@ -72,6 +72,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "memoryproject.request_limits.RequestLineLimitMiddleware",
+    "memoryproject.read_your_writes.ReadYourWritesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -115,16 +116,28 @@ DATABASES = {
     }
 }
 if os.environ.get("DATABASE_URL", "").startswith("postgres"):
-    from urllib.parse import urlparse
+    # postgres://user:password@host:port/name?sslmode=require&...: the query's keys are libpq's
+    # (sslmode, sslrootcert, connect_timeout, application_name, ...); `host=/dir` names a unix
+    # socket's directory instead of a TCP host.
+    from urllib.parse import parse_qsl, unquote, urlparse
 
     _pg = urlparse(os.environ["DATABASE_URL"])
+    _pg_options = dict(parse_qsl(_pg.query))
     DATABASES["default"] = {
         "ENGINE": "django.db.backends.postgresql",
-        "NAME": _pg.path.lstrip("/"),
-        "USER": _pg.username,
-        "PASSWORD": _pg.password,
-        "HOST": _pg.hostname,
-        "PORT": _pg.port or 5432,
+        "NAME": unquote(_pg.path.lstrip("/")),
+        "USER": unquote(_pg.username or ""),
+        "PASSWORD": unquote(_pg.password or ""),
+        "HOST": _pg_options.pop("host", None) or _pg.hostname or "",
+        "PORT": str(_pg.port or 5432),
+        # Each request runs in a thread of its own under ASGI (uvicorn): a connection kept across
+        # requests would be one per thread, never reused. Keep them only behind a pooler's
+        # process model, e.g. DATABASE_CONN_MAX_AGE=60 for WSGI workers or Celery.
+        "CONN_MAX_AGE": int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
+        "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": _pg_options,
+        # The suite's database (created and dropped by the test runner): test_<name> by default.
+        "TEST": {"NAME": os.environ.get("DATABASE_TEST_NAME") or None},
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -214,6 +227,12 @@ SPECTACULAR_SETTINGS = {
 # --- Graph (Neo4j) -------------------------------------------------------------------------
 # Empty NEO4J_BOLT_URL means: the local Neo4j this project starts itself (see `manage.py neo4j`).
 NEO4J_BOLT_URL = os.environ.get("NEO4J_BOLT_URL", "")
+# On a cluster or Aura: `neo4j+s://host` (routed, TLS with the system's CAs; `neo4j+ssc://` trusts
+# a self-signed certificate). Connections kept per process, and how long a query waits for one.
+NEO4J_MAX_CONNECTION_POOL_SIZE = int(os.environ.get("NEO4J_MAX_CONNECTION_POOL_SIZE", "100"))
+NEO4J_CONNECTION_ACQUISITION_TIMEOUT = float(
+    os.environ.get("NEO4J_CONNECTION_ACQUISITION_TIMEOUT", "60")
+)
 NEO4J_LOCAL_PORT = int(os.environ.get("NEO4J_LOCAL_PORT", "7687"))
 NEO4J_LOCAL_HEAP = os.environ.get("NEO4J_LOCAL_HEAP", "1g")
 NEO4J_LOCAL_PAGECACHE_MB = int(os.environ.get("NEO4J_LOCAL_PAGECACHE_MB", "512"))

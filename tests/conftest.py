@@ -9,6 +9,7 @@ import sys
 import time
 import uuid
 from pathlib import Path
+from urllib.parse import quote, urlparse
 
 import pytest
 from django.conf import settings
@@ -123,15 +124,21 @@ def make_person(db):
 # --- A real Celery worker on the real broker --------------------------------------------------
 
 
+def child_database_env() -> dict[str, str]:
+    """What a child process (a worker, a server) needs to use the suite's relational database:
+    the SQLite file, or on PostgreSQL (DATABASE_URL) the test database the runner created."""
+    database = settings.DATABASES["default"]
+    if database["ENGINE"].endswith("postgresql"):
+        url = urlparse(os.environ["DATABASE_URL"])
+        return {"DATABASE_URL": url._replace(path="/" + quote(database["NAME"])).geturl()}
+    return {"SQLITE_PATH": str(database["NAME"])}
+
+
 @pytest.fixture
 def celery_worker(transactional_db):
     """Starts `celery worker` as a separate process on the configured broker (Redis in CI,
     SQLAlchemy-on-SQLite locally), reading the test database file and the test Neo4j."""
-    env = {
-        **os.environ,
-        "SQLITE_PATH": str(settings.DATABASES["default"]["NAME"]),
-        "CELERY_TASK_ALWAYS_EAGER": "false",
-    }
+    env = {**os.environ, **child_database_env(), "CELERY_TASK_ALWAYS_EAGER": "false"}
     log = open(Path(settings.DATA_DIR) / "test-worker.log", "ab")  # noqa: SIM115
     concurrency = os.environ.get("TEST_WORKER_CONCURRENCY", "2")
     proc = subprocess.Popen(

@@ -42,7 +42,13 @@ def graph_connect(force: bool = False) -> None:
         auth = (unquote(url.username or "neo4j"), unquote(url.password or ""))
         address = url._replace(netloc=url.hostname + (f":{url.port}" if url.port else "")).geturl()
         # Our own driver so that server notifications (unknown labels in counts) stay quiet.
-        driver = GraphDatabase.driver(address, auth=auth, notifications_min_severity="OFF")
+        driver = GraphDatabase.driver(
+            address,
+            auth=auth,
+            notifications_min_severity="OFF",
+            max_connection_pool_size=settings.NEO4J_MAX_CONNECTION_POOL_SIZE,
+            connection_acquisition_timeout=settings.NEO4J_CONNECTION_ACQUISITION_TIMEOUT,
+        )
         previous = db.driver
         db.set_connection(driver=driver)
         # A driver inherited through fork() is dropped, not closed: its sockets are the parent's.

@@ -3,6 +3,11 @@
 Queries are written beside the code that uses their answer (services, selectors); this module only
 sends them. Reads and writes go through the driver's managed transactions, so transient errors
 (deadlocks under concurrent writers) are retried. Round trips are counted for query budgets.
+
+Read your writes: inside `read_your_writes()` (each request and each job enters one) every session
+shares one bookmark manager, so a read waits for the block's earlier writes to be visible. On a
+routed cluster (`neo4j://`, `neo4j+s://`) reads go to followers, which may lag; on one server the
+same code path runs and costs nothing.
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from neo4j import READ_ACCESS, WRITE_ACCESS, ManagedTransaction
+from neo4j import READ_ACCESS, WRITE_ACCESS, GraphDatabase, ManagedTransaction
+from neo4j.api import BookmarkManager
 from neo4j.exceptions import ClientError
 
 from apps.graph.connection import graph_driver
@@ -22,6 +28,31 @@ T = TypeVar("T")
 _round_trips: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
     "graph_round_trips", default=None
 )
+
+
+_bookmarks: contextvars.ContextVar[BookmarkManager | None] = contextvars.ContextVar(
+    "graph_bookmarks", default=None
+)
+
+
+@contextmanager
+def read_your_writes() -> Iterator[BookmarkManager]:
+    """Inside the block, each read sees every write the block made before it, on whichever
+    cluster member serves it. A nested block keeps the outer one's bookmarks."""
+    current = _bookmarks.get()
+    if current is not None:
+        yield current
+        return
+    manager = GraphDatabase.bookmark_manager()
+    token = _bookmarks.set(manager)
+    try:
+        yield manager
+    finally:
+        _bookmarks.reset(token)
+
+
+def _session(**config: Any):
+    return graph_driver().session(bookmark_manager=_bookmarks.get(), **config)
 
 
 class UnscopedQuery(ValueError):
@@ -118,14 +149,14 @@ def write_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
         return result
 
     def run() -> T:
-        with graph_driver().session() as session:
+        with _session() as session:
             return session.execute_write(unit)
 
     return _retrying_gone(run)
 
 
 def read_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
-    with graph_driver().session(default_access_mode=READ_ACCESS) as session:
+    with _session(default_access_mode=READ_ACCESS) as session:
         return session.execute_read(lambda tx: work(ScopedTx(scope, tx)))
 
 
@@ -134,7 +165,7 @@ def _execute(scope: Scope, query: str, params: dict[str, Any], mode: str) -> lis
     _count()
 
     def run() -> list[dict[str, Any]]:
-        with graph_driver().session(default_access_mode=mode) as session:
+        with _session(default_access_mode=mode) as session:
             runner = session.execute_read if mode == READ_ACCESS else session.execute_write
             return runner(lambda tx: [r.data() for r in tx.run(query, bound)])
 

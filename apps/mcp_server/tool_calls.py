@@ -16,6 +16,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import APIException, NotAuthenticated
 
 from apps.conversations.services import message_refusal_record
+from apps.graph.cypher import read_your_writes
 from apps.graph.scope import Scope
 from apps.mcp_server.key_scopes import SCOPE_STATE_KEY, scope_of_key
 from memoryproject.api_errors import ApplicationError, PermissionDeniedError, exception_handler
@@ -83,7 +84,9 @@ def tool_run(
         scope = caller_scope(ctx)
         if not scope.allows(needs):
             raise PermissionDeniedError(f"This API key lacks the '{needs}' scope.")
-        text, is_error = answer_text(work(scope)), False
+        with read_your_writes():  # a tool call is one unit, as a REST request is
+            answer = work(scope)
+        text, is_error = answer_text(answer), False
     except (ApplicationError, APIException) as exc:
         body, status = _refusal(exc)
         if scope is not None and (writes or conversation) and not getattr(exc, "recorded", False):

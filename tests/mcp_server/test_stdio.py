@@ -10,11 +10,10 @@ import sys
 
 import anyio
 import pytest
-from django.conf import settings
 from mcp import Client, StdioServerParameters
 
 from apps.tenants.models import TenantAPIKey
-from tests.conftest import ROOT, scope_for
+from tests.conftest import ROOT, child_database_env, scope_for
 from tests.lessons.conftest import entity_make
 from tests.mcp_server.conftest import (
     FACTS,
@@ -31,8 +30,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def server_env(raw_key: str) -> dict:
     # The process reads the test database file and the test Neo4j (inherited from run-tests).
-    return {**os.environ, "SQLITE_PATH": str(settings.DATABASES["default"]["NAME"]),
-            "AGENT_KEY": raw_key}  # fmt: skip
+    return {**os.environ, **child_database_env(), "AGENT_KEY": raw_key}
 
 
 def over_stdio(raw_key: str, steps):

@@ -13,7 +13,7 @@ from django.conf import settings
 
 from apps.tenants import services as tenant_services
 from apps.tenants.models import Job
-from tests.conftest import wait_for
+from tests.conftest import child_database_env, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = textwrap.dedent(
@@ -36,8 +36,8 @@ WEB = textwrap.dedent(
 @pytest.mark.django_db(transaction=True)
 def test_the_web_process_serves_and_queues_a_document_without_loading_spacy(tenant):
     _, raw = tenant_services.api_key_issue(tenant=tenant, name="web", scopes=None)
-    env = {**os.environ, "SQLITE_PATH": str(settings.DATABASES["default"]["NAME"]),
-           "TEST_API_KEY": raw, "CELERY_TASK_ALWAYS_EAGER": "false"}  # fmt: skip
+    env = {**os.environ, **child_database_env(), "TEST_API_KEY": raw,
+           "CELERY_TASK_ALWAYS_EAGER": "false"}  # fmt: skip
     out = subprocess.run([sys.executable, "-c", WEB], cwd=ROOT, env=env, capture_output=True,
                          text=True, timeout=600)  # fmt: skip
     assert out.returncode == 0, out.stderr[-3000:]
