@@ -5,7 +5,8 @@ from django.urls import path
 from apps.ingestion import api, views
 
 api_urlpatterns = [
-    path("documents", api.DocumentCreateApi.as_view(), name="api-documents"),
+    path("documents", api.DocumentsApi.as_view(), name="api-documents"),
+    path("documents/<str:uid>", api.DocumentDetailApi.as_view(), name="api-document"),
     path("facts", api.FactsCreateApi.as_view(), name="api-facts"),
 ]
 urlpatterns = [
