@@ -36,6 +36,7 @@ def job_get(scope: Scope, *, uid: str) -> Job | None:
 # What each kind of job is called on the pages (a kind missing here shows as it is stored).
 JOB_LABELS = {
     "document_ingest": "Document ingestion",
+    "document_delete": "Document deletion",
     "evidence_pages": "Pages read for a task",
     "similarity_sync": "Similarity links",
     "conversation_import": "Conversation import",
