@@ -142,3 +142,16 @@ def test_reading_needs_the_read_scope_and_deleting_the_write_scope(tenant, make_
     refused = reader.delete(f"/api/v1/documents/{uid}")
     assert refused.status_code == 403
     assert reader.get(f"/api/v1/documents/{uid}").status_code == 200
+
+
+def test_each_read_is_one_round_trip(api_client):
+    from apps.graph.cypher import count_round_trips
+
+    for i in range(5):
+        store(api_client, f"Harbour note number {i} about the pilots.")
+    uid = api_client.post("/api/v1/facts", FACTS, format="json").json()["document"]
+    with count_round_trips() as listed:
+        assert api_client.get("/api/v1/documents").json()["total"] == 6
+    with count_round_trips() as read:
+        assert api_client.get(f"/api/v1/documents/{uid}").status_code == 200
+    assert (listed[0], read[0]) == (1, 1)
