@@ -14,7 +14,7 @@ from rest_framework.views import APIView
 from apps.graph.nodes import ENTITY_TYPES
 from apps.ingestion import selectors, services
 from apps.ingestion.document_deletion import check_document_delete
-from apps.ingestion.selectors import MAX_DOCUMENTS_PAGE
+from apps.ingestion.filters import DocumentListQuery
 from apps.ingestion.services import (
     MAX_METADATA_BYTES,
     MAX_SOURCE_CHARS,
@@ -31,7 +31,6 @@ from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import MAX_UID_CHARS, query_params, validated
 
 MAX_NAME_CHARS = 200
-MAX_DOCUMENTS_OFFSET = 100_000
 MAX_DESCRIPTION_CHARS = 2000
 MAX_ALIASES = 20
 MAX_PREDICATE_CHARS = 100
@@ -70,30 +69,6 @@ class DocumentOut(serializers.Serializer):
     job_url = serializers.CharField(required=False)
     result = serializers.DictField(required=False)
     receipts = serializers.ListField(child=serializers.DictField(), required=False)
-
-
-class DocumentListQuery(StrictSerializer):
-    source = serializers.CharField(max_length=MAX_SOURCE_CHARS, required=False)
-    title = serializers.CharField(max_length=MAX_TITLE_CHARS, required=False,
-                                  help_text="a part of the title, any case")  # fmt: skip
-    created_after = serializers.DateTimeField(
-        required=False, input_formats=["iso-8601", "%Y-%m-%d"],
-        help_text="stored at or after (YYYY-MM-DD or ISO 8601)",
-    )  # fmt: skip
-    created_before = serializers.DateTimeField(
-        required=False, input_formats=["iso-8601", "%Y-%m-%d"],
-        help_text="stored before (YYYY-MM-DD or ISO 8601)",
-    )  # fmt: skip
-    agent = serializers.CharField(max_length=MAX_NAME_CHARS, required=False)
-    limit = serializers.IntegerField(min_value=1, max_value=MAX_DOCUMENTS_PAGE, default=20)
-    offset = serializers.IntegerField(min_value=0, max_value=MAX_DOCUMENTS_OFFSET, default=0)
-
-    def validate(self, attrs):
-        after, before = attrs.get("created_after"), attrs.get("created_before")
-        if after and before and after >= before:
-            raise ApplicationError("created_after must be before created_before.",
-                                   field="created_after", code="invalid_range")  # fmt: skip
-        return attrs
 
 
 class JobStateOut(serializers.Serializer):

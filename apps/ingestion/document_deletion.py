@@ -30,6 +30,7 @@ from memoryproject.request_inputs import MAX_UID_CHARS
 
 JOB_KIND = "document_delete"
 CHUNK_BATCH = 200
+SWEEPS = 3
 
 LOCKED = """
 MATCH (d:Document {tenant: $tenant, uid: $uid})
@@ -40,7 +41,7 @@ PLAN = """
 MATCH (d:Document {tenant: $tenant, uid: $uid})
 OPTIONAL MATCH (c:Chunk {tenant: $tenant})-[:PART_OF]->(d)
 OPTIONAL MATCH (c)-[:MENTIONS]->(e:Entity {tenant: $tenant})
-RETURN collect(DISTINCT c.uid) AS chunks, collect(DISTINCT e.uid) AS entities
+RETURN d.uid AS uid, collect(DISTINCT c.uid) AS chunks, collect(DISTINCT e.uid) AS entities
 """
 # Observations are chunk uids (or the document's uid for a write without a chunk); the weight
 # counts one per observation, plus one per agent's fact that had none.
@@ -151,11 +152,16 @@ def deletion_running(scope: Scope, *, uid: str) -> Job | None:
 
 
 def check_document_delete(scope: Scope, *, uid: str) -> Job:
-    """Queue the deletion of the tenant's document `uid` (needs the write scope): audited, then
+    """Queue the deletion of the tenant's document `uid` (the write scope, or a reviewer): audited, then
     run by a worker with progress. A deletion of it already under way is returned as it is; a
     document the tenant does not have (gone, never there, another tenant's) is a 404."""
-    if not scope.allows(KeyScope.MEMORY_WRITE):
-        raise PermissionDeniedError("Deleting a document needs the memory:write scope or role.")
+    # An agent needs the right to write memory; a person, a reviewer's role (as other
+    # destructive pages: merges, unmerges).
+    reviewer = scope.actor_kind == "person" and scope.allows(KeyScope.REVIEW)
+    if not (scope.allows(KeyScope.MEMORY_WRITE) or reviewer):
+        raise PermissionDeniedError(
+            "Deleting a document needs the memory:write scope, or a reviewer's role."
+        )
     uid = uid[:MAX_UID_CHARS]
     running = deletion_running(scope, uid=uid)
     if running:
@@ -175,42 +181,54 @@ def check_document_delete(scope: Scope, *, uid: str) -> Job:
 def document_erase(scope: Scope, *, uid: str, progress=None) -> dict:
     """Delete the document and what only it taught (the module's steps). Caller holds a scope
     allowed to write memory and has audited the request. Safe to run again, and beside another
-    run of itself (every step waits on the document's lock)."""
+    run of itself (every step waits on the document's lock). Chunks an ingestion still running
+    wrote meanwhile are swept again, up to SWEEPS times (its next write finds the document gone
+    and fails)."""
     progress = progress or (lambda **_: None)
     counts = {"chunks": 0, "mentions": 0, "observations": 0, "relations_deleted": 0,
               "merges_undone": 0, "entities_deleted": 0, "pairs_deleted": 0, "documents": 0}  # fmt: skip
-    plan = cypher.read(scope, PLAN, uid=uid)
-    chunks = plan[0]["chunks"] if plan else []
-    entities = plan[0]["entities"] if plan else []
+    needles: list[str] = [uid]
+    for _ in range(SWEEPS):
+        plan = cypher.read(scope, PLAN, uid=uid)
+        if not plan:  # gone (a run before this one finished it)
+            break
+        needles += _sweep(scope, uid=uid, plan=plan[0], counts=counts, progress=progress)
+        if counts["documents"]:
+            break
+    cypher.write_unit(scope, do_graph_version_bump)  # kept whole-graph answers see it gone
+    residue = tenant_residue(scope, needles=needles)
+    progress(done=counts["chunks"], total=counts["chunks"], step="done")
+    return {**counts, "residue": residue, "left": sum(residue.values())}
+
+
+def _sweep(scope: Scope, *, uid: str, plan: dict, counts: dict, progress) -> list[str]:
+    """One pass of the steps over what the document has now; the uids it removed."""
+    chunks, entities = plan["chunks"], plan["entities"]
     observations = [uid, *chunks]
-    if plan:
-        row = cypher.write(scope, RELATIONS_UNOBSERVE, uid=uid, entities=entities,
-                           observations=observations)  # fmt: skip
-        if row:
-            counts["observations"] = row[0]["observations"]
-            counts["relations_deleted"] = row[0]["deleted"]
+    row = cypher.write(scope, RELATIONS_UNOBSERVE, uid=uid, entities=entities,
+                       observations=observations)  # fmt: skip
+    if row:
+        counts["observations"] += row[0]["observations"]
+        counts["relations_deleted"] += row[0]["deleted"]
+    total = counts["chunks"] + len(chunks)
     for start in range(0, len(chunks), CHUNK_BATCH):
-        row = cypher.write(
-            scope, CHUNKS_DELETE, uid=uid, chunks=chunks[start : start + CHUNK_BATCH]
-        )
+        batch = chunks[start : start + CHUNK_BATCH]
+        row = cypher.write(scope, CHUNKS_DELETE, uid=uid, chunks=batch)
         if row:
             counts["chunks"] += row[0]["chunks"]
             counts["mentions"] += row[0]["mentions"]
-        progress(done=counts["chunks"], total=len(chunks), step="chunks")
-    counts["merges_undone"] = _auto_merges_undo(scope, uid=uid)
+        progress(done=counts["chunks"], total=total, step="chunks")
+    counts["merges_undone"] += _auto_merges_undo(scope, uid=uid)
     removed: list[str] = []
     if entities:
         row = cypher.write(scope, ENTITIES_DELETE, uid=uid, entities=entities)
         if row:
             removed = row[0]["removed"]
-            counts["entities_deleted"] = len(removed)
-            counts["pairs_deleted"] = row[0]["pairs"]
+            counts["entities_deleted"] += len(removed)
+            counts["pairs_deleted"] += row[0]["pairs"]
     row = cypher.write(scope, DOCUMENT_DELETE, uid=uid)
-    counts["documents"] = row[0]["n"] if row else 0
-    cypher.write_unit(scope, do_graph_version_bump)  # kept whole-graph answers see it gone
-    residue = tenant_residue(scope, needles=[*observations, *removed])
-    progress(done=len(chunks), total=len(chunks), step="done")
-    return {**counts, "residue": residue, "left": sum(residue.values())}
+    counts["documents"] += row[0]["n"] if row else 0
+    return chunks + removed
 
 
 def _auto_merges_undo(scope: Scope, *, uid: str) -> int:

@@ -11,4 +11,8 @@ api_urlpatterns = [
 ]
 urlpatterns = [
     path("ingestion/jobs", views.ingestion_jobs, name="ingestion-jobs"),
+    path("documents/", views.documents_page, name="documents"),
+    path("documents/deletions/<str:uid>", views.deletion_page, name="document-deletion"),
+    path("documents/<str:uid>/", views.document_page, name="document-page"),
+    path("documents/<str:uid>/delete", views.document_delete, name="document-delete"),
 ]

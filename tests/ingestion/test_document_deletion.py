@@ -211,3 +211,17 @@ def test_a_real_worker_deletes_it_even_when_the_task_runs_twice_at_once(
     assert tenant_residue(scope, needles=[gone, *gone_chunks, "Zanzibrook"]) == {}
     [founded] = relations(scope)
     assert founded["weight"] == 1
+
+
+def test_a_document_not_ingested_yet_deletes_and_its_ingestion_then_finds_it_gone(tenant, scope):
+    from apps.ingestion.services import check_document_submit, document_ingest_job_run
+
+    stored = check_document_submit(scope, content="Quarrymen of Wendlestone met on Friday.",
+                                   source="notes")  # fmt: skip
+    ingest = Job.objects.get(uid=stored["job"])
+    result = document_delete_job_run(check_document_delete(scope, uid=stored["document"]))
+    assert result["documents"] == 1 and result["chunks"] == 0 and result["left"] == 0
+    document_ingest_job_run(ingest)
+    ingest.refresh_from_db()
+    assert ingest.status == "failed" and ingest.error == "The document is gone."
+    assert tenant_residue(scope, needles=[stored["document"], "Wendlestone"]) == {}
