@@ -7,11 +7,14 @@ from dataclasses import replace
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from apps.graph.nodes import ENTITY_TYPES
-from apps.ingestion import services
+from apps.ingestion import selectors, services
+from apps.ingestion.document_deletion import check_document_delete
+from apps.ingestion.filters import DocumentListQuery
 from apps.ingestion.services import (
     MAX_METADATA_BYTES,
     MAX_SOURCE_CHARS,
@@ -21,10 +24,11 @@ from apps.ingestion.services import (
 from apps.tenants.models import KeyScope
 from apps.tenants.services import QUEUE_DOWN
 from apps.timeline.document_dates import DocumentDateField
-from memoryproject.api_errors import ApplicationError, StrictSerializer
+from memoryproject.api_errors import ApplicationError, NotFoundError, StrictSerializer
 from memoryproject.api_schema import ErrorOut
 from memoryproject.json_values import FREE_FORM, validate_json_object
 from memoryproject.refusals import RecordsRefusals
+from memoryproject.request_inputs import MAX_UID_CHARS, query_params, validated
 
 MAX_NAME_CHARS = 200
 MAX_DESCRIPTION_CHARS = 2000
@@ -67,8 +71,47 @@ class DocumentOut(serializers.Serializer):
     receipts = serializers.ListField(child=serializers.DictField(), required=False)
 
 
-class DocumentCreateApi(RecordsRefusals, APIView):
-    required_scope = KeyScope.MEMORY_WRITE
+class JobStateOut(serializers.Serializer):
+    uid = serializers.CharField()
+    status = serializers.CharField()
+
+
+class DocumentRowOut(serializers.Serializer):
+    uid = serializers.CharField()
+    title = serializers.CharField(allow_null=True)
+    source = serializers.CharField()
+    url = serializers.CharField(allow_null=True)
+    agent = serializers.CharField(allow_null=True)
+    created = serializers.DateTimeField(allow_null=True)
+    chunks = serializers.IntegerField()
+    deleting = serializers.BooleanField()
+    job = JobStateOut(allow_null=True)
+
+
+class DocumentListOut(serializers.Serializer):
+    total = serializers.IntegerField()
+    offset = serializers.IntegerField()
+    limit = serializers.IntegerField()
+    next_offset = serializers.IntegerField(allow_null=True)
+    results = DocumentRowOut(many=True)
+
+
+class DocumentsApi(RecordsRefusals, APIView):
+    """GET lists (read scope); POST stores (write scope)."""
+
+    @property
+    def required_scope(self) -> str:
+        method = getattr(getattr(self, "request", None), "method", "POST")
+        return KeyScope.MEMORY_READ if method in SAFE_METHODS else KeyScope.MEMORY_WRITE
+
+    @extend_schema(
+        parameters=[DocumentListQuery],
+        responses={200: DocumentListOut, 400: ErrorOut},
+        summary="The tenant's documents, newest first, filtered and paged",
+    )
+    def get(self, request):
+        query = validated(request, DocumentListQuery, data=query_params(request))
+        return Response(DocumentListOut(selectors.documents_list(request.auth, **query)).data)
 
     @extend_schema(
         request=DocumentIn,
@@ -154,3 +197,62 @@ class FactsCreateApi(RecordsRefusals, APIView):
         data.is_valid(raise_exception=True)
         body = services.check_facts_submit(request.auth, **data.validated_data)
         return Response(FactsOut(body).data, status=201)
+
+
+class DocumentDetailOut(serializers.Serializer):
+    uid = serializers.CharField()
+    title = serializers.CharField(allow_null=True)
+    source = serializers.CharField()
+    url = serializers.CharField(allow_null=True)
+    agent = serializers.CharField(allow_null=True)
+    created = serializers.DateTimeField(allow_null=True)
+    date = serializers.DateTimeField(allow_null=True)
+    metadata = serializers.DictField()
+    content = serializers.CharField()
+    deleting = serializers.BooleanField()
+    chunks = serializers.ListField(child=serializers.DictField(),
+                                   help_text="uid, position, section_path, start, end, text")  # fmt: skip
+    entities = serializers.ListField(child=serializers.DictField(),
+                                     help_text="uid, name, type, mentions")  # fmt: skip
+    mentions = serializers.ListField(child=serializers.DictField())
+    relations = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="uid, subject, predicate, object, weight, observed_here, observed_elsewhere",
+    )
+    job = serializers.DictField(allow_null=True)
+
+
+class DeletionOut(serializers.Serializer):
+    document = serializers.CharField()
+    job = serializers.CharField()
+    job_url = serializers.CharField()
+    status = serializers.CharField()
+
+
+class DocumentDetailApi(RecordsRefusals, APIView):
+    """GET reads (read scope); DELETE queues its deletion (write scope)."""
+
+    @property
+    def required_scope(self) -> str:
+        method = getattr(getattr(self, "request", None), "method", "DELETE")
+        return KeyScope.MEMORY_READ if method in SAFE_METHODS else KeyScope.MEMORY_WRITE
+
+    @extend_schema(responses={200: DocumentDetailOut, 404: ErrorOut},
+                   summary="A document: text, chunks, entities named, relations, job")  # fmt: skip
+    def get(self, request, uid: str):
+        found = selectors.document_detail(request.auth, uid=uid[:MAX_UID_CHARS])
+        if found is None:
+            raise NotFoundError("No such document.", field="uid")
+        return Response(DocumentDetailOut(found).data)
+
+    @extend_schema(
+        request=None,
+        responses={202: DeletionOut, 404: ErrorOut,
+                   503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN)},
+        summary="Delete a document and what only it taught (a job)",
+    )  # fmt: skip
+    def delete(self, request, uid: str):
+        job = check_document_delete(request.auth, uid=uid)
+        body = {"document": job.subject, "job": job.uid, "job_url": f"/api/v1/jobs/{job.uid}",
+                "status": job.status}  # fmt: skip
+        return Response(DeletionOut(body).data, status=202)

@@ -27,7 +27,10 @@ class IngestionConfig(AppConfig):
                     ("documents", "COUNT { MATCH (n:Document {tenant: $tenant}) }"),
                     ("chunks", "COUNT { MATCH (n:Chunk {tenant: $tenant}) }"),
                 ),
-                job_labels=(("document_ingest", "Document ingestion"),),
+                job_labels=(
+                    ("document_ingest", "Document ingestion"),
+                    ("document_delete", "Document deletion"),
+                ),
                 dashboard_card="ingestion/partials/dashboard_jobs.html",
                 dashboard_card_job_kinds=("document_ingest",),
             )

@@ -203,6 +203,14 @@ def document_ingest_job_run(job: Job, *, extractor: Extractor | None = None) -> 
     )  # fmt: skip
 
 
+# Entities an agent stated with no text: a document's deletion keeps them.
+FACTS_NAMED = """
+UNWIND $uids AS uid
+MATCH (e:Entity {tenant: $tenant, uid: uid})
+SET e.named_by_facts = true
+"""
+
+
 def check_facts_submit(
     scope: Scope, *, entities: list[dict], relations: list[dict], source_text: str = ""
 ) -> dict:
@@ -220,6 +228,9 @@ def check_facts_submit(
             relations=extraction.relations,
             provenance=Provenance(agent=scope.actor),
         )
+        named = [r.entity_uid for r in receipts if r.kind == "entity" and r.entity_uid]
+        if named:  # no document names them: deleting one that also does keeps them
+            cypher.write(scope, FACTS_NAMED, uids=named)
         return {"document": None, "receipts": [r.as_dict() for r in receipts]}
     stored = document_store(scope, content=source_text, source="facts", size=size)
     fingerprint = hashlib.sha256(

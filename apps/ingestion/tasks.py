@@ -13,3 +13,13 @@ def document_ingest(job_uid: str) -> None:
     from apps.ingestion.services import document_ingest_job_run
 
     document_ingest_job_run(job)
+
+
+@shared_task(name="ingestion.document_delete", acks_late=True)
+def document_delete(job_uid: str) -> None:
+    job = Job.objects.select_related("tenant").filter(uid=job_uid).first()
+    if job is None:
+        return
+    from apps.ingestion.document_deletion import document_delete_job_run
+
+    document_delete_job_run(job)
