@@ -11,9 +11,9 @@ from __future__ import annotations
 import numpy as np
 
 from apps.graph.fulltext import STOP_WORDS
+from apps.resolution.selectors import ENTITY_MEANING_FLOOR  # the entity search's own floor
 
 MESSAGE_FLOOR = 0.70  # a message found by meaning alone, below this, is not given
-ENTITY_MEANING_FLOOR = 0.72  # an entity found by meaning alone, below this, is not given
 UNEMBEDDED_READ = 20  # the session's latest messages read whatever their vector's state
 
 
