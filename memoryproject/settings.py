@@ -67,6 +67,7 @@ INSTALLED_APPS = [
     "apps.timeline",
     "apps.mcp_server",
     "apps.tasks",
+    "apps.search",
 ]
 
 MIDDLEWARE = [

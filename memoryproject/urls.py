@@ -19,6 +19,7 @@ from apps.knowledge import urls as knowledge_urls
 from apps.lessons import urls as lessons_urls
 from apps.resolution import urls as resolution_urls
 from apps.review import urls as review_urls
+from apps.search import urls as search_urls
 from apps.tasks import urls as tasks_urls
 from apps.tenants import urls as tenants_urls
 from apps.tenants import views as tenant_views
@@ -47,6 +48,7 @@ APPS = [
     insights_urls,
     timeline_urls,
     tasks_urls,
+    search_urls,
 ]
 api_v1 = [route for app in APPS for route in app.api_urlpatterns]
 pages = [route for app in APPS for route in app.urlpatterns]
