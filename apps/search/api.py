@@ -15,7 +15,7 @@ from memoryproject.request_inputs import query_params
 PARAMS = ("q", "in", "limit", "user")
 
 
-class SearchResultOut(serializers.Serializer):
+class OneSearchResultOut(serializers.Serializer):
     kind = serializers.ChoiceField(choices=["passage", "entity", "message", "entry", "fact"])
     uid = serializers.CharField()
     snippet = serializers.CharField()
@@ -26,9 +26,10 @@ class SearchResultOut(serializers.Serializer):
     score = serializers.FloatField(help_text="the fused reciprocal-rank score")
 
 
-class SearchOut(serializers.Serializer):
+class OneSearchOut(serializers.Serializer):
     q = serializers.CharField()
-    results = SearchResultOut(many=True)
+    limit = serializers.IntegerField()
+    results = OneSearchResultOut(many=True)
     omitted = serializers.ListField(child=serializers.DictField())
 
 
@@ -42,7 +43,7 @@ class SearchApi(APIView):
             OpenApiParameter("limit", int, description="1-50, default 20"),
             OpenApiParameter("user", str, description="whose messages and facts"),
         ],
-        responses=SearchOut,
+        responses=OneSearchOut,
         summary="One ranked search over passages, entities, messages, entries and facts",
     )
     def get(self, request):
