@@ -263,7 +263,13 @@ def main() -> None:
                          "(settings.CONTEXT_EXACT_SCAN_MESSAGES; 0: always the vector index)")  # fmt: skip
     ap.add_argument("--index-depth", type=int, default=None,
                     help=f"places read from the vector index (default {context.INDEX_DEPTH})")  # fmt: skip
+    ap.add_argument("--message-floor", type=float, default=None,
+                    help="context_floors.MESSAGE_FLOOR for this run (0: no floor)")  # fmt: skip
     args = ap.parse_args()
+    if args.message_floor is not None:
+        from apps.conversations import context_floors
+
+        context_floors.MESSAGE_FLOOR = args.message_floor
     if args.exact_scan is not None:
         settings.CONTEXT_EXACT_SCAN_MESSAGES = args.exact_scan
     if args.index_depth is not None:

@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "apps.mcp_server",
     "apps.tasks",
     "apps.tenant_data",
+    "apps.search",
 ]
 
 MIDDLEWARE = [

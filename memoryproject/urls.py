@@ -19,6 +19,7 @@ from apps.knowledge import urls as knowledge_urls
 from apps.lessons import urls as lessons_urls
 from apps.resolution import urls as resolution_urls
 from apps.review import urls as review_urls
+from apps.search import urls as search_urls
 from apps.tasks import urls as tasks_urls
 from apps.tenant_data import urls as tenant_data_urls
 from apps.tenants import urls as tenants_urls
@@ -49,6 +50,7 @@ APPS = [
     timeline_urls,
     tasks_urls,
     tenant_data_urls,
+    search_urls,
 ]
 api_v1 = [route for app in APPS for route in app.api_urlpatterns]
 pages = [route for app in APPS for route in app.urlpatterns]

@@ -57,14 +57,15 @@ LAYERS = {
     "resolution": 2,  # identity: the gate, entity and relation writes
     "knowledge": 2,
     "lessons": 2,
-    "conversations": 3,  # names are normalised as resolution does
     "review": 3,  # merges and unmerges of resolution's entities
     "insights": 3,  # the entity picker searches as resolution does
     "timeline": 4,  # rows of lessons' entry serials, writes through resolution's gate
     "ingestion": 5,  # document dates are timeline's; chunks go through resolution
+    "conversations": 6,  # names are normalised as resolution does; passages are ingestion's chunks
     "tasks": 6,  # pages read for a task are chunked and deduplicated as ingestion does
-    "mcp_server": 7,
-    "tenant_data": 7,
+    "search": 7,  # one ranked list over passages, entities, messages, entries, facts
+    "mcp_server": 8,
+    "tenant_data": 8,
 }
 # The composition root wires every app together (the URL map, the ASGI app): nothing imports it.
 COMPOSITION_ROOT = {"memoryproject/urls.py", "memoryproject/asgi.py"}

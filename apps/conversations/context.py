@@ -11,16 +11,18 @@ from contextvars import copy_context
 
 from django.conf import settings
 
+from apps.conversations import context_floors as floors
 from apps.conversations import input_limits as limits
+from apps.conversations.message_fusion import messages_fused, word_places
 from apps.conversations.prompt_block import prompt_block
 from apps.conversations.services import after_append, do_message_append_in, validate_message_input
 from apps.conversations.traces import do_trace_record_in
 from apps.graph import cypher
-from apps.graph.embeddings import embed_one
+from apps.graph.embeddings import embed_one, get_embedder
 from apps.graph.fulltext import entity_words_query, fulltext_terms
-from apps.graph.marginal_relevance import mmr_order
 from apps.graph.rank_fusion import rrf_fuse
 from apps.graph.scope import Scope
+from apps.ingestion.passage_selectors import do_passages_find
 from memoryproject.thread_pools import thread_pool
 
 RECENT_SESSIONS = 20  # exact similarity over the user's latest messages in this many sessions,
@@ -45,7 +47,7 @@ MIN_NEIGHBOUR_CONFIDENCE = 0.5
 #   messages is reached late or never; reading deeper than DEPTH walks further (see the README).
 # Every candidate is then compared exactly with the question's vector; the answer gives the
 # first DEPTH places by that similarity ("meaning") and the first $word_places word hits
-# ("words"), which the caller fuses by reciprocal rank (_messages_fused). A user whose messages
+# ("words"), which the caller fuses by reciprocal rank (message_fusion.messages_fused). A user whose messages
 # all fit the budget needs no vector index.
 MESSAGE_HITS = """
 CYPHER 25
@@ -122,7 +124,7 @@ MATCH (e:Entity)
   SEARCH e IN (VECTOR INDEX entity_embedding FOR $vector
                WHERE e.tenant = $tenant AND e.status = 'active' LIMIT $n)
   SCORE AS score
-RETURN e.uid AS uid ORDER BY score DESC
+RETURN e.uid AS uid, score ORDER BY score DESC
 """
 ENTITIES_BY_WORDS = """
 CALL () {
@@ -132,8 +134,17 @@ CALL () {
   ORDER BY score DESC
   RETURN collect(node.uid) AS by_words
 }
+CALL () {
+  // The session's latest messages still without a vector (read your writes: see
+  // context_floors.unembedded_rows), by number through the message key.
+  MATCH (s:Session {tenant: $tenant, user: $user, sid: $sid})
+  UNWIND range(s.last_no, CASE WHEN s.last_no > $unembedded THEN s.last_no - $unembedded + 1
+                               ELSE 1 END, -1) AS n
+  MATCH (m:Message {tenant: $tenant, user: $user, sid: $sid, no: n}) WHERE m.embedding IS NULL
+  RETURN collect(m {.uid, .sid, .no, .role, .text, at: toString(m.at)}) AS unembedded
+}
 OPTIONAL MATCH (sum:Summary {tenant: $tenant, user: $user, sid: $sid})
-RETURN by_words, sum {.uid, .upto, .text} AS summary
+RETURN by_words, unembedded, sum {.uid, .upto, .text} AS summary
 """
 # Neighbours 1-2 hops away through confident relations, the most observed first, then the most
 # recently seen (seed 002's order); prior traces that touched each entity, newest first (each
@@ -162,7 +173,7 @@ WITH e, n, r, hops, via ORDER BY r.weight DESC, r.last_seen DESC
 WITH e, collect(CASE WHEN n IS NOT NULL THEN
                  {uid: n.uid, name: n.name, type: n.type, hops: hops, via: via.name,
                   predicate: r.predicate, from: startNode(r).name, to: endNode(r).name,
-                  weight: r.weight, confidence: r.confidence,
+                  weight: r.weight, confidence: r.confidence, chunks: coalesce(r.chunks, [])[..50],
                   last_seen: toString(r.last_seen)} END)[..$per] AS neighbours
 CALL (e) {
   OPTIONAL CALL (e) {
@@ -192,7 +203,9 @@ def check_context(
     role: str = "user",
     by: str | None = None,
 ) -> dict:
-    """Store the message in the user's session, then gather its context and record the trace."""
+    """Store the message in the user's session, then gather its context and record the trace.
+    Each part keeps to its relevance floor (context_floors): the block can be far below the
+    budget, and `omitted` says what was left out and why."""
     limits.validate_count(k, field="k", limit=limits.MAX_K)
     limits.validate_count(token_budget, field="token_budget", limit=limits.MAX_TOKEN_BUDGET,
                        minimum=50)  # fmt: skip
@@ -231,9 +244,11 @@ def check_context(
         "message": stored,
         "summary": found["summary"],
         "message_hits": found["messages"],
+        "passages": found["passages"],
         "entity_hits": found["entities"],
         "neighbours": found["neighbours"],
         "traces": found["traces"],
+        "omitted": [*found["omitted"], *block["omitted"]],
         "context": block["text"],
         "tokens": block["tokens"],
         "cited": block["cited"],
@@ -247,12 +262,12 @@ def check_context(
 
 
 def _reads_start(scope: Scope, *, user, sid, message, vector, k) -> dict[str, Future]:
-    """The searches, in two read transactions on threads of the pool: the user's messages and
-    the entities by words (with the summary), and the entities by meaning. A copy of the
-    context goes with each, so round trips are counted where the call started."""
+    """The searches, in three read transactions on threads of the pool: the user's messages and
+    the entities by words (with the summary), the entities by meaning, and the passages. A copy
+    of the context goes with each, so round trips are counted where the call started."""
 
     def submit(read, **params) -> Future:
-        return thread_pool("context", 4).submit(
+        return thread_pool("context", 6).submit(
             copy_context().run, cypher.read_unit, scope, lambda unit: read(unit, **params)
         )
 
@@ -261,6 +276,7 @@ def _reads_start(scope: Scope, *, user, sid, message, vector, k) -> dict[str, Fu
             _messages_and_words, user=user, sid=sid, message=message, vector=vector, k=k
         ),  # fmt: skip
         "meaning": submit(_entities_by_meaning, vector=vector, want=k * 2),
+        "passages": submit(_passages, message=message, vector=vector, k=k),
     }
 
 
@@ -269,72 +285,58 @@ def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, l
     mark = time.perf_counter()
     terms = fulltext_terms(message)
     content = fulltext_terms(message, content_only=True)
+    lucene = entity_words_query(unit.scope.tenant, terms)
+    words = unit.run(ENTITIES_BY_WORDS, lucene=lucene, n=k * 2, user=user, sid=sid,
+                     unembedded=floors.UNEMBEDDED_READ)[0]  # fmt: skip
+    mark = _step(steps, "entities_by_words", mark, len(words["by_words"]))
     rows = unit.run(MESSAGE_HITS, user=user, vector=vector, recent_sessions=RECENT_SESSIONS,
                     budget=EXACT_BUDGET, depth=DEPTH, index_depth=INDEX_DEPTH,
-                    word_places=_word_places(k),
+                    word_places=word_places(k),
                     scan_max=settings.CONTEXT_EXACT_SCAN_MESSAGES,
                     scan_places=max(settings.CONTEXT_EXACT_SCAN_MESSAGES, 1),
                     lucene=limits.user_words_query(unit.scope.tenant, user, content) or None
                     ) if vector is not None else []  # fmt: skip
-    hits = _messages_fused(rows, k=k, vector=vector)
-    mark = _step(steps, "message_hits", mark, len(hits))
-    lucene = entity_words_query(unit.scope.tenant, terms)
-    words = unit.run(ENTITIES_BY_WORDS, lucene=lucene, n=k * 2, user=user, sid=sid)[0]
-    _step(steps, "entities_by_words", mark, len(words["by_words"]))
+    rows = floors.unembedded_rows(words["unembedded"], rows=rows, question=message,
+                                  vector=vector, embed=get_embedder().embed)  # fmt: skip
+    hits, below = messages_fused(rows, k=k, vector=vector, depth=DEPTH)
+    _step(steps, "message_hits", mark, len(hits))
     found = {
         "messages": hits,
+        "messages_below_floor": below,
         "by_words": words["by_words"],
         "summary": words["summary"],
     }
     return found, steps
 
 
-def _messages_fused(rows: list[dict], *, k: int, vector=None) -> list[dict]:
-    """The k best candidates by reciprocal rank over their places by meaning and by words. The
-    places by meaning are in marginal-relevance order (the closest first, then each next the
-    closest that is least like those before it), so a crowd of near-alike messages cannot take
-    all of them. Only the first third of k places by words take part: a message among them that is
-    also near in meaning comes first, and a name found by words alone gets in, but a common
-    word the question shares with many messages (or a word of two senses) never pushes more
-    than a third of the closest by meaning out."""
-    by_uid = {r["message"]["uid"]: r for r in rows}
-    words = sorted((r for r in rows if r["word_place"] is not None), key=lambda r: r["word_place"])
-    near = [
-        r for r in sorted(rows, key=lambda r: r["meaning_place"]) if r["meaning_place"] <= DEPTH
-    ]
-    if vector is not None and near:
-        near = [near[i] for i in mmr_order(vector, [r["vector"] for r in near])]
-    rankings = {
-        "meaning": [r["message"]["uid"] for r in near],
-        "words": [r["message"]["uid"] for r in words[: _word_places(k)]],
-    }  # fmt: skip
-    return [
-        {**by_uid[f["uid"]]["message"], "score": round(f["score"], 5),
-         "similarity": round(by_uid[f["uid"]]["similarity"], 5), "ranks": f["ranks"]}
-        for f in rrf_fuse(rankings)[:k]
-    ]  # fmt: skip
-
-
-def _word_places(k: int) -> int:
-    return max(1, k // 3)
-
-
 def _entities_by_meaning(unit, *, vector, want) -> tuple[dict, list[dict]]:
     steps: list[dict] = []
     mark = time.perf_counter()
     rows = unit.run(ENTITIES_BY_MEANING, vector=vector, n=want) if vector is not None else []
-    _step(steps, "entities_by_meaning", mark, len(rows))
-    return {"by_meaning": [row["uid"] for row in rows]}, steps
+    kept, below = floors.entities_by_meaning_above_floor(rows)
+    _step(steps, "entities_by_meaning", mark, len(kept))
+    return {"by_meaning": kept, "entities_below_floor": below}, steps
+
+
+def _passages(unit, *, message, vector, k) -> tuple[dict, list[dict]]:
+    steps: list[dict] = []
+    mark = time.perf_counter()
+    found = do_passages_find(unit, text=message, vector=vector, limit=k)
+    _step(steps, "passages", mark, len(found["passages"]))
+    return {"passages": found["passages"], "passages_below_floor": found["below_floor"]}, steps
 
 
 def _gathered(unit, reads: dict[str, Future], *, user, k, steps) -> dict:
     """The searches' results fused, with the neighbourhood of the entities found (read in the
-    caller's transaction, which is open already)."""
+    caller's transaction, which is open already), less what a passage says already."""
     found: dict = {}
     for read in reads.values():
         part, read_steps = read.result()
         found.update(part)
         steps.extend(read_steps)
+    omitted: list[dict] = []
+    for part in ("messages", "passages", "entities"):
+        floors.omitted_add(omitted, part, found.pop(f"{part}_below_floor"), floors.BELOW_FLOOR)
     fused = rrf_fuse({"vector": found.pop("by_meaning"), "words": found.pop("by_words")})[:k]
     mark = time.perf_counter()
     around = unit.run(AROUND, uids=[f["uid"] for f in fused], user=user, per=k * 2,
@@ -355,12 +357,17 @@ def _gathered(unit, reads: dict[str, Future], *, user, k, steps) -> dict:
                 traces.append({**t, "about": item["uid"]})
     neighbours.sort(key=lambda n: n["last_seen"] or "", reverse=True)
     neighbours.sort(key=lambda n: -(n["weight"] or 0))  # stable: weight first, then recency
+    neighbours, said = floors.neighbours_not_in_passages(neighbours[: k * 2], found["passages"])
+    floors.omitted_add(omitted, "neighbours", said, floors.IN_PASSAGE)
+    entities, said = floors.entities_not_in_passages(entities, found["passages"])
+    floors.omitted_add(omitted, "entities", said, floors.IN_PASSAGE)
     _step(steps, "neighbours_and_traces", mark, len(neighbours) + len(traces))
     return {
         **found,
         "entities": entities,
-        "neighbours": neighbours[: k * 2],
+        "neighbours": [{key: v for key, v in n.items() if key != "chunks"} for n in neighbours],
         "traces": traces[:k],
+        "omitted": omitted,
     }
 
 

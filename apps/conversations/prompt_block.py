@@ -2,8 +2,9 @@
 
 Tokens are estimated at four characters each (the usual ratio for English with GPT-style
 tokenizers); the block never exceeds the estimate of the budget. Lines go in order of use to a
-model: the session's summary, the user's related messages, the entities, their neighbours, and
-earlier traces. A line that does not fit is cut at a word; what does not fit at all is left out.
+model: the session's summary, the passages of documents (each cited: document, section,
+offsets), the user's related messages, the entities, their neighbours, and earlier traces. A line
+that does not fit is cut at a word; what does not fit at all is left out, and `omitted` says so.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import math
 
 CHARS_PER_TOKEN = 4
 MAX_LINE_CHARS = 400
+MAX_PASSAGE_CHARS = 600  # a chunk is at most 500 characters (ingestion.chunking), with its title
 
 
 def estimate_tokens(text: str) -> int:
@@ -24,6 +26,11 @@ def _lines(found: dict) -> list[tuple[str, str]]:
     if summary:
         lines.append((f"summary:{summary['uid']}", f"Summary up to #{summary['upto']}: "
                       f"{summary['text']}"))  # fmt: skip
+    for p in found.get("passages", []):
+        section = " > ".join(p["section_path"])
+        where = f" ({section})" if section else ""
+        lines.append((f"passage:{p['uid']}", f"\"{p['document']['title']}\"{where} "
+                      f"[{p['start']}-{p['end']}]: {p['text']}"))  # fmt: skip
     for m in found["messages"]:
         lines.append((f"message:{m['uid']}", f"[{m['sid']}#{m['no']}] {m['role']}: {m['text']}"))
     for e in found["entities"]:
@@ -44,14 +51,17 @@ def _lines(found: dict) -> list[tuple[str, str]]:
 
 
 def prompt_block(found: dict, *, token_budget: int) -> dict:
-    """{"text", "tokens", "cited"}: `cited` lists the sources of the lines given, in order."""
+    """{"text", "tokens", "cited", "omitted"}: `cited` lists the sources of the lines given, in
+    order; `omitted` the lines the budget had no room for, by part."""
     budget_chars = token_budget * CHARS_PER_TOKEN
     out: list[str] = []
     cited: list[str] = []
     used = 0
-    for number, (source, body) in enumerate(_lines(found), start=1):
+    lines = _lines(found)
+    for number, (source, body) in enumerate(lines, start=1):
         tag = f"[{number}] "
-        body = body if len(body) <= MAX_LINE_CHARS else body[: MAX_LINE_CHARS - 1] + "…"
+        longest = MAX_PASSAGE_CHARS if source.startswith("passage:") else MAX_LINE_CHARS
+        body = body if len(body) <= longest else body[: longest - 1] + "…"
         room = budget_chars - used - len(tag) - 1
         if room < 24:
             break
@@ -66,4 +76,18 @@ def prompt_block(found: dict, *, token_budget: int) -> dict:
     # The sources list travels with the block only when it still fits.
     if sources and estimate_tokens(text + "\nSources:\n" + sources) <= token_budget:
         text = text + "\nSources:\n" + sources
-    return {"text": text, "tokens": estimate_tokens(text), "cited": cited}
+    left: dict[str, int] = {}
+    for source, _body in lines[len(cited) :]:
+        part = (
+            "neighbours"
+            if source.startswith("entity:") and "->" in _body
+            else (_PARTS[source.split(":", 1)[0]])
+        )
+        left[part] = left.get(part, 0) + 1
+    omitted = [{"part": part, "count": n, "reason": "over the token budget"}
+               for part, n in left.items()]  # fmt: skip
+    return {"text": text, "tokens": estimate_tokens(text), "cited": cited, "omitted": omitted}
+
+
+_PARTS = {"summary": "summary", "passage": "passages", "message": "messages",
+          "entity": "entities", "trace": "traces"}  # fmt: skip

@@ -39,6 +39,12 @@ CALL (t) {
   RETURN count(*) AS traces
 }
 CALL (t) {
+  UNWIND $passages AS x
+  MATCH (n:Chunk {uid: x.uid}) WHERE n.tenant = $tenant
+  CREATE (t)-[:TOUCHED {kind: 'passage', rank: x.rank}]->(n)
+  RETURN count(*) AS passages
+}
+CALL (t) {
   UNWIND $summaries AS x
   MATCH (n:Summary {uid: x}) WHERE n.tenant = $tenant
   CREATE (t)-[:TOUCHED {kind: 'summary', rank: 1}]->(n)
@@ -75,6 +81,7 @@ def do_trace_record_in(
         messages=_ranked(found["messages"]),
         entities=entities,
         traces=_ranked(found["traces"]),
+        passages=_ranked(found.get("passages", [])),
         summaries=[found["summary"]["uid"]] if found.get("summary") else [],
         keep=RECENT_TRACES_KEPT,
     )

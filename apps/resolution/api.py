@@ -34,6 +34,10 @@ class EntityBrief(serializers.Serializer):
     description = serializers.CharField(allow_blank=True)
     score = serializers.FloatField(allow_null=True, help_text="fused reciprocal-rank score")
     via = serializers.ListField(child=serializers.CharField(), help_text="words and/or meaning")
+    ranks = serializers.DictField(
+        child=serializers.IntegerField(), required=False,
+        help_text="each ranking's place for it: {'words': 2, 'meaning': 5}",
+    )  # fmt: skip
 
 
 class EntitySearchOut(serializers.Serializer):

@@ -16,6 +16,12 @@ from apps.resolution.entity_values import values_load, values_rows
 
 ENTITY_FIELDS = ("uid", "name", "type", "aliases", "description")
 SEARCH_HITS = 100  # how deep each index is read (inside the tenant and type) before fusion
+# An entity found by meaning alone is given from this similarity (Neo4j's cosine, (1 + cos) / 2)
+# up; below it the meaning search only pads: "okaf" is 0.75-0.76 from each Okafor and at most
+# 0.60 from the tenant's other entities, "When is my meeting with Maria?" 0.74 from Maria Lopez
+# and 0.60 from Ada Lovelace (all-MiniLM-L6-v2, measured on hand-picked names; see
+# docs/reference/search.md). Found by words (names, aliases, fuzzy), an entity needs no floor.
+ENTITY_MEANING_FLOOR = 0.72
 DETAIL_RELATIONS = 100
 DETAIL_MENTIONS = 50
 DETAIL_PENDING = 50
@@ -23,7 +29,7 @@ DETAIL_PENDING = 50
 # Each index's places, fused in Python by the one rank fusion (apps.graph.rank_fusion).
 _RANKED_FIELDS = """
 RETURN node.uid AS uid, node.name AS name, node.type AS type, coalesce(node.aliases, []) AS aliases,
-       coalesce(node.description, '') AS description, rank, via
+       coalesce(node.description, '') AS description, rank, via, score
 ORDER BY via, rank
 """
 
@@ -35,10 +41,10 @@ _RANKED_VECTOR = """
     SEARCH hit IN (VECTOR INDEX entity_embedding FOR $embedding
                    WHERE hit.tenant = $tenant AND hit.status = 'active' LIMIT $hits)
     SCORE AS score
-  WITH hit ORDER BY score DESC
-  WITH collect(hit) AS nodes
+  WITH hit, score ORDER BY score DESC
+  WITH collect({n: hit, s: score}) AS nodes
   UNWIND range(0, size(nodes) - 1) AS i
-  RETURN nodes[i] AS node, i + 1 AS rank, 'meaning' AS via
+  RETURN nodes[i].n AS node, i + 1 AS rank, 'meaning' AS via, nodes[i].s AS score
 """
 _RANKED_VECTOR_TYPED = _RANKED_VECTOR.replace(
     "hit.status = 'active' LIMIT", "hit.status = 'active' AND hit.type = $type LIMIT"
@@ -47,9 +53,9 @@ _RANKED_VECTOR_TYPED = _RANKED_VECTOR.replace(
 _RANKED_WORDS = """
   CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node, score
   WITH node, score WHERE node.tenant = $tenant
-  WITH collect(node) AS nodes
+  WITH collect({n: node, s: score}) AS nodes
   UNWIND range(0, size(nodes) - 1) AS i
-  RETURN nodes[i] AS node, i + 1 AS rank, 'words' AS via
+  RETURN nodes[i].n AS node, i + 1 AS rank, 'words' AS via, nodes[i].s AS score
   UNION ALL"""
 
 # (by words too, with a type) -> the query
@@ -105,8 +111,9 @@ RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS 
 
 
 def entities_search(scope: Scope, *, q: str = "", type: str | None = None, limit: int = 20):
-    """Active entities whose names match `q`'s words or whose embedding is near its meaning,
-    fused by reciprocal rank; without `q`, the most recently updated."""
+    """Active entities whose names match `q`'s words or whose embedding is near its meaning
+    (from ENTITY_MEANING_FLOOR up), fused by reciprocal rank; without `q`, the most recently
+    updated. Each result says how each ranking placed it (`ranks`: {"words": 2, ...})."""
     q = q.strip()
     if not q:
         return cypher.read(scope, BROWSE, type=type, limit=limit)
@@ -122,6 +129,8 @@ def entities_search(scope: Scope, *, q: str = "", type: str | None = None, limit
     )
     rankings: dict[str, list[str]] = {}
     for row in rows:  # ordered by index, then place
+        if row["via"] == "meaning" and row["score"] < ENTITY_MEANING_FLOOR:
+            continue
         rankings.setdefault(row["via"], []).append(row["uid"])
     fields = {row["uid"]: row for row in rows}
     return [
@@ -129,6 +138,7 @@ def entities_search(scope: Scope, *, q: str = "", type: str | None = None, limit
             **{key: fields[item["uid"]][key] for key in ENTITY_FIELDS},
             "score": item["score"],
             "via": sorted(item["ranks"]),
+            "ranks": item["ranks"],
         }
         for item in rrf_fuse(rankings)[:limit]
     ]

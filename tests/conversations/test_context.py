@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from apps.conversations import context, prompt_block
+from apps.conversations import context, message_fusion, prompt_block
 from apps.conversations.embedding import messages_embed_pending
 from apps.graph import cypher
 from memoryproject.api_errors import ApplicationError
@@ -140,11 +140,13 @@ def test_message_hits_fuse_the_ranking_by_meaning_with_the_one_by_words():
     rows = [row(f"close-{i}", i) for i in range(1, 40)] + [row("named", 40, words=1)]
     rows += [row(f"common-{i}", 40 + i, words=1 + i) for i in range(1, 10)]
     rows.append(row("far", context.DEPTH + 1))
-    hits = context._messages_fused(rows, k=6)
+    hits, _ = message_fusion.messages_fused(rows, k=6, depth=context.DEPTH)
     assert [h["uid"] for h in hits] == ["named", "common-1", "close-1", "close-2", "close-3",
                                         "close-4"]  # fmt: skip
     assert hits[0]["ranks"] == {"meaning": 40, "words": 1}
-    assert "far" not in {h["uid"] for h in context._messages_fused(rows, k=50)}
+    assert "far" not in {
+        h["uid"] for h in message_fusion.messages_fused(rows, k=50, depth=context.DEPTH)[0]
+    }
 
 
 @pytest.mark.django_db(transaction=True)

@@ -49,6 +49,19 @@ def test_search_by_words_and_by_meaning(scope, api_client):
     assert {r["name"] for r in browse} == {"Marie Curie", "University of Paris", "Pierre Curie"}
 
 
+def test_a_few_letters_list_what_they_spell_not_everything_by_meaning(scope, api_client):
+    """Below the floor the meaning search only pads: typing "okaf" lists the Okafors alone."""
+    from apps.ingestion.services import check_facts_submit
+
+    names = [("Chidi Okafor", "Person"), ("Maria Lopez", "Person"), ("Ada Lovelace", "Person"),
+             ("Charles Babbage", "Person"), ("Turin", "Location"), ("Acme Corp", "Organization"),
+             ("Analytical Engine", "Object"), ("Okafor Holdings", "Organization")]  # fmt: skip
+    check_facts_submit(scope, entities=[{"name": n, "type": t} for n, t in names], relations=[])
+    found = api_client.get("/api/v1/entities", {"q": "okaf"}).json()["results"]
+    assert {r["name"] for r in found} == {"Chidi Okafor", "Okafor Holdings"}
+    assert all("words" in r["ranks"] for r in found)
+
+
 def test_detail_shows_names_relations_mentions_and_pending(scope, api_client):
     receipts = ingest(scope)
     [pending] = entities_resolve(

@@ -7,7 +7,7 @@
 (:MessageToEmbed)                                  extra label of a message still without a vector
 (:Summary {user, sid, upto, text, by})-[:SUMMARIZES]->(:Session)   at most one per session
 (:ReasoningTrace {user, sid, steps})-[:FOR_MESSAGE]->(:Message)     the message that asked
-(:ReasoningTrace)-[:TOUCHED {kind, rank}]->(:Message|:Entity|:Summary|:ReasoningTrace)
+(:ReasoningTrace)-[:TOUCHED {kind, rank}]->(:Message|:Entity|:Summary|:ReasoningTrace|:Chunk)
 (:MessageImportChunk {job, user, sid, seq, count, rows})    messages of an import still to write
 
 A message is found by its key (tenant, user, sid, no), so reading the last N costs the same in a

@@ -33,14 +33,16 @@ class Chunk(TenantNode):
 
 
 SCHEMA_OPTIONS = {"chunk_embedding": {"vector.quantization.enabled": False}}
-SCHEMA_PROPERTIES = {"chunk_embedding": ["embedding", "tenant"]}
+SCHEMA_PROPERTIES = {"chunk_embedding": ["embedding", "tenant"], "chunk_text": ["text", "tenant"]}
 
 SCHEMA = [
     "CREATE CONSTRAINT document_content_key IF NOT EXISTS "
     "FOR (d:Document) REQUIRE (d.tenant, d.content_hash) IS UNIQUE",
     "CREATE CONSTRAINT document_url_key IF NOT EXISTS "
     "FOR (d:Document) REQUIRE (d.tenant, d.url) IS UNIQUE",
-    "CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (c:Chunk) ON EACH [c.text]",
+    # The tenant is a required clause of every query (fulltext.scoped_query), so Lucene keeps to
+    # one tenant's chunks before it ranks and cuts.
+    "CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (c:Chunk) ON EACH [c.text, c.tenant]",
     # Filtered by tenant inside the index (Neo4j 2026's filtered vector search).
     "CYPHER 25 CREATE VECTOR INDEX chunk_embedding IF NOT EXISTS FOR (c:Chunk) ON c.embedding "
     "WITH [c.tenant] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "

@@ -129,5 +129,7 @@ SCHEMA = [
     "CREATE CONSTRAINT knowledge_chain_key IF NOT EXISTS "
     "FOR (c:KnowledgeChain) REQUIRE (c.tenant, c.user, c.sid) IS UNIQUE",
     "CREATE FULLTEXT INDEX knowledge_names IF NOT EXISTS FOR (k:Knowledge) ON EACH [k.name]",
+    # One search (apps/search) finds entries by words; the tenant is a required clause.
+    "CREATE FULLTEXT INDEX entry_text IF NOT EXISTS FOR (e:Entry) ON EACH [e.text, e.tenant]",
     "CREATE INDEX knowledge_user IF NOT EXISTS FOR (k:Knowledge) ON (k.tenant, k.user)",
 ]
