@@ -30,10 +30,13 @@ WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world
 HISTORY_PARTS = ("kind", "key", "states", "windows")  # of the entity timeline, for get_entity
 
 
-def arg(description: str, serializer=None, name: str | None = None) -> Any:
-    """A parameter's description, with the bounds of the REST field it goes through."""
+def arg(
+    description: str, serializer=None, name: str | None = None, *, max_length: int | None = None
+) -> Any:
+    """A parameter's description, with the bounds of the REST field it goes through;
+    `max_length` bounds a string that no serializer checks (checked here, by the SDK)."""
     bounds = limits_of(serializer, name) if serializer else None
-    return Field(description=description, json_schema_extra=bounds or None)
+    return Field(description=description, json_schema_extra=bounds or None, max_length=max_length)
 
 
 class EntityFact(BaseModel):
