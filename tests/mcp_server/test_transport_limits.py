@@ -65,8 +65,10 @@ def test_tools_refuse_unknown_arguments_and_long_kinds(live_asgi, tenant):
     tools, typo, long_kind, fine = over_http(live_asgi, raw, steps)
     for tool in tools:
         assert tool.input_schema.get("additionalProperties") is False, tool.name
-    history = next(t for t in tools if t.name == "entity_history").input_schema
-    assert history["properties"]["kind"]["maxLength"] == 40
+    schemas = {tool.name: tool.input_schema for tool in tools}
+    assert schemas["entity_history"]["properties"]["kind"]["maxLength"] == 40
+    for tool, name in (("get_entity", "uid"), ("job_progress", "job"), ("task_context", "task")):
+        assert schemas[tool]["properties"][name]["maxLength"] == 64, tool
     assert typo.is_error and "limt" in typo.content[0].text
     assert long_kind.is_error and "kind" in long_kind.content[0].text
     assert not fine.is_error

@@ -171,7 +171,7 @@ def ingest_document(
 
 
 def job_progress(
-    ctx: Context, job: Annotated[str, arg("the job id a tool returned")]
+    ctx: Context, job: Annotated[str, arg("the job id a tool returned", max_length=MAX_UID_CHARS)]
 ) -> CallToolResult:
     """Status, progress and result of a background job (document ingestion, imports)."""
 
@@ -204,7 +204,7 @@ def search_entities(
 
 def get_entity(
     ctx: Context,
-    uid: Annotated[str, arg("an entity uid")],
+    uid: Annotated[str, arg("an entity uid", max_length=MAX_UID_CHARS)],
     history: Annotated[bool, arg("also its States and relation windows over time")] = False,
 ) -> CallToolResult:
     """One entity: names, values, relations (heaviest first), mentions with their document, and
