@@ -127,6 +127,7 @@ def exception_handler(exc, context):
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 # DRF's codes of a broken bound, each the name of the field attribute that holds the bound.
 BOUND_CODES = {"max_value", "min_value", "max_length", "min_length"}
+NUMBER_FIELDS = (serializers.IntegerField, serializers.FloatField, serializers.DecimalField)
 
 
 class StrictSerializer(serializers.Serializer):
@@ -138,6 +139,16 @@ class StrictSerializer(serializers.Serializer):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
                 raise serializers.ValidationError({name: ["Unknown field."] for name in unknown})
+            # DRF takes true as 1 and false as 0 in a number field; a JSON boolean is no number.
+            flags = sorted(
+                name for name, field in self.fields.items()
+                if isinstance(field, NUMBER_FIELDS) and isinstance(data.get(name), bool)
+            )  # fmt: skip
+            if flags:
+                message = "A number is expected, not true or false."
+                raise serializers.ValidationError(
+                    {name: [serializers.ErrorDetail(message, code="invalid")] for name in flags}
+                )
         value = super().to_internal_value(data)
         huge = [
             k for k, v in value.items() if isinstance(v, int) and not INT64_MIN <= v <= INT64_MAX

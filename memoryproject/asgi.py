@@ -10,6 +10,10 @@ from django.core.handlers.asgi import ASGIHandler, ASGIRequest
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryproject.settings")
 django.setup(set_prefix=False)
 
+from memoryproject.access_log import access_log_redact  # noqa: E402  (after Django's setup)
+
+access_log_redact()
+
 
 class TenantScopedASGIRequest(ASGIRequest):
     """Pages keep their tenant Scope in `request.scope` (apps.tenants.middleware), where Django's

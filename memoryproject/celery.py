@@ -61,3 +61,10 @@ def _load_models(**_kwargs):
     log.warning("worker %s loaded the embedding model and %s in %.1f s",
                 os.getpid(), ", ".join(names) or "nothing else",
                 time.monotonic() - started)  # fmt: skip
+
+
+@app.task(name="broker.delivered_purge")
+def broker_delivered_purge() -> int:
+    from memoryproject.broker_rows import delivered_messages_purge
+
+    return delivered_messages_purge()

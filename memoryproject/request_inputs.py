@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from memoryproject.api_errors import StrictSerializer
+
 # Uids are 32 hex characters (or a uuid); anything longer is no uid of ours, so it is cut before
 # it reaches a query, a page or a log line.
 MAX_UID_CHARS = 64
@@ -35,6 +37,17 @@ def validated(request, serializer_class, *, data=None, context=None) -> dict:
         else value
         for key, value in serializer.validated_data.items()
     }
+
+
+class NoFieldsIn(StrictSerializer):
+    """The body of an operation that takes none: empty, `{}`, or refused like any other body
+    (size, UTF-8, JSON, media type by the parser; any field as unknown)."""
+
+
+def body_checked(request) -> None:
+    """Read and check the body of an operation that takes no fields, before it queues or
+    changes anything: an unread body would skip every check of the API's parser."""
+    validated(request, NoFieldsIn)
 
 
 def filters_from(serializer_class, source) -> dict:

@@ -358,6 +358,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "tenants.usage_sample",
         "schedule": 600.0,
     },
+    # The SQLite broker keeps delivered messages (their arguments name tenants and users).
+    "broker-delivered-purge": {
+        "task": "broker.delivered_purge",
+        "schedule": 600.0,
+    },
 }
 
 # --- Conversations ----------------------------------------------------------------------------

@@ -113,7 +113,12 @@ def conversation_import(job_uid: str) -> dict:
 
 @shared_task(name="conversations.conversation_erase")
 def conversation_erase(job_uid: str, user: str, sid: str | None) -> dict:
-    # The user travels in the task's arguments only, never in the job row or the audit.
+    # The user travels in the task's arguments only, never in the job row or the audit; the
+    # broker's delivered copy of those arguments goes once the erasure is done.
     from apps.conversations.erasure import erasure_run
+    from memoryproject.broker_rows import delivered_messages_purge
 
-    return erasure_run(job_uid=job_uid, user=user, sid=sid)
+    try:
+        return erasure_run(job_uid=job_uid, user=user, sid=sid)
+    finally:
+        delivered_messages_purge()

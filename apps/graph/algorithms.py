@@ -102,10 +102,23 @@ CALL gds.leiden.stream.estimate($tenant + '/' + $call, {concurrency: $concurrenc
   randomSeed: $seed, relationshipWeightProperty: $weight_property})
 YIELD bytesMax RETURN bytesMax
 """
+# GDS's Leiden fails (a NullPointerException) on a projection without relationships, as a
+# tenant of entities and no relation has (issue 38): there every node is a community of its
+# own, which is what WCC answers on it.
 LEIDEN = """
-CALL gds.leiden.stream($tenant + '/' + $call, {concurrency: $concurrency, randomSeed: $seed,
-  relationshipWeightProperty: $weight_property})
-YIELD nodeId, communityId
+CALL gds.graph.list($tenant + '/' + $call) YIELD relationshipCount
+CALL (relationshipCount) {
+  WITH relationshipCount WHERE relationshipCount > 0
+  CALL gds.leiden.stream($tenant + '/' + $call, {concurrency: $concurrency, randomSeed: $seed,
+    relationshipWeightProperty: $weight_property})
+  YIELD nodeId, communityId
+  RETURN nodeId, communityId
+  UNION ALL
+  WITH relationshipCount WHERE relationshipCount = 0
+  CALL gds.wcc.stream($tenant + '/' + $call, {concurrency: $concurrency})
+  YIELD nodeId, componentId
+  RETURN nodeId, componentId AS communityId
+}
 WITH gds.util.asNode(nodeId) AS e, communityId WHERE e.tenant = $tenant
 RETURN e.uid AS uid, communityId AS group
 """

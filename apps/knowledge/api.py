@@ -15,7 +15,7 @@ from apps.tenants.services import QUEUE_DOWN
 from memoryproject.api_errors import StrictSerializer
 from memoryproject.api_schema import ErrorOut
 from memoryproject.refusals import RecordsRefusals
-from memoryproject.request_inputs import validated
+from memoryproject.request_inputs import body_checked, validated
 
 
 class KnowledgePromoteApi(RecordsRefusals, APIView):
@@ -28,6 +28,7 @@ class KnowledgePromoteApi(RecordsRefusals, APIView):
         summary="Queue a knowledge promotion of the tenant's chains now",
     )  # fmt: skip
     def post(self, request):
+        body_checked(request)
         job = knowledge_promotion_queue(request.auth)
         return job_accepted(job)
 

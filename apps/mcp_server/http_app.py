@@ -9,8 +9,9 @@ from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from mcp.server.transport_security import TransportSecuritySettings
 from rest_framework.exceptions import APIException
+from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from apps.mcp_server.key_scopes import SCOPE_STATE_KEY, scope_of_headers
 from apps.mcp_server.tools import mcp_server
@@ -56,7 +57,76 @@ class KeyAuthenticated:
             await refusal(scope, receive, send)
             return
         scope.setdefault("state", {})[SCOPE_STATE_KEY] = key_scope
-        await self.app(scope, receive, send)
+        refusal = _transport_refusal(scope)
+        if refusal is not None:
+            await refusal(scope, receive, send)
+            return
+        await self.app(scope, receive, send_json_errors(send))
+
+
+def _transport_refusal(scope: Scope) -> JSONResponse | None:
+    """What the transport refuses before the SDK reads a byte, in the error shape: the GET
+    event stream (a stateless server sends nothing on it, and the SDK held it open with no
+    end, a worker's connection each), a body of another media type, a declared length over
+    the limit."""
+    method = scope["method"]
+    if method == "GET":
+        body = error_body("method_not_allowed", "This stateless server offers no event stream "
+                          "on GET; POST JSON-RPC requests.")  # fmt: skip
+        return JSONResponse(body, 405, headers={"Allow": "POST"})
+    if method != "POST":
+        return None
+    headers = Headers(scope=scope)
+    media = headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json":
+        body = error_body("unsupported_media_type", "The body is JSON (application/json).",
+                          field="body")  # fmt: skip
+        return JSONResponse(body, 415)
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    declared = headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return _too_large(limit)
+    return None
+
+
+def _too_large(limit: int) -> JSONResponse:
+    body = error_body("too_large", f"The request body is larger than {limit} bytes.",
+                      field="body", limit=limit)  # fmt: skip
+    return JSONResponse(body, 413)
+
+
+def send_json_errors(send: Send) -> Send:
+    """`send`, with any error the SDK answers outside JSON (its own 413 of a body without a
+    length, plain text with no content type) turned into the error shape."""
+    held: dict = {}
+
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start" and message["status"] >= 400:
+            kind = Headers(raw=message.get("headers", [])).get("content-type", "")
+            if not kind.startswith("application/json"):
+                held["status"] = message["status"]
+                held["text"] = b""
+                return
+        if "status" in held and message["type"] == "http.response.body":
+            held["text"] += message.get("body", b"")
+            if message.get("more_body"):
+                return
+            await _rewritten(held["status"], held["text"], send)
+            return
+        await send(message)
+
+    return wrapped
+
+
+async def _rewritten(status: int, text: bytes, send: Send) -> None:
+    if status == 413:
+        response = _too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
+    else:
+        message = text.decode("utf-8", "replace")[:200] or "The request was refused."
+        response = JSONResponse(error_body("bad_request", message), status)
+    await send({"type": "http.response.start", "status": status,
+                "headers": response.raw_headers})  # fmt: skip
+    await send({"type": "http.response.body", "body": response.body})
 
 
 def _refusal(exc: APIException) -> JSONResponse:

@@ -14,7 +14,7 @@ from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
 from memoryproject.refusals import RecordsRefusals
-from memoryproject.request_inputs import MAX_UID_CHARS, query_params
+from memoryproject.request_inputs import MAX_UID_CHARS, body_checked, query_params
 
 MAX_QUERY_CHARS = 500
 MAX_LIMIT = 100
@@ -162,5 +162,6 @@ class MatchModelLearnApi(RecordsRefusals, APIView):
     @extend_schema(request=None, responses={202: JobAcceptedOut},
                    summary="Queue the tenant's match model to learn from its decided pairs now")  # fmt: skip
     def post(self, request):
+        body_checked(request)
         job = tenant_model.match_model_learn_queue(request.auth)
         return job_accepted(job)

@@ -18,7 +18,7 @@ from apps.timeline.services import check_row_update, check_rows_write
 from memoryproject.api_errors import StrictSerializer
 from memoryproject.api_schema import ErrorOut
 from memoryproject.refusals import RecordsRefusals
-from memoryproject.request_inputs import validated
+from memoryproject.request_inputs import body_checked, validated
 
 
 class RelationIn(StrictSerializer):
@@ -123,5 +123,6 @@ class RowsFromEntriesApi(RecordsRefusals, APIView):
         summary="Queue a job that reads rows of this kind from the text of episode entries",
     )  # fmt: skip
     def post(self, request, kind: str):
+        body_checked(request)
         job = rows_from_entries_queue(request.auth, kind=kind[:40])
         return job_accepted(job)

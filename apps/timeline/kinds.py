@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from apps.graph import cypher
-from apps.graph.nodes import ENTITY_TYPES
+from apps.graph.nodes import ENTITY_TYPES, graph_labels
 from apps.graph.scope import Scope
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
 from memoryproject.refusals import refusal_recorded
@@ -75,6 +75,9 @@ def validate_kind(raw: object) -> KindSpec:
     if not isinstance(name, str) or not KIND_NAME.match(name):
         raise ApplicationError("name is a capitalised word of at most 40 letters, digits, '_'.",
                                field="name", limit=40)  # fmt: skip
+    if name.lower() in {label.lower() for label in graph_labels()}:
+        raise ApplicationError(f"{name} is a label of the graph's own nodes; name the kind "
+                               "otherwise.", field="name", code="reserved")  # fmt: skip
     if not isinstance(key, str) or not VALUE_NAME.match(key):
         raise ApplicationError("key is a lower-case name of at most 40 characters.",
                                field="key", limit=40)  # fmt: skip

@@ -56,11 +56,21 @@ def content_of(values: dict, relations: dict) -> tuple[str, str]:
     )
 
 
+# The shape of a time before Python parses it: fromisoformat takes any character between the
+# date and the time and ignores a trailing NUL, which came through rows stored trimmed.
+ISO_TIME = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}(:[0-9]{2}([.,][0-9]+)?)?"
+    r"(Z|[+-][0-9]{2}(:?[0-9]{2}(:[0-9]{2})?)?)?"
+)
+
+
 def parse_time(raw: object, *, field: str) -> dt.datetime:
     """An ISO 8601 time with a time zone, in UTC, cut to whole seconds (the one resolution)."""
     if not isinstance(raw, str) or len(raw) > 40:
         raise ApplicationError("A time is an ISO 8601 string with a time zone.", field=field,
                                limit=40)  # fmt: skip
+    if not ISO_TIME.fullmatch(raw):
+        raise ApplicationError("A time is an ISO 8601 string with a time zone.", field=field)
     try:
         parsed = dt.datetime.fromisoformat(raw.replace("Z", "+00:00"))
     except ValueError:

@@ -108,3 +108,21 @@ def test_a_projection_is_dropped_even_when_the_block_fails(known):
         assert _projections(scope) == [f"{scope.tenant}/{call}"]
         raise RuntimeError("an algorithm failed")
     assert not _projections(scope)
+
+
+def test_communities_of_entities_without_relations(api_client):
+    """Issue 38: a kind and one row, no relation; Leiden used to fail on the projection's
+    missing weight (a 500). Each lone entity is its own community, now and at a time."""
+    kind = {"name": "Room", "key": "code"}
+    assert api_client.post("/api/v1/kinds", kind, format="json").status_code in (200, 201)
+    rows = {"rows": [{"kind": "Room", "key": "r1", "t": "2026-01-01T00:00:00Z", "values": {}}]}
+    receipt = api_client.post("/api/v1/rows", rows, format="json")
+    assert receipt.status_code == 200, receipt.content
+    for params in ({}, {"at": "2099-06-01T00:00:00Z"}):
+        answer = api_client.get(BASE + "communities", params)
+        assert answer.status_code == 200, answer.content
+        assert [c["size"] for c in answer.json()["communities"]] == [1]
+        uid = answer.json()["communities"][0]["id"]
+        mine = api_client.get(BASE + f"entities/{uid}/community", params)
+        assert mine.status_code == 200, mine.content
+        assert mine.json()["size"] == 1

@@ -117,3 +117,27 @@ def test_tenants_do_not_see_each_others_tasks(scope, make_tenant):
         check_task_create(other, description="x", depends_on=[mine["uid"]])
     assert selectors.ready_set(other) == []
     assert check_task_claim(other, lease_seconds=60) is None
+
+
+def test_a_batch_may_name_a_ref_created_later_in_it(scope):
+    """Issue 38: a task depending on (or under) one listed after it in the same batch."""
+    made = check_tasks_apply(scope, ops=[
+        TaskCreate(description="Read logs", ref="read", depends_on=("collect",), parent="plan"),
+        TaskCreate(description="Collect logs", ref="collect", parent="plan"),
+        TaskCreate(description="Plan the audit", ref="plan"),
+    ])  # fmt: skip
+    read, collect, plan = (r["id"] for r in made)
+    assert [r["ref"] for r in made] == ["read", "collect", "plan"]
+    detail = selectors.task_detail(scope, task=read)
+    assert detail["depends_on"] == [{"id": collect, "status": "PENDING"}]
+    assert detail["parent"] == plan and not detail["ready"]
+    assert selectors.task_detail(scope, task=collect)["ready"]
+    assert sorted(selectors.task_detail(scope, task=plan)["subtasks"]) == sorted([read, collect])
+    # A ref that no operation creates is still a 404, and a cycle through forward refs a 409.
+    with pytest.raises(NotFoundError):
+        check_tasks_apply(scope, ops=[TaskCreate(description="x", depends_on=("later",))])
+    with pytest.raises(ConflictError):
+        check_tasks_apply(scope, ops=[
+            TaskCreate(description="x", ref="x", depends_on=("y",)),
+            TaskCreate(description="y", ref="y", depends_on=("x",)),
+        ])  # fmt: skip

@@ -14,7 +14,7 @@ from apps.lessons.services import handoffs as handoff_services
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
 from memoryproject.refusals import RecordsRefusals
-from memoryproject.request_inputs import query_params, validated
+from memoryproject.request_inputs import body_checked, query_params, validated
 
 
 class HandoffIn(StrictSerializer):
@@ -82,6 +82,7 @@ class HandoffAcceptApi(RecordsRefusals, APIView):
     @extend_schema(request=None, responses={200: HandoffReceiptOut},
                    summary="Accept a handoff given to the calling agent")  # fmt: skip
     def post(self, request, key: str):
+        body_checked(request)
         return Response(handoff_services.check_handoff_accept(request.auth, key=key))
 
 

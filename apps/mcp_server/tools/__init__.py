@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from mcp.server.mcpserver import MCPServer
+from pydantic import ConfigDict
 
 from apps.mcp_server.tools import history, lessons, memory, tasks
 
@@ -33,4 +34,17 @@ def mcp_server(*, api_key: str | None = None) -> MCPServer:
     lessons.register(server)
     tasks.register(server)
     history.register(server)
+    arguments_closed(server)
     return server
+
+
+def arguments_closed(server: MCPServer) -> None:
+    """Every tool refuses an argument it does not take (the SDK drops it silently otherwise, so
+    a misspelt `limt` looked accepted), and its input schema says so: additionalProperties
+    false. Nested objects that pass their keys on to a REST serializer keep them for it."""
+    for tool in server._tool_manager.list_tools():  # the SDK has no public hook for this
+        model = tool.fn_metadata.arg_model
+        closed = type(model.__name__, (model,),
+                      {"model_config": ConfigDict(**model.model_config, extra="forbid")})  # fmt: skip
+        tool.fn_metadata.arg_model = closed
+        tool.parameters = closed.model_json_schema(by_alias=True)

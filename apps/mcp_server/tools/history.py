@@ -20,8 +20,8 @@ MAX_KIND_CHARS = 40  # as the REST routes cut the path's kind
 
 def entity_history(
     ctx: Context,
-    kind: Annotated[str, arg("the row kind, e.g. Device")],
-    key: Annotated[str, arg("the entity's key within its kind")],
+    kind: Annotated[str, arg("the row kind, e.g. Device", max_length=MAX_KIND_CHARS)],
+    key: Annotated[str, arg("the entity's key within its kind", max_length=MAX_KEY_CHARS)],
     last: Annotated[int | None, arg("only the last N States", HistoryIn, "last")] = None,
 ) -> CallToolResult:
     """The States of a versioned entity, oldest first: its values and relations over time."""
@@ -37,8 +37,8 @@ def entity_history(
 
 def entity_as_of(
     ctx: Context,
-    kind: Annotated[str, arg("the row kind, e.g. Device")],
-    key: Annotated[str, arg("the entity's key within its kind")],
+    kind: Annotated[str, arg("the row kind, e.g. Device", max_length=MAX_KIND_CHARS)],
+    key: Annotated[str, arg("the entity's key within its kind", max_length=MAX_KEY_CHARS)],
     at: Annotated[str, arg("ISO 8601 time with a zone", AsOfIn, "at")],
 ) -> CallToolResult:
     """The State of a versioned entity that held at a time (null before its first)."""

@@ -30,10 +30,13 @@ WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world
 HISTORY_PARTS = ("kind", "key", "states", "windows")  # of the entity timeline, for get_entity
 
 
-def arg(description: str, serializer=None, name: str | None = None) -> Any:
-    """A parameter's description, with the bounds of the REST field it goes through."""
+def arg(
+    description: str, serializer=None, name: str | None = None, *, max_length: int | None = None
+) -> Any:
+    """A parameter's description, with the bounds of the REST field it goes through;
+    `max_length` bounds a string that no serializer checks (checked here, by the SDK)."""
     bounds = limits_of(serializer, name) if serializer else None
-    return Field(description=description, json_schema_extra=bounds or None)
+    return Field(description=description, json_schema_extra=bounds or None, max_length=max_length)
 
 
 class EntityFact(BaseModel):
@@ -168,7 +171,7 @@ def ingest_document(
 
 
 def job_progress(
-    ctx: Context, job: Annotated[str, arg("the job id a tool returned")]
+    ctx: Context, job: Annotated[str, arg("the job id a tool returned", max_length=MAX_UID_CHARS)]
 ) -> CallToolResult:
     """Status, progress and result of a background job (document ingestion, imports)."""
 
@@ -201,7 +204,7 @@ def search_entities(
 
 def get_entity(
     ctx: Context,
-    uid: Annotated[str, arg("an entity uid")],
+    uid: Annotated[str, arg("an entity uid", max_length=MAX_UID_CHARS)],
     history: Annotated[bool, arg("also its States and relation windows over time")] = False,
 ) -> CallToolResult:
     """One entity: names, values, relations (heaviest first), mentions with their document, and

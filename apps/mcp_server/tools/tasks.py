@@ -17,6 +17,7 @@ from apps.tasks.api.tasks import ClaimIn, ContextIn, FinishIn, ReadyFilters, Tas
 from apps.tasks.services import claims
 from apps.tasks.services.task_writes import TaskCreate, check_tasks_apply
 from apps.tenants.models import KeyScope
+from memoryproject.request_inputs import MAX_UID_CHARS
 
 
 def create_task(
@@ -87,7 +88,7 @@ def _finish(ctx, *, task: str, result_summary: str, status: str) -> CallToolResu
 
 def complete_task(
     ctx: Context,
-    task: Annotated[str, arg("the claimed task's id")],
+    task: Annotated[str, arg("the claimed task's id", max_length=MAX_UID_CHARS)],
     result_summary: Annotated[str, arg("what was done", FinishIn, "result_summary")],
 ) -> CallToolResult:
     """Mark a task you hold as done, with what came of it."""
@@ -96,7 +97,7 @@ def complete_task(
 
 def fail_task(
     ctx: Context,
-    task: Annotated[str, arg("the claimed task's id")],
+    task: Annotated[str, arg("the claimed task's id", max_length=MAX_UID_CHARS)],
     result_summary: Annotated[str, arg("why it failed", FinishIn, "result_summary")],
 ) -> CallToolResult:
     """Mark a task you hold as failed, saying why."""
@@ -105,7 +106,7 @@ def fail_task(
 
 def task_context(
     ctx: Context,
-    task: Annotated[str, arg("the task's id")],
+    task: Annotated[str, arg("the task's id", max_length=MAX_UID_CHARS)],
     token_budget: Annotated[int | None, arg("default 4000", ContextIn, "token_budget")] = None,
     limit: Annotated[
         int | None, arg("at most this many items (default 30)", ContextIn, "limit")

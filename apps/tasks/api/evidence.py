@@ -15,7 +15,7 @@ from apps.tasks.similarity import similarity_sync_start
 from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
-from memoryproject.request_inputs import validated
+from memoryproject.request_inputs import body_checked, validated
 
 
 class EvidenceIn(StrictSerializer):
@@ -108,4 +108,5 @@ class SimilaritySyncApi(WriteApi):
                    summary="Sync SIMILAR_TO edges of tasks and evidence now, as a job",
                    description="Also runs by itself once writes have settled.")  # fmt: skip
     def post(self, request):
+        body_checked(request)
         return job_accepted(similarity_sync_start(request.auth))

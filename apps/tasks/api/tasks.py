@@ -23,7 +23,7 @@ from apps.tasks.services.task_writes import (
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import StrictSerializer
 from memoryproject.refusals import RecordsRefusals
-from memoryproject.request_inputs import query_params, validated
+from memoryproject.request_inputs import body_checked, query_params, validated
 
 TASK_ID = {"max_length": 64}
 
@@ -199,6 +199,7 @@ class ReleaseApi(WriteApi):
 
     @extend_schema(request=None, responses={200: StatusOut}, summary="Give a claimed task back")
     def post(self, request, task: str):
+        body_checked(request)
         return Response(claims.check_task_release(request.auth, task=task))
 
 

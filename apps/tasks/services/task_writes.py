@@ -234,7 +234,9 @@ def check_tasks_apply(scope: Scope, *, ops: list) -> list[dict]:
         for row in existing.values():
             if row["uid"]:
                 row["status"] = locked[row["uid"]]["status"]
-        receipts, depends, parents = [], [], []
+        # Every task of the batch first, then the edges: an operation may name a ref created
+        # later in the same batch (a task depending on one listed after it).
+        created: dict[int, dict] = {}
         for i, op in enumerate(ops):
             if isinstance(op, TaskCreate):
                 uid = uids[i]
@@ -242,11 +244,15 @@ def check_tasks_apply(scope: Scope, *, ops: list) -> list[dict]:
                 tx.run(CREATE, uid=uid, short_id=short_id, kind=op.kind, actor=scope.actor,
                        description=op.description, embed_text=op.embed_text,
                        embedding=vectors[i])  # fmt: skip
-                row = {"uid": uid, "short_id": short_id, "status": "PENDING"}
+                created[i] = {"uid": uid, "short_id": short_id, "status": "PENDING"}
                 if op.ref:
-                    refs[op.ref] = row
-                target, parent, adds = row, op.parent, op.depends_on
-                receipts.append({"op": "create", "id": short_id, "uid": uid, "ref": op.ref})
+                    refs[op.ref] = created[i]
+        receipts, depends, parents = [], [], []
+        for i, op in enumerate(ops):
+            if isinstance(op, TaskCreate):
+                target, parent, adds = created[i], op.parent, op.depends_on
+                receipts.append({"op": "create", "id": target["short_id"], "uid": target["uid"],
+                                 "ref": op.ref})  # fmt: skip
             else:
                 target = task(op.task, field="task")
                 if target["status"] in TERMINAL_STATUSES:
