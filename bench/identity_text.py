@@ -273,6 +273,12 @@ def run_set(set_name: str, args) -> dict:
             spent += time.perf_counter() - started
             assert response.status_code in (200, 201), (response.status_code, response.content)
             names_of[response.json()["document"]] = doc.names
+            if args.receipts:
+                print("  |", doc.text)
+                for r in (response.json().get("result") or {}).get("receipts") or ():
+                    if r.get("kind") == "entity":
+                        print(f"    {r['action']:9} {r['name']!r} -> {r.get('matched_name')!r} "
+                              f"{r['reason'][:args.receipts]}")  # fmt: skip
         mentions = cypher.read(scope, MENTIONS)
         pending = cypher.read(scope, PENDING)
     finally:
@@ -327,6 +333,8 @@ def main() -> None:
     parser.add_argument("--namesakes", type=int, default=2)
     parser.add_argument("--show", type=int, default=0, help="print the first N documents")
     parser.add_argument("--splits", action="store_true", help="list true entities left split")
+    parser.add_argument("--receipts", type=int, default=0,
+                        help="print each document's entity receipts, reasons cut to N characters")  # fmt: skip
     args = parser.parse_args()
 
     import django
