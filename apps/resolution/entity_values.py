@@ -150,6 +150,8 @@ def values_uncombined(
 
 
 def values_rows(values: dict, conflicts: dict) -> list[dict]:
-    """For pages: one row per key, identifying keys first, with the conflicting values."""
-    keys = sorted(values, key=lambda k: (not is_identifying(k), k))
-    return [{"key": k, "value": values[k], "conflicts": conflicts.get(k, [])} for k in keys]
+    """For pages: one row per key, identifying keys first, with the conflicting values; a
+    value learned from text (`text:<key>`) is marked `learned`."""
+    keys = sorted(values, key=lambda k: (not is_identifying(k.removeprefix(LEARNED_PREFIX)), k))
+    return [{"key": k, "value": values[k], "conflicts": conflicts.get(k, []),
+             "learned": k.startswith(LEARNED_PREFIX)} for k in keys]  # fmt: skip

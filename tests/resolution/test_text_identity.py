@@ -181,3 +181,32 @@ def test_each_pending_pair_keeps_its_own_reason(scope):
                                  "(:Entity {tenant: $tenant}) RETURN s.reason AS reason",
                           uid=third.entity_uid)  # fmt: skip
     assert len(reasons) == 2 and all(r["reason"].count("P(same)") == 1 for r in reasons)
+
+
+def test_values_are_read_from_the_sentence_that_names_their_owner():
+    from apps.resolution.text_evidence import candidates_with_text_values
+
+    text = ("Kestrel Analytics Inc. was founded in 2010 in Lyon. Its website is kestrel.example. "
+            "Elena Castellanos joined in 2019. Castellanos was born in 1978 and is on "
+            "+49 30 9018 2416.")  # fmt: skip
+
+    def named(name, kind, *surfaces):
+        spans = tuple(MentionSpan(s, text.index(s), text.index(s) + len(s)) for s in surfaces)
+        return EntityCandidate(name, kind, mentions=spans)
+
+    org, city, person = candidates_with_text_values([
+        named("Kestrel Analytics Inc.", "Organization", "Kestrel Analytics Inc."),
+        named("Lyon", "Location", "Lyon"),
+        named("Elena Castellanos", "Person", "Elena Castellanos", "Castellanos was"),
+    ], text, source="chunk-1")  # fmt: skip
+    assert org.values == {"text:founded": "2010", "text:domain": "kestrel.example"}
+    assert city.values == {}
+    assert person.values == {"text:born": "1978", "text:phone": "+493090182416"}
+    assert person.value_sources == {"text:born": "chunk-1", "text:phone": "chunk-1"}
+
+
+def test_learned_values_are_marked_on_the_pages_rows():
+    from apps.resolution.entity_values import values_rows
+
+    rows = values_rows({"text:phone": "+442079460958", "email": "m@example.org"}, {})
+    assert [(r["key"], r["learned"]) for r in rows] == [("email", False), ("text:phone", True)]
