@@ -48,7 +48,7 @@ PROPOSALS = 3
 SAME_NAME_HITS = 20
 SCORED = TOP_K + SAME_NAME_HITS  # the same name's entities and matches scored, in that order
 
-# The entities named beside a match: in its latest chunks, and related to it (its neighbours,
+# The entities named beside a match: in a few of its chunks, and related to it (its neighbours,
 # compared by name: comparisons.context), bounded so a much-named entity costs no more.
 CONTEXT_CHUNKS = 6
 CONTEXT_NAMES = 24
@@ -57,7 +57,7 @@ NEIGHBOURS = """
   context: COLLECT {
     CALL (e) {
       MATCH (e)<-[:MENTIONS]-(c:Chunk {tenant: $tenant})
-      WITH DISTINCT c ORDER BY c.created_at DESC LIMIT $context_chunks
+      WITH DISTINCT c LIMIT $context_chunks  // any few: sorting would read every mention
       MATCH (c)-[:MENTIONS]->(o:Entity {tenant: $tenant})
       WHERE o <> e AND o.status = 'active'
       RETURN o
