@@ -46,26 +46,32 @@ def scoped_query(
     fields: tuple[str, ...],
     *,
     also: dict[str, str] | None = None,
-    **required: str | None,
+    **required: str | tuple[str, ...] | None,
 ) -> str:
     """`terms` (a fulltext_terms query) searched in `fields` only, and every `required` field
     holding its value as a phrase, so Lucene applies the tenant (and type, status) filters
     before it ranks and cuts: a large tenant cannot crowd a small one out of its hits. Callers
     still compare the exact value afterwards (a phrase of one tenant could sit inside another's).
-    `also` maps further fields to their own terms, any of which may match instead.
-    '' when there are no terms."""
+    `also` maps further fields to their own terms, any of which may match instead. A `required`
+    tuple is any of its values. '' when there are no terms."""
     wanted = [f"{field}:({terms})" for field in fields if terms]
     wanted += [f"{field}:({own})" for field, own in (also or {}).items() if own]
     if not wanted:
         return ""
-    filters = [f"+{field}:{fulltext_phrase(value)}" for field, value in required.items() if value]
+    filters = [
+        f"+{field}:{fulltext_phrase(value)}" if isinstance(value, str)
+        else f"+{field}:(" + " OR ".join(fulltext_phrase(v) for v in value) + ")"
+        for field, value in required.items() if value
+    ]  # fmt: skip
     return " ".join([*filters, "+(" + " ".join(wanted) + ")"])
 
 
 def entity_words_query(
-    tenant: str, terms: str, *, type: str | None = None, keys: tuple[str, ...] = ()
-) -> str:
-    """The entity_names query for the tenant's active entities (of `type`, when given); `keys`
+    tenant: str, terms: str, *, type: str | tuple[str, ...] | None = None,
+    keys: tuple[str, ...] = (),
+) -> str:  # fmt: skip
+    """The entity_names query for the tenant's active entities (of `type`, or of any of a tuple
+    of types, when given); `keys`
     (resolution's blocking keys: phonetic codes, acronyms, identifier digests; plain
     lower-case letters and digits) may match the `name_keys` field instead of the words."""
     also = {"name_keys": " OR ".join(_SPECIAL.sub(r"\\\1", k) for k in keys)} if keys else None

@@ -28,6 +28,7 @@ from apps.resolution.candidates import (
 from apps.resolution.entity_writes import do_resolve_and_write
 from apps.resolution.mention_writes import NO_OFFSET
 from apps.resolution.relation_writes import do_relations_write_many
+from apps.resolution.text_evidence import candidates_with_context, candidates_with_text_evidence
 from apps.resolution.window_resolution import do_window_resolve
 
 
@@ -187,7 +188,9 @@ def do_chunk_write(
     provenance = Provenance(
         agent=stx.scope.actor, document_uid=record.document_uid, chunk_uid=record.uid
     )
-    return do_resolve_and_write(stx, entities=entities, relations=relations, provenance=provenance)
+    return do_resolve_and_write(stx, entities=candidates_with_context(entities),
+                                relations=relations, provenance=provenance,
+                                text=record.chunk.text)  # fmt: skip
 
 
 def chunk_write(
@@ -255,7 +258,10 @@ def do_window_write(
     one for all mentions, one for all relations, one graph-version bump."""
     seen = {} if seen is None else seen
     fresh = do_window_chunks_merge(stx, [c.record for c in chunks])
-    flat = [(i, e) for i, c in enumerate(chunks) if fresh[i] for e in c.entities]
+    # Each chunk's sentences give its candidates evidence: values, and the names beside them.
+    flat = [(i, e) for i, c in enumerate(chunks) if fresh[i]
+            for e in candidates_with_text_evidence(list(c.entities), c.record.chunk.text,
+                                                   source=c.record.uid)]  # fmt: skip
     provenance = Provenance(agent=stx.scope.actor,
                             document_uid=chunks[0].record.document_uid if chunks else None)  # fmt: skip
     auto_merges: dict[int, str] = {}  # a mention the gate merged is marked as moved by it

@@ -129,7 +129,9 @@ class WorkingMemory:
             if entity.type != type:
                 continue
             tokens = _name_tokens(entity.name)
-            if wanted == tokens or (wanted < tokens and type in ("Person", "Organization")):
+            if wanted == tokens or (
+                wanted < tokens and type in ("Person", "Organization", "Object")
+            ):
                 return entity
             if short and type != "Person" and acronym(entity.name) == short:
                 return entity
@@ -262,7 +264,8 @@ def _canonical(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
         found = state.canonical(given, other) if other != type_ else None
         if found is None:
             continue
-        if other == "Person" and _name_words(found.name)[-1:] == [word]:
+        # A person NER typed as a thing ("Rafael Petrakis" an Object) is named by a surname too.
+        if other in ("Person", "Object") and _name_words(found.name)[-1:] == [word]:
             return found, other
         if _ACRONYM.match(given.strip()) and acronym(found.name) == word:
             return found, other

@@ -6,9 +6,11 @@ candidate's own keys (gate.claim_and_matches), so a match spelled another way is
   finds 'Catherine' when the fuzzy words do not reach;
 - an organisation's acronym, and a name that is one ('IBM' finds 'International Business
   Machines' and the reverse);
-- a digest of each identifier (email, phone by its last nine digits, web domain, `id:<system>`):
-  a record with a garbled name is still found by its id. The digest is one plain token, so
-  Lucene matches it exactly;
+- a digest of each identifier (email, phone by its last nine digits, web domain, `id:<system>`),
+  stated or learned from text: a record with a garbled name is still found by its id. The
+  digest is one plain token, so Lucene matches it exactly;
+- a name with digits, written together ('cpgpt4' for 'GPT-4', 'GPT 4' and 'GPT4'), whatever
+  type NER gave it;
 - a person's given name with the names it is a nickname of (`nicknames`): 'Robert Smith' is
   found for 'Bob Smith' among a hundred Smiths, where the shared surname alone ranks them all
   alike. The entity keeps its given name and that name's canonical forms, each joined to its
@@ -33,11 +35,13 @@ from apps.resolution.comparisons.identifiers import EXTERNAL_ID_PREFIX, domain_o
 from apps.resolution.comparisons.organisation_names import acronym
 from apps.resolution.comparisons.person_names import nickname_relatives, parsed
 from apps.resolution.comparisons.phones import phone_normal
+from apps.resolution.comparisons.records import values_compared
 
 MAX_KEYS = 40
 _WORD = re.compile(r"[a-z]+")
 _ACRONYM = re.compile(r"^[A-Z][A-Z0-9&]{1,7}$")
 _PHONE_DIGITS = 9
+_COMPACT_CHARS = 16
 
 
 @functools.lru_cache(maxsize=20000)
@@ -61,8 +65,11 @@ def name_keys_of(kind: str, names: tuple[str, ...] | list[str]) -> list[str]:
                 keys.append("ph" + code)
         if _ACRONYM.match(plain.strip()):
             keys.append("ac" + re.sub(r"[^a-z0-9]", "", plain.lower()))
-        elif kind == "Organization" and (short := acronym(name)):
+        elif kind in ("Organization", "Object") and (short := acronym(name)):
             keys.append("ac" + short)
+        compact = re.sub(r"[^a-z0-9]", "", plain.lower())
+        if re.search(r"\d", compact) and len(compact) <= _COMPACT_CHARS:
+            keys.append("cp" + compact)  # 'GPT-4' / 'GPT4', 'Z 9' / 'Z-9' / 'Z9'
     return keys
 
 
@@ -86,6 +93,8 @@ def nickname_keys_of(names, *, asked: bool = False) -> list[str]:
 
 
 def identifier_keys_of(values: dict) -> list[str]:
+    """Digests of the identifiers, stated or learned from text (records.values_compared)."""
+    values, _ = values_compared(values)
     keys = []
     if email := str(values.get("email") or "").strip().casefold():
         keys.append(_digest("email", email))

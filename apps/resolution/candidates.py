@@ -34,6 +34,14 @@ class EntityCandidate:
     # What the agent states about it (checked by `entity_values.validate_values`): a flat map of
     # scalars; the identifying ones (email, phone, born, id:<system>, ...) are compared.
     values: dict = field(default_factory=dict, hash=False, compare=False)
+    # Where each value learned from text (`text:<key>`, see text_values) was read: a chunk's uid.
+    value_sources: dict = field(default_factory=dict, hash=False, compare=False)
+    # The type was guessed by an extractor (NER), not stated by an agent: evidence, not a wall
+    # (comparisons.entity_types).
+    type_guessed: bool = False
+    # (type, name) of the entities named beside it (the same chunk, the same call): compared
+    # with the match's neighbours (comparisons.context).
+    context: tuple[tuple[str, str], ...] = ()
 
     @property
     def names(self) -> tuple[str, ...]:

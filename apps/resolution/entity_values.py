@@ -14,6 +14,7 @@ import math
 import re
 
 from apps.resolution.comparisons.identifiers import EXTERNAL_ID_PREFIX
+from apps.resolution.comparisons.records import LEARNED_PREFIX
 from memoryproject.api_errors import ApplicationError
 
 MAX_VALUES = 30
@@ -54,6 +55,9 @@ def validate_values(values: object, *, field: str) -> dict:
                 "A key is lower-case letters, digits, '_', '-', '.', or 'id:<system>'.",
                 field=where,
             )
+        if key.startswith(LEARNED_PREFIX):
+            raise ApplicationError(f"Keys starting '{LEARNED_PREFIX}' are kept for values the "
+                                   "graph learned from text.", field=where)  # fmt: skip
         _check_scalar(key, value, where)
     return dict(values)
 
@@ -103,9 +107,12 @@ def values_dump(values: dict) -> str | None:
 
 def values_merged(kept: dict, conflicts: dict, incoming: dict) -> tuple[dict, dict]:
     """`kept` with the keys it lacked from `incoming`; a different value for a key it has goes
-    to `conflicts` (key -> list of the other values), so nothing is overwritten or lost."""
+    to `conflicts` (key -> list of the other values), so nothing is overwritten or lost. A
+    value learned from text (`text:<key>`) for a key `kept` states is left out."""
     merged, others = dict(kept), {k: list(v) for k, v in conflicts.items()}
     for key, value in incoming.items():
+        if key.startswith(LEARNED_PREFIX) and key.removeprefix(LEARNED_PREFIX) in merged:
+            continue  # a value learned from text never stands beside a stated one
         if key not in merged:
             merged[key] = value
         elif merged[key] != value and value not in others.get(key, []):
@@ -143,6 +150,8 @@ def values_uncombined(
 
 
 def values_rows(values: dict, conflicts: dict) -> list[dict]:
-    """For pages: one row per key, identifying keys first, with the conflicting values."""
-    keys = sorted(values, key=lambda k: (not is_identifying(k), k))
-    return [{"key": k, "value": values[k], "conflicts": conflicts.get(k, [])} for k in keys]
+    """For pages: one row per key, identifying keys first, with the conflicting values; a
+    value learned from text (`text:<key>`) is marked `learned`."""
+    keys = sorted(values, key=lambda k: (not is_identifying(k.removeprefix(LEARNED_PREFIX)), k))
+    return [{"key": k, "value": values[k], "conflicts": conflicts.get(k, []),
+             "learned": k.startswith(LEARNED_PREFIX)} for k in keys]  # fmt: skip

@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import dataclass, field
 
 from apps.graph.cypher import ScopedTx
 from apps.graph.graph_version import do_graph_version_bump
 from apps.graph.nodes import ENTITY_TYPES
 from apps.resolution.auto_merges import auto_merge_record
 from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
+from apps.resolution.candidate_groups import (
+    CandidateGroup,
+    candidates_grouped,
+    group_receipts,
+    sources_merged,
+    surface_names,
+)
 from apps.resolution.candidates import (
     EntityCandidate,
-    MentionSpan,
     Provenance,
     Receipt,
     RelationCandidate,
@@ -35,17 +40,19 @@ from apps.resolution.gate import (
     candidates_embed,
     claim_and_matches,
     gate_decide,
+    pair_reason,
     proposals_score,
 )
 from apps.resolution.mention_writes import do_mentions_write
 from apps.resolution.relation_writes import do_relations_write
-from apps.resolution.signals import name_normalize
+from apps.resolution.text_evidence import candidates_with_text_values
 
 ENTITY_CREATE = """
 MATCH (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
 CREATE (e:Entity {uid: $uid, tenant: $tenant, name: $name, norm_name: $norm, type: $type,
                   aliases: $aliases, norm_aliases: $norm_aliases, description: $description,
                   name_keys: $name_keys, name_parsed: $name_parsed, values_json: $values_json,
+                  value_sources_json: $value_sources_json, type_guessed: $type_guessed,
                   status: 'active', created_by: $agent,
                   created_at: datetime(), updated_at: datetime()})
 WITH k, e
@@ -75,7 +82,7 @@ CALL (e) {
   MERGE (e)-[s:SAME_AS]->(m)
   ON CREATE SET s.uid = p.same_as_uid, s.tenant = $tenant, s.status = 'pending',
                 s.score = p.score, s.signals = p.signals, s.evidence = p.evidence,
-                s.reason = $reason, s.agent = $agent,
+                s.reason = p.reason, s.agent = $agent,
                 s.created_at = datetime()
   RETURN count(s) AS proposed
 }
@@ -95,7 +102,7 @@ OPTIONAL MATCH (found)-[:MERGED_INTO*1..8]->(survivor:Entity {tenant: $tenant, s
 WITH coalesce(survivor, found) AS e LIMIT 1
 SET e.updated_at = datetime()
 WITH e
-MATCH (k:EntityKey {tenant: $tenant, type: e.type, norm: $norm})
+MATCH (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
 OPTIONAL MATCH (k)-[stale:KEY_OF]->(other) WHERE other <> e
 DELETE stale
 MERGE (k)-[:KEY_OF]->(e)
@@ -148,27 +155,17 @@ CALL (e, fresh, fills_description, before) {
       am.before_conflicts_json = before.value_conflicts_json
 }
 RETURN e.uid AS uid, size(fresh) > 0 OR fills_description AS changed,
-       e.values_json AS values_json, e.value_conflicts_json AS conflicts_json
+       e.values_json AS values_json, e.value_conflicts_json AS conflicts_json,
+       e.value_sources_json AS sources_json
 """
 
 # Only after ENTITY_ABSORB in the same transaction: the entity is write-locked, so the values
 # read there are still its values.
 VALUES_WRITE = """
 MATCH (e:Entity {tenant: $tenant, uid: $uid})
-SET e.values_json = $values_json, e.value_conflicts_json = $conflicts_json
+SET e.values_json = $values_json, e.value_conflicts_json = $conflicts_json,
+    e.value_sources_json = $sources_json
 """
-
-MAX_NAME_CHARS = 300
-
-
-@dataclass
-class _Group:
-    """Candidates of one call that share a normalized name and type: resolved once."""
-
-    norm: str
-    members: list[int]
-    candidate: EntityCandidate
-    mentions: list[MentionSpan] = field(default_factory=list)
 
 
 def do_resolve_and_write(
@@ -177,15 +174,19 @@ def do_resolve_and_write(
     entities: list[EntityCandidate],
     relations: list[RelationCandidate],
     provenance: Provenance,
+    text: str = "",
 ) -> list[Receipt]:
     """Resolve each entity candidate through the gate and write merges, pending pairs and new
     entities, then MENTIONS from `provenance.chunk_uid` and RELATED_TO upserts; one receipt per
     candidate, entities first, in input order. Assumes the caller validated sizes and runs it
-    inside one `cypher.write_unit`; candidates should come embedded (`candidates_embed`)."""
+    inside one `cypher.write_unit`; candidates should come embedded (`candidates_embed`).
+    The candidates learn the values their descriptions and `text` (the chunk's) give them
+    (text_evidence); their context is the caller's to give (`candidates_with_context`)."""
     merge_at = float(stx.scope.setting("merge_threshold"))
     review_at = float(stx.scope.setting("review_threshold"))
     if any(c.embedding is None and c.type in ENTITY_TYPES for c in entities):
         entities = candidates_embed(entities)
+    entities = candidates_with_text_values(entities, text, source=_source(provenance))
     receipts, groups = candidates_grouped(entities)
     entity_of: dict[int, str] = {}
     auto_merges: dict[str, str] = {}  # entity uid -> the gate's AutoMerge that named it here
@@ -209,73 +210,18 @@ def do_resolve_and_write(
     return [r for r in receipts if r is not None] + relation_receipts
 
 
-def candidates_grouped(
-    entities: list[EntityCandidate],
-) -> tuple[list[Receipt | None], dict[tuple[str, str], _Group]]:
-    """The refused candidates' receipts (None for the others), and the others grouped by
-    (type, normalized name): each group goes through the gate once."""
-    receipts: list[Receipt | None] = [None] * len(entities)
-    groups: dict[tuple[str, str], _Group] = {}
-    for i, candidate in enumerate(entities):
-        refusal = _refusal(candidate)
-        if refusal:
-            receipts[i] = Receipt(kind="entity", name=candidate.name[:MAX_NAME_CHARS],
-                                  action="refused", reason=refusal)  # fmt: skip
-            continue
-        key = (candidate.type, name_normalize(candidate.name))
-        if key in groups:
-            group = groups[key]
-            group.members.append(i)
-            group.candidate = _combined(group.candidate, candidate)
-        else:
-            groups[key] = _Group(norm=key[1], members=[i], candidate=candidate)
-        groups[key].mentions.extend(candidate.mentions)
-
-    return receipts, groups
-
-
-def group_receipts(entities, group: _Group, receipt: Receipt, receipts: list, entity_of: dict):
-    """The group's first candidate gets the gate's receipt, the others (same name) 'unchanged';
-    fills `receipts` and `entity_of` (candidate index -> entity uid) in place."""
-    first, *rest = group.members
-    receipts[first] = receipt
-    for i in rest:
-        receipts[i] = Receipt(
-            kind="entity", name=entities[i].name, action="unchanged",
-            entity_uid=receipt.entity_uid, matched_uid=receipt.entity_uid,
-            matched_name=receipt.matched_name or receipt.name, score=1.0, signals={},
-            reason=f"same normalized name and type as candidate #{first} of this call",
-        )  # fmt: skip
-    for i in group.members:
-        entity_of[i] = receipt.entity_uid
-
-
-def _refusal(candidate: EntityCandidate) -> str:
-    if candidate.type not in ENTITY_TYPES:
-        return f"type '{candidate.type[:50]}' is not one of {', '.join(ENTITY_TYPES)} (POLE+O)"
-    if not name_normalize(candidate.name):
-        return "the name has no letters or digits"
-    if len(candidate.name) > MAX_NAME_CHARS:
-        return f"the name is longer than {MAX_NAME_CHARS} characters"
-    return ""
-
-
-def _combined(first: EntityCandidate, other: EntityCandidate) -> EntityCandidate:
-    aliases = tuple(dict.fromkeys(first.aliases + other.names))
-    return EntityCandidate(
-        name=first.name,
-        type=first.type,
-        aliases=tuple(a for a in aliases if a != first.name),
-        description=first.description or other.description,
-        embedding=first.embedding if first.description or not other.description
-        else other.embedding,
-        description_embedding=first.description_embedding or other.description_embedding,
-        values={**other.values, **first.values},
-    )  # fmt: skip
+def _source(provenance: Provenance) -> str:
+    """Where a learned value was read: the chunk, else the document, else the description."""
+    return provenance.chunk_uid or provenance.document_uid or "description"
 
 
 def _resolve_one(
-    stx: ScopedTx, group: _Group, provenance: Provenance, *, merge_at: float, review_at: float
+    stx: ScopedTx,
+    group: CandidateGroup,
+    provenance: Provenance,
+    *,
+    merge_at: float,
+    review_at: float,
 ) -> tuple[Receipt, str | None]:
     """The candidate's receipt, and the uid of the gate's AutoMerge record if it made one."""
     candidate = group.candidate
@@ -297,16 +243,6 @@ def _resolve_one(
     return decision_receipt(candidate, decision, uid, action), (auto_merge or {}).get("uid")
 
 
-def surface_names(candidate: EntityCandidate, exclude: str = "") -> list[dict]:
-    seen, names = {exclude}, []
-    for surface in candidate.names:
-        norm = name_normalize(surface)
-        if norm and norm not in seen:
-            seen.add(norm)
-            names.append({"surface": surface, "norm": norm})
-    return names
-
-
 def _create(
     stx: ScopedTx, candidate: EntityCandidate, norm: str, decision: Decision, prov: Provenance
 ) -> str:
@@ -324,6 +260,8 @@ def _create(
         embedding=list(candidate.embedding or ()),
         description_embedding=described_vector(candidate),
         values_json=values_dump(candidate.values),
+        value_sources_json=values_dump(candidate.value_sources),
+        type_guessed=candidate.type_guessed,
         name_keys=blocking_keys(candidate.type, candidate.names, candidate.values),
         name_parsed=parse_kept(candidate.type, candidate.name),
         agent=prov.agent,
@@ -336,10 +274,10 @@ def _create(
                 # Each comparison's level and weight: the review page's words, and what the
                 # tenant's model learns from when a reviewer decides the pair.
                 "evidence": json.dumps(p.scored.as_dict()["parts"]),
+                "reason": pair_reason(decision, i),
             }
-            for p in pending
+            for i, p in enumerate(pending)
         ],
-        reason=decision.reason,
     )
     return rows[0]["uid"]
 
@@ -351,6 +289,7 @@ def _absorb(
     rows = stx.run(
         ENTITY_ABSORB,
         uid=uid,
+        type=candidate.type,
         norm=norm,
         names=surface_names(candidate),
         description=candidate.description,
@@ -370,8 +309,9 @@ def _absorb(
         kept, conflicts = values_load(row["values_json"]), values_load(row["conflicts_json"])
         merged, others = values_merged(kept, conflicts, candidate.values)
         if (merged, others) != (kept, conflicts):
+            sources = sources_merged(values_load(row["sources_json"]), merged, candidate)
             stx.run(VALUES_WRITE, uid=row["uid"], values_json=values_dump(merged),
-                    conflicts_json=values_dump(others))  # fmt: skip
+                    conflicts_json=values_dump(others), sources_json=values_dump(sources))  # fmt: skip
             changed = True
     return changed, row["uid"]
 

@@ -21,10 +21,14 @@ import dataclasses
 from dataclasses import dataclass
 
 from apps.graph.cypher import ScopedTx
-from apps.graph.embeddings import get_embedder
 from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.resolution.blocking_keys import blocking_keys
+from apps.resolution.candidate_vectors import (  # noqa: F401 (callers embed through the gate)
+    candidates_and_texts_embed,
+    candidates_embed,
+)
 from apps.resolution.candidates import EntityCandidate, Provenance
+from apps.resolution.comparisons.entity_types import compatible_types, types_may_meet
 from apps.resolution.comparisons.organisation_names import acronym
 from apps.resolution.comparisons.person_names import parse_restore
 from apps.resolution.comparisons.records import Record, records_compare
@@ -44,13 +48,35 @@ PROPOSALS = 3
 SAME_NAME_HITS = 20
 SCORED = TOP_K + SAME_NAME_HITS  # the same name's entities and matches scored, in that order
 
-_SIDE_FIELDS = """
+# The entities named beside a match: in a few of its chunks, and related to it (its neighbours,
+# compared by name: comparisons.context), bounded so a much-named entity costs no more.
+CONTEXT_CHUNKS = 6
+CONTEXT_NAMES = 24
+CONTEXT_PARAMS = {"context_chunks": CONTEXT_CHUNKS, "context_names": CONTEXT_NAMES}
+NEIGHBOURS = """
+  context: COLLECT {
+    CALL (e) {
+      MATCH (e)<-[:MENTIONS]-(c:Chunk {tenant: $tenant})
+      WITH DISTINCT c LIMIT $context_chunks  // any few: sorting would read every mention
+      MATCH (c)-[:MENTIONS]->(o:Entity {tenant: $tenant})
+      WHERE o <> e AND o.status = 'active'
+      RETURN o
+      UNION
+      MATCH (e)-[:RELATED_TO]-(o:Entity {tenant: $tenant})
+      WHERE o <> e AND o.status = 'active'
+      RETURN o LIMIT $context_names
+    }
+    RETURN DISTINCT [o.type, o.name] AS neighbour LIMIT $context_names
+  }"""
+_SIDE_FIELDS = (
+    """
   uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json,
-  parsed: e.name_parsed,
+  parsed: e.name_parsed, type: e.type, type_guessed: coalesce(e.type_guessed, false),
   semantic: CASE WHEN e.description_embedding IS NOT NULL AND $description_embedding IS NOT NULL
                  THEN 2 * vector.similarity.cosine(e.description_embedding, $description_embedding) - 1
-                 ELSE null END
-"""
+                 ELSE null END,"""
+    + NEIGHBOURS
+)
 
 # The name key: a uniqueness-constrained node per (tenant, type, normalized name). MERGE on it
 # takes the constraint's lock, so two transactions naming the same new entity are serialized
@@ -67,7 +93,7 @@ WITH k
 OPTIONAL MATCH (k)-[:KEY_OF]->(anchor:Entity {tenant: $tenant, status: 'active'})
 OPTIONAL CALL (anchor) {
   MATCH (e:Entity {tenant: $tenant, norm_name: $norm})
-  WHERE e.type = $type AND e.status = 'active'
+  WHERE e.type IN $types AND e.status = 'active'
   RETURN e
   UNION
   WITH anchor WHERE anchor IS NOT NULL  // bound above; a MATCH on it would scan the tenant
@@ -79,13 +105,13 @@ WITH anchor, [x IN collect(CASE WHEN e IS NULL THEN null ELSE {"""
     + """} END) WHERE x IS NOT NULL] AS same_name
 OPTIONAL CALL () {
   MATCH (:Chunk {tenant: $tenant, uid: $chunk_uid})-[:MENTIONS]->(seen:Entity {tenant: $tenant})
-  WHERE seen.type = $type AND seen.status = 'active'
+  WHERE seen.type IN $types AND seen.status = 'active'
     AND (seen.norm_name = $norm OR $norm IN coalesce(seen.norm_aliases, []))
   RETURN seen
   UNION
   MATCH (:Document {tenant: $tenant, uid: $document_uid})<-[:PART_OF]-(:Chunk {tenant: $tenant})
         -[:MENTIONS]->(seen:Entity {tenant: $tenant})
-  WHERE seen.type = $type AND seen.status = 'active'
+  WHERE seen.type IN $types AND seen.status = 'active'
     AND (seen.norm_name = $norm OR $norm IN coalesce(seen.norm_aliases, []))
   RETURN seen
 }
@@ -96,7 +122,7 @@ WITH anchor.uid AS anchor, same_name, seen_here,
        COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: $norm})
                WHERE e.type = $type AND e.status = 'active' } AS same_name_count,
        COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: $norm})-[:NOT_SAME]-(o:Entity)
-                 WHERE x.type = $type AND o.tenant = $tenant RETURN DISTINCT o.uid
+                 WHERE x.type IN $types AND o.tenant = $tenant RETURN DISTINCT o.uid
                  UNION
                  MATCH (anchor)-[:NOT_SAME]-(o:Entity {tenant: $tenant}) RETURN o.uid } AS not_same
 """
@@ -105,7 +131,7 @@ KEY_CLAIM = _KEY_CLAIMED + "RETURN *"
 
 _HITS_KEPT = """
 WITH DISTINCT node AS e
-WHERE e.tenant = $tenant AND e.type = $type AND e.status = 'active'
+WHERE e.tenant = $tenant AND e.type IN $types AND e.status = 'active'
 """
 _MATCH_FIELDS = _HITS_KEPT + "RETURN {" + _SIDE_FIELDS + "} AS side\n"
 _MEANING_FIELDS = _HITS_KEPT + "RETURN collect({" + _SIDE_FIELDS + "}) AS by_meaning\n"
@@ -173,6 +199,9 @@ class Match:
     aliases: tuple[str, ...] = ()
     values: dict = dataclasses.field(default_factory=dict, hash=False, compare=False)
     semantic: float | None = None  # cosine of the two descriptions; None when one has none
+    type: str | None = None
+    type_guessed: bool = False
+    context: tuple[tuple[str, str], ...] = dataclasses.field(default=(), compare=False)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -208,42 +237,13 @@ class Decision:
     proposals: tuple[Proposal, ...]  # the merge target, or the pairs for review, best first
     best: Proposal | None  # the most probable match, even when nothing is proposed
     reason: str
+    # A pending decision's reason per proposal: that pair's evidence only (the receipt's
+    # `reason` lists them all).
+    pair_reasons: tuple[str, ...] = ()
 
     @property
     def match(self) -> Match | None:
         return self.proposals[0].match if self.proposals else None
-
-
-def candidates_embed(entities: list[EntityCandidate]) -> list[EntityCandidate]:
-    """The same candidates with embeddings of name plus description (blocking, search) and of
-    the description alone (the description comparison), in one batch with the process's model.
-    Pure: call it before (outside) the write transaction."""
-    return candidates_and_texts_embed(entities, [])[0]
-
-
-def candidates_and_texts_embed(
-    entities: list[EntityCandidate], texts: list[str], *, embed=None
-) -> tuple[list[EntityCandidate], list[list[float]]]:
-    """`candidates_embed`, and the vectors of `texts` (a window's chunks), in one call of
-    `embed` (the model's by default); a text asked twice (a name named in many chunks) is
-    embedded once."""
-    todo = [i for i, c in enumerate(entities) if c.embedding is None]
-    described = [i for i in todo if entities[i].description.strip()]
-    asked = (list(texts) + [entities[i].embedding_text() for i in todo]
-             + [entities[i].description for i in described])  # fmt: skip
-    distinct = list(dict.fromkeys(asked))
-    embed = embed or get_embedder().embed
-    by_text = dict(zip(distinct, embed(distinct) if distinct else [], strict=True))
-    out = list(entities)
-    for i in todo:
-        candidate = entities[i]
-        described_vector = by_text[candidate.description] if i in described else None
-        out[i] = dataclasses.replace(
-            candidate,
-            embedding=tuple(by_text[candidate.embedding_text()]),
-            description_embedding=tuple(described_vector) if described_vector else None,
-        )
-    return out, [by_text[t] for t in texts]
 
 
 def key_claim(
@@ -268,7 +268,8 @@ def claim_and_matches(
 
 
 def _claim_params(candidate: EntityCandidate, norm: str, source: Provenance | None) -> dict:
-    return {"type": candidate.type, "norm": norm, "same_name_hits": SAME_NAME_HITS,
+    return {"type": candidate.type, "types": list(compatible_types(candidate.type)),
+            "norm": norm, "same_name_hits": SAME_NAME_HITS, **CONTEXT_PARAMS,
             "chunk_uid": source.chunk_uid if source else None,
             "document_uid": source.document_uid if source else None,
             **_vectors(candidate)}  # fmt: skip
@@ -289,11 +290,11 @@ def candidate_words_query(tenant: str, candidate: EntityCandidate) -> str:
     """The name index's query for a candidate: its names' words (fuzzy), an organisation's
     acronym, its blocking keys."""
     words = fulltext_terms(" ".join(candidate.names), fuzzy=True)
-    short = acronym(candidate.name) if candidate.type == "Organization" else ""
+    short = acronym(candidate.name) if candidate.type in ("Organization", "Object") else ""
     if words and short:
         words += " OR " + fulltext_terms(short)
     keys = tuple(blocking_keys(candidate.type, candidate.names, candidate.values, asked=True))
-    return entity_words_query(tenant, words, type=candidate.type, keys=keys)
+    return entity_words_query(tenant, words, type=compatible_types(candidate.type), keys=keys)
 
 
 def _vectors(candidate: EntityCandidate) -> dict:
@@ -311,6 +312,9 @@ def match_of(side: dict) -> Match:
         aliases=tuple(side["aliases"] or ()),
         values=values_load(side["values_json"]),
         semantic=None if semantic is None else max(0.0, min(1.0, float(semantic))),
+        type=side.get("type"),
+        type_guessed=bool(side.get("type_guessed")),
+        context=tuple(tuple(n) for n in side.get("context") or () if n[0] and n[1]),
     )
 
 
@@ -320,14 +324,18 @@ def proposals_score(
     """Every distinct match scored by the tenant's model (its learned one, else the defaults),
     most probable first; the name's frequency in the tenant adjusts an identical name (read
     only when a name is identical)."""
-    mine = Record(candidate.names, candidate.values)
+    mine = Record(candidate.names, candidate.values, candidate.type, candidate.type_guessed,
+                  candidate.context)  # fmt: skip
     params = tenant_params(claim.model_json)
-    unique = {m.uid: m for m in (*claim.same_name, *matches) if m.uid not in claim.not_same}
+    unique = {m.uid: m for m in (*claim.same_name, *matches) if m.uid not in claim.not_same
+              and types_may_meet(candidate.type, candidate.type_guessed,
+                                 m.type or candidate.type, m.type_guessed)}  # fmt: skip
     scored = []
     tf_bits = None
     for match in list(unique.values())[:SCORED]:
-        compared = records_compare(candidate.type, mine, Record(match.names, match.values),
-                                   semantic=match.semantic)  # fmt: skip
+        theirs = Record(match.names, match.values, match.type or candidate.type,
+                        match.type_guessed, match.context)  # fmt: skip
+        compared = records_compare(candidate.type, mine, theirs, semantic=match.semantic)
         if compared[0].level == "exact" and tf_bits is None:
             counts = type_name_counts(stx, candidate.type)
             tf_bits = name_tf_adjustment(
@@ -367,7 +375,16 @@ def gate_decide(
         held = (f"; {', '.join(best.scored.forbidden)} in conflict forbids an automatic merge"
                 if best.scored.forbidden else "; a name alone never merges")  # fmt: skip
     listed = "; ".join(f"'{p.match.name}' {_explained(p)}" for p in pending)
-    return Decision("pending", pending, best, f"{listed}{held} {rule} -> pending")
+    pairs = tuple(f"'{p.match.name}' {_explained(p)}{held if p is best else ''} {rule} -> pending"
+                  for p in pending)  # fmt: skip
+    return Decision("pending", pending, best, f"{listed}{held} {rule} -> pending", pairs)
+
+
+def pair_reason(decision: Decision, index: int) -> str:
+    """The reason kept on the pending pair of `decision.proposals[index]`: its own evidence."""
+    if index < len(decision.pair_reasons):
+        return decision.pair_reasons[index]
+    return decision.reason
 
 
 def _explained(proposal: Proposal) -> str:

@@ -16,15 +16,19 @@ them (its description's cosine computed here, as the index query would)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 
 from apps.graph.cypher import ScopedTx
+from apps.resolution.candidate_groups import surface_names
 from apps.resolution.candidates import EntityCandidate
-from apps.resolution.entity_writes import surface_names
+from apps.resolution.comparisons.entity_types import compatible_types, types_may_meet
 from apps.resolution.gate import (
+    CONTEXT_PARAMS,
     INDEX_HITS,
     MEANING_HITS,
+    NEIGHBOURS,
     SAME_NAME_HITS,
     Decision,
     KeyClaim,
@@ -37,12 +41,16 @@ from apps.resolution.gate import (
 
 # The fields of a match, its description compared with the row's, and a person's name parse
 # kept on it, so a worker that did not write it does not parse it again (see gate._SIDE_FIELDS).
-_SIDE = """{
+_SIDE = (
+    """{
   uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json,
-  parsed: e.name_parsed,
+  parsed: e.name_parsed, type: e.type, type_guessed: coalesce(e.type_guessed, false),
   semantic: CASE WHEN e.description_embedding IS NOT NULL AND row.description_embedding IS NOT NULL
                  THEN 2 * vector.similarity.cosine(e.description_embedding, row.description_embedding) - 1
-                 ELSE null END}"""
+                 ELSE null END,"""
+    + NEIGHBOURS
+    + "}"
+)
 
 # gate.KEY_CLAIM for every name of the window, claimed in the order given (sorted, so two
 # windows naming the same new names lock their keys alike); `row.seen` is the entity the
@@ -57,7 +65,7 @@ OPTIONAL MATCH (k)-[:KEY_OF]->(anchor:Entity {tenant: $tenant, status: 'active'}
 CALL (row, anchor) {
   OPTIONAL CALL (row, anchor) {
     MATCH (e:Entity {tenant: $tenant, norm_name: row.norm})
-    WHERE e.type = row.type AND e.status = 'active'
+    WHERE e.type IN row.types AND e.status = 'active'
     RETURN e
     UNION
     WITH anchor WHERE anchor IS NOT NULL  // bound above; a MATCH on it would scan the tenant
@@ -70,7 +78,7 @@ CALL (row, anchor) {
 }
 OPTIONAL CALL (row) {
   MATCH (seen:Entity {tenant: $tenant, uid: row.seen})
-  WHERE seen.type = row.type AND seen.status = 'active'
+  WHERE seen.type IN row.types AND seen.status = 'active'
     AND (seen.norm_name = row.norm OR row.norm IN coalesce(seen.norm_aliases, []))
   RETURN seen.uid AS seen_here
 }
@@ -80,7 +88,7 @@ RETURN row.index AS index, anchor.uid AS anchor, same_name, seen_here,
        COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: row.norm})
                WHERE e.type = row.type AND e.status = 'active' } AS same_name_count,
        COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: row.norm})-[:NOT_SAME]-(o:Entity)
-                 WHERE x.type = row.type AND o.tenant = $tenant RETURN DISTINCT o.uid
+                 WHERE x.type IN row.types AND o.tenant = $tenant RETURN DISTINCT o.uid
                  UNION
                  MATCH (anchor)-[:NOT_SAME]-(o:Entity {tenant: $tenant}) RETURN o.uid } AS not_same
 """
@@ -113,7 +121,7 @@ CALL (row) {
     RETURN by_text AS node
   }
   WITH DISTINCT node AS e
-  WHERE e.tenant = $tenant AND e.type = row.type AND e.status = 'active'
+  WHERE e.tenant = $tenant AND e.type IN row.types AND e.status = 'active'
   RETURN collect("""
     + _SIDE
     + """) AS sides
@@ -130,11 +138,11 @@ def keys_claim(
     if not groups:
         return []
     rows = [
-        {"index": i, "type": kind, "norm": norm, "seen": seen.get((kind, norm)),
-         "description_embedding": _described(candidate)}
+        {"index": i, "type": kind, "types": list(compatible_types(kind)), "norm": norm,
+         "seen": seen_as(seen, kind, norm), "description_embedding": _described(candidate)}
         for i, (kind, norm, candidate) in enumerate(groups)
     ]  # fmt: skip
-    out = stx.run(KEYS_CLAIM, rows=rows, same_name_hits=SAME_NAME_HITS)
+    out = stx.run(KEYS_CLAIM, rows=rows, same_name_hits=SAME_NAME_HITS, **CONTEXT_PARAMS)
     claims: list[KeyClaim | None] = [None] * len(groups)
     for row in out:
         claims[row["index"]] = KeyClaim(
@@ -152,14 +160,26 @@ def matches_find_all(stx: ScopedTx, tenant: str, candidates: list[EntityCandidat
     """The matches of `gate.claim_and_matches` for each candidate, in one query."""
     if not candidates:
         return []
-    rows = [{"index": i, "type": c.type, "words": candidate_words_query(tenant, c) or "",
+    rows = [{"index": i, "type": c.type, "types": list(compatible_types(c.type)),
+             "words": candidate_words_query(tenant, c) or "",
              "embedding": list(c.embedding or ()), "description_embedding": _described(c)}
             for i, c in enumerate(candidates)]  # fmt: skip
-    out = stx.run(MATCHES_FIND, rows=rows, hits=INDEX_HITS, meaning_hits=MEANING_HITS)
+    out = stx.run(
+        MATCHES_FIND, rows=rows, hits=INDEX_HITS, meaning_hits=MEANING_HITS, **CONTEXT_PARAMS
+    )
     found: list[list[Match]] = [[] for _ in candidates]
     for row in out:
         found[row["index"]] = [match_of(side) for side in row["sides"]]
     return found
+
+
+def seen_as(seen: dict, kind: str, norm: str) -> str | None:
+    """The entity this document already resolved the name to: of the same type, else of a type
+    a guess of it may stand for (one name within a source is one entity, whatever NER said)."""
+    for other in compatible_types(kind):
+        if (other, norm) in seen:
+            return seen[(other, norm)]
+    return None
 
 
 def _described(candidate: EntityCandidate) -> list[float] | None:
@@ -194,7 +214,8 @@ def window_decide(
             out.append((settled[i], None, claim))
             continue
         matches = found[i]
-        local = [_with_semantic(m, c, candidate) for c, m in created if c.type == kind]
+        local = [_with_semantic(m, c, candidate) for c, m in created
+                 if types_may_meet(kind, candidate.type_guessed, c.type, c.type_guessed)]  # fmt: skip
         proposals = proposals_score(stx, candidate, claim, matches + local)
         decision = gate_decide(proposals, merge_at=merge_at, review_at=review_at,
                                seen_here=claim.seen_here)  # fmt: skip
@@ -202,8 +223,9 @@ def window_decide(
         if decision.action != "merge":
             uid = created_uid()
             aliases = tuple(a["surface"] for a in surface_names(candidate, exclude=norm))
-            created.append((candidate, Match(uid, candidate.name, aliases,
-                                             dict(candidate.values))))  # fmt: skip
+            created.append((candidate, Match(uid, candidate.name, aliases, dict(candidate.values),
+                                             type=kind, type_guessed=candidate.type_guessed,
+                                             context=candidate.context)))  # fmt: skip
         out.append((decision, uid, claim))
     return out
 
@@ -231,5 +253,4 @@ def _with_semantic(match: Match, theirs: EntityCandidate, mine: EntityCandidate)
     norms = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     cosine = dot / norms if norms else 0.0
     # Neo4j's vector.similarity.cosine is (1 + cos) / 2; gate._SIDE_FIELDS maps it back.
-    return Match(match.uid, match.name, match.aliases, match.values,
-                 semantic=max(0.0, min(1.0, cosine)))  # fmt: skip
+    return dataclasses.replace(match, semantic=max(0.0, min(1.0, cosine)))

@@ -10,7 +10,8 @@ Two rules sit above the arithmetic, because no weight should be able to buy them
 - a conflicting identifier or date (`conflict` of born, phone, email, domain, external_id)
   forbids an automatic merge, whatever the probability (a typing slip is not a conflict: a
   `close` date or `typo` id is weighed like any level);
-- a name alone never merges: some other comparison must add evidence (weight > 0).
+- a name alone never merges: some other comparison must add evidence (weight > 0); a type that
+  agrees is no such evidence.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from apps.resolution.comparisons import MISSING, Compared
 PARAMS_PATH = Path(__file__).with_name("match_model_params.json")
 FORBIDDING = {"born": "conflict", "phone": "conflict", "email": "conflict",
               "domain": "conflict", "external_id": "conflict"}  # fmt: skip
+# Evidence that is no evidence beyond the name: a type that agrees says nothing of identity.
+NOT_CORROBORATING = {"name", "type"}
 # Descriptions are weak evidence: two generic descriptions embed alike (see descriptions.py).
 DESCRIPTION_CAP_BITS = 1.5
 # How far the name's frequency in the tenant may move the weight of an identical name.
@@ -71,7 +74,9 @@ def model_params(path: str = str(PARAMS_PATH)) -> dict:
 def level_weight(params: dict, comparison: str, level: str) -> float:
     if level == MISSING:
         return 0.0
-    mu = params["comparisons"][comparison]["levels"][level]
+    # A tenant's model learned before a comparison existed has no levels for it: the defaults.
+    spec = params["comparisons"].get(comparison) or model_params()["comparisons"][comparison]
+    mu = spec["levels"].get(level) or model_params()["comparisons"][comparison]["levels"][level]
     return math.log2(mu["m"] / mu["u"])
 
 
@@ -105,7 +110,7 @@ def match_score(
             weight = max(-DESCRIPTION_CAP_BITS, min(DESCRIPTION_CAP_BITS, weight))
         if FORBIDDING.get(compared.comparison) == compared.level:
             forbidden.append(compared.comparison)
-        if compared.comparison != "name" and weight > 0:
+        if compared.comparison not in NOT_CORROBORATING and weight > 0:
             corroborated = True
         parts.append(Part(compared, weight))
         log_odds += weight

@@ -9,6 +9,7 @@ from apps.graph.scope import Scope
 from apps.resolution.candidates import EntityCandidate, Provenance, Receipt, RelationCandidate
 from apps.resolution.entity_writes import do_resolve_and_write
 from apps.resolution.gate import candidates_embed
+from apps.resolution.text_evidence import candidates_with_context
 
 
 def entities_resolve(
@@ -18,7 +19,8 @@ def entities_resolve(
     relations: list[RelationCandidate] = (),
     provenance: Provenance,
 ) -> list[Receipt]:
-    embedded = candidates_embed(list(entities))
+    # The entities of one call are named beside each other: each other's context.
+    embedded = candidates_with_context(candidates_embed(list(entities)))
     return cypher.write_unit(
         scope,
         lambda stx: do_resolve_and_write(

@@ -15,6 +15,12 @@ from apps.graph.cypher import ScopedTx
 from apps.graph.graph_version import do_graph_version_bump
 from apps.resolution.auto_merges import auto_merge_record
 from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
+from apps.resolution.candidate_groups import (
+    candidates_grouped,
+    group_receipts,
+    sources_merged,
+    surface_names,
+)
 from apps.resolution.candidates import EntityCandidate, Provenance, Receipt
 from apps.resolution.comparisons.person_names import parse_kept
 from apps.resolution.decision_receipts import decision_receipt, weights_of
@@ -24,13 +30,10 @@ from apps.resolution.entity_values import (
     values_load,
     values_merged,
 )
-from apps.resolution.entity_writes import (
-    candidates_grouped,
-    described_vector,
-    group_receipts,
-    surface_names,
-)
+from apps.resolution.entity_writes import described_vector
+from apps.resolution.gate import pair_reason
 from apps.resolution.gate_batch import window_decide
+from apps.resolution.text_evidence import candidates_with_text_values
 
 ENTITIES_CREATE = """
 UNWIND $rows AS row
@@ -38,8 +41,9 @@ MATCH (k:EntityKey {tenant: $tenant, type: row.type, norm: row.norm})
 CREATE (e:Entity {uid: row.uid, tenant: $tenant, name: row.name, norm_name: row.norm,
                   type: row.type, aliases: row.aliases, norm_aliases: row.norm_aliases,
                   description: row.description, name_keys: row.name_keys,
-                  name_parsed: row.name_parsed,
-                  values_json: row.values_json, status: 'active', created_by: $agent,
+                  name_parsed: row.name_parsed, type_guessed: row.type_guessed,
+                  values_json: row.values_json, value_sources_json: row.value_sources_json,
+                  status: 'active', created_by: $agent,
                   created_at: datetime(), updated_at: datetime()})
 WITH row, k, e
 CALL (row, e) {
@@ -67,7 +71,7 @@ CALL (row, e) {
   MERGE (e)-[s:SAME_AS]->(m)
   ON CREATE SET s.uid = p.same_as_uid, s.tenant = $tenant, s.status = 'pending',
                 s.score = p.score, s.signals = p.signals, s.evidence = p.evidence,
-                s.reason = row.reason, s.agent = $agent,
+                s.reason = p.reason, s.agent = $agent,
                 s.created_at = datetime()
   RETURN count(s) AS proposed
 }
@@ -87,7 +91,7 @@ CALL (row) {
 SET e.updated_at = datetime()
 WITH row, e
 CALL (row, e) {
-  MATCH (k:EntityKey {tenant: $tenant, type: e.type, norm: row.norm})
+  MATCH (k:EntityKey {tenant: $tenant, type: row.type, norm: row.norm})
   OPTIONAL MATCH (k)-[stale:KEY_OF]->(other) WHERE other <> e
   DELETE stale
   MERGE (k)-[:KEY_OF]->(e)
@@ -141,13 +145,15 @@ CALL (row, e, fresh, fills_description, before) {
 RETURN row.index AS index, e.uid AS uid, e.type AS type, e.norm_name AS norm,
        coalesce(e.norm_aliases, []) AS norm_aliases,
        size(fresh) > 0 OR fills_description AS changed,
-       e.values_json AS values_json, e.value_conflicts_json AS conflicts_json
+       e.values_json AS values_json, e.value_conflicts_json AS conflicts_json,
+       e.value_sources_json AS sources_json
 """
 
 VALUES_WRITE = """
 UNWIND $rows AS row
 MATCH (e:Entity {tenant: $tenant, uid: row.uid})
-SET e.values_json = row.values_json, e.value_conflicts_json = row.conflicts_json
+SET e.values_json = row.values_json, e.value_conflicts_json = row.conflicts_json,
+    e.value_sources_json = row.sources_json
 """
 
 
@@ -166,6 +172,10 @@ def do_window_resolve(
     resolved it (its mentions carry it in `moved_by`, so undoing the merge moves them back)."""
     merge_at = float(stx.scope.setting("merge_threshold"))
     review_at = float(stx.scope.setting("review_threshold"))
+    # What each description says (a chunk's sentences were read by the caller, chunk by chunk).
+    entities = candidates_with_text_values(
+        entities, "", source=provenance.document_uid or "description"
+    )
     receipts, groups = candidates_grouped(entities)
     keys = sorted(groups)  # the order concurrent windows lock keys in (no deadlock cycles)
     ordered = [(kind, norm, groups[(kind, norm)].candidate) for kind, norm in keys]
@@ -212,22 +222,24 @@ def _absorbed(stx, absorbs, ordered, agent, seen) -> dict[int, tuple[str, str]]:
     rows = stx.run(ENTITIES_ABSORB, rows=absorbs, agent=agent,
                    max_descriptions=MAX_ABSORBED_DESCRIPTIONS, max_keys=2 * MAX_KEYS)  # fmt: skip
     outcome = {a["index"]: (a["uid"], "unchanged") for a in absorbs}  # no key: nothing written
-    values: dict[str, tuple[dict, dict, bool]] = {}  # entity uid -> values, conflicts, changed
+    values: dict[str, tuple[dict, dict, dict]] = {}  # entity uid -> values, conflicts, sources
     for row in rows:
         changed = bool(row["changed"])
         candidate = ordered[row["index"]][2]
         if candidate.values:
-            kept, conflicts, _ = values.get(row["uid"]) or (
-                values_load(row["values_json"]), values_load(row["conflicts_json"]), False)  # fmt: skip
+            kept, conflicts, sources = values.get(row["uid"]) or (
+                values_load(row["values_json"]), values_load(row["conflicts_json"]),
+                values_load(row["sources_json"]))  # fmt: skip
             merged, others = values_merged(kept, conflicts, candidate.values)
             if (merged, others) != (kept, conflicts):
-                values[row["uid"]] = (merged, others, True)
+                values[row["uid"]] = (merged, others, sources_merged(sources, merged, candidate))
                 changed = True
         outcome[row["index"]] = (row["uid"], "merged" if changed else "unchanged")
         for name_norm in (row["norm"], *row["norm_aliases"]):
             seen[(row["type"], name_norm)] = row["uid"]
-    writes = [{"uid": uid, "values_json": values_dump(kept), "conflicts_json": values_dump(others)}
-              for uid, (kept, others, changed) in values.items() if changed]  # fmt: skip
+    writes = [{"uid": uid, "values_json": values_dump(kept), "conflicts_json": values_dump(others),
+               "sources_json": values_dump(sources)}
+              for uid, (kept, others, sources) in values.items()]  # fmt: skip
     if writes:
         stx.run(VALUES_WRITE, rows=writes)
     return outcome
@@ -243,22 +255,25 @@ def _create_row(index, candidate: EntityCandidate, norm: str, decision, uid: str
         "embedding": list(candidate.embedding or ()),
         "description_embedding": described_vector(candidate),
         "values_json": values_dump(candidate.values),
+        "value_sources_json": values_dump(candidate.value_sources),
+        "type_guessed": candidate.type_guessed,
         "name_keys": blocking_keys(candidate.type, candidate.names, candidate.values),
         "name_parsed": parse_kept(candidate.type, candidate.name),
         "reason": decision.reason,
         "proposals": [
             {"uid": p.match.uid, "same_as_uid": uuid.uuid4().hex,
              "score": round(p.probability, 6), "signals": json.dumps(weights_of(p)),
-             "evidence": json.dumps(p.scored.as_dict()["parts"])}
-            for p in pending
+             "evidence": json.dumps(p.scored.as_dict()["parts"]),
+             "reason": pair_reason(decision, i)}
+            for i, p in enumerate(pending)
         ],
     }  # fmt: skip
 
 
 def _absorb_row(index, candidate: EntityCandidate, norm: str, uid: str, auto_merge) -> dict:
     return {
-        "index": index, "uid": uid, "norm": norm, "names": surface_names(candidate),
-        "auto_merge": auto_merge,
+        "index": index, "uid": uid, "type": candidate.type, "norm": norm,
+        "names": surface_names(candidate), "auto_merge": auto_merge,
         "description": candidate.description, "embedding": list(candidate.embedding or ()),
         "description_embedding": described_vector(candidate),
         "name_keys": blocking_keys(candidate.type, candidate.names, candidate.values),

@@ -147,12 +147,21 @@ def test_thresholds_are_the_tenants(make_tenant):
 def test_matching_descriptions_alone_neither_merge_nor_propose(scope):
     # Changed with the match model (issue 12): descriptions are weak evidence, so alike
     # descriptions under different names no longer propose a pair.
-    bio = "Born 1912-06-23 in Maida Vale, London; mathematician and codebreaker at Bletchley Park."
+    bio = "Mathematician and codebreaker at Bletchley Park, from Maida Vale, London."
     [first] = resolve(scope, EntityCandidate("Alan Turing", "Person", description=bio))
     [renamed] = resolve(scope, EntityCandidate("Prof. A. M. T.", "Person", description=bio))
     assert renamed.action == "created" and renamed.matched_uid is None
     assert renamed.score < 0.5 and 0 < renamed.signals["description"] <= 1.5
     assert "best match 'Alan Turing'" in renamed.reason
+
+
+def test_a_birth_date_in_both_descriptions_proposes_but_never_merges_another_name(scope):
+    # Issue 34: a value written in a description is evidence learned from text.
+    bio = "Born 1912-06-23 in Maida Vale, London; mathematician and codebreaker at Bletchley Park."
+    [first] = resolve(scope, EntityCandidate("Alan Turing", "Person", description=bio))
+    [renamed] = resolve(scope, EntityCandidate("Prof. A. M. T.", "Person", description=bio))
+    assert renamed.action == "pending" and renamed.matched_uid == first.entity_uid
+    assert "born exact (born 1912-06-23 / 1912-06-23, learned from text)" in renamed.reason
 
 
 def test_another_tenants_entities_are_never_matched(scope, make_tenant):

@@ -6,7 +6,24 @@ from apps.review.services import check_suspect_undo
 from apps.review.suspect_merges import suspect_queue
 from tests.conftest import scope_for
 from tests.review.review_fixtures import ingest
-from tests.review.test_suspect_merges import born_counts_for_little, relations
+from tests.review.test_suspect_merges import relations
+
+
+def born_and_context_count_for_little(scope):
+    """test_suspect_merges.born_counts_for_little, and a shared neighbour no evidence either (issue 34: the second
+    note names the Navy too, so its context backs the merge as well)."""
+    import copy
+
+    from apps.resolution.match_model import model_params
+    from apps.resolution.tenant_model import match_model_store
+
+    params = copy.deepcopy(model_params())
+    params["comparisons"]["born"]["levels"]["exact"]["u"] = (
+        params["comparisons"]["born"]["levels"]["exact"]["m"] / 1.5
+    )
+    for level in params["comparisons"]["context"]["levels"].values():
+        level["u"] = level["m"]
+    match_model_store(scope, params, confirmed=0, rejected=100)
 
 
 def test_undoing_an_automatic_merge_takes_back_the_relations_it_brought(make_tenant):
@@ -30,7 +47,7 @@ def test_undoing_an_automatic_merge_takes_back_the_relations_it_brought(make_ten
     assert relations(scope, survivor) == [("SERVED_IN", "United States Navy", 2),
                                           ("WROTE", "COBOL", 1)]  # fmt: skip
 
-    born_counts_for_little(scope)
+    born_and_context_count_for_little(scope)
     assert auto_merges_rescore(scope)["suspect"] == 1
     [row] = suspect_queue(scope)["results"]
     undone = check_suspect_undo(scope, uid=row["uid"])

@@ -73,6 +73,7 @@ def candidates_assembled(
                 aliases=tuple(alias_list),
                 description=descriptions.get(name, ""),
                 mentions=spans,
+                type_guessed=True,  # an extractor's guess: evidence, not a wall
             )
         )
     seen, candidates = set(), []

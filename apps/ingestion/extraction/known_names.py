@@ -50,6 +50,8 @@ class KnownNames:
             for name, type_, aliases in entries:
                 for surface in (name, *aliases):
                     surface = surface.strip()
+                    if _name_part(surface, name):
+                        continue
                     if MIN_CHARS <= len(surface) <= MAX_CHARS and surface not in self.by_surface:
                         self.by_surface[surface] = (name, type_)
                         fresh.append(surface)
@@ -76,6 +78,14 @@ class KnownNames:
             span = doc[start:end]
             spans.append((span.start_char, span.end_char, span.text, name, type_))
         return sorted(spans)
+
+
+def _name_part(surface: str, name: str) -> bool:
+    """A lone word of a longer name ('Holmgren' of 'Elena Holmgren'): the document that said
+    it named its entity in full first; matched across the tenant it would take every Holmgren
+    for her."""
+    words = name.lower().split()
+    return " " not in surface.strip() and len(words) >= 2 and surface.lower() in words
 
 
 _cache: dict[str, KnownNames] = {}

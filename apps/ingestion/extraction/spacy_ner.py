@@ -22,6 +22,7 @@ from apps.ingestion.working_memory import HONORIFICS, NamedSpan, ShortTermState,
 SVO_CONFIDENCE = 0.6
 ROLE_CONFIDENCE = 0.7
 _SUBJECTS = {"nsubj", "nsubjpass"}
+_TRAILING = {"ADP", "PUNCT", "CCONJ", "DET", "PART"}  # what ends no name
 _lock = threading.Lock()
 _shared: SpacyExtractor | None = None
 
@@ -90,6 +91,8 @@ def _span(doc, ent) -> NamedSpan:
         start -= 1
     while start < end - 1 and doc[start].lower_ in ("the", "a", "an"):
         start += 1
+    while end - 1 > start and doc[end - 1].pos_ in _TRAILING:  # "Elena Castellanos of"
+        end -= 1
     span = doc[start:end]
     return NamedSpan(span.text, span.start_char, span.end_char, SPACY_LABELS[ent.label_])
 

@@ -15,6 +15,7 @@ from apps.resolution.comparisons.text_forms import comparable
 
 CLOSE_JW = 0.92
 SIMILAR_RATIO = 85
+_MORE_FORMS = {"pbc", "spc", "cic", "bv", "nv", "oy", "ab", "as", "sarl", "srl", "spa"}
 _GLUE = {"of", "and", "the", "for", "de", "du", "der", "und", "la", "le", "y", "et"}
 
 
@@ -22,7 +23,11 @@ _GLUE = {"of", "and", "the", "for", "de", "du", "der", "und", "la", "le", "y", "
 def legal_base(name: str) -> str:
     """The name without its legal form(s): 'Acme Holdings, Inc.' -> 'acme holdings'."""
     text = unidecode(name)
-    return comparable(basename(basename(text))) or comparable(text)
+    base = comparable(basename(basename(text))) or comparable(text)
+    words = base.split()
+    while len(words) > 1 and words[-1] in _MORE_FORMS:  # forms cleanco does not know
+        words.pop()
+    return " ".join(words)
 
 
 def acronym(name: str) -> str:

@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from apps.resolution.comparisons import Compared
+from apps.resolution.comparisons import MISSING, Compared
 from apps.resolution.comparisons.addresses import compare_addresses
+from apps.resolution.comparisons.context import compare_context, neighbour_kind
 from apps.resolution.comparisons.dates import compare_dates
 from apps.resolution.comparisons.descriptions import compare_descriptions
+from apps.resolution.comparisons.entity_types import compare_types
 from apps.resolution.comparisons.identifiers import (
     compare_domains,
     compare_emails,
@@ -19,27 +21,54 @@ from apps.resolution.comparisons.names import compare_names
 from apps.resolution.comparisons.phones import compare_phones
 
 COMPARISONS = ("name", "born", "phone", "email", "domain", "external_id", "address",
-               "description")  # fmt: skip
+               "description", "type", "context")  # fmt: skip
+LEARNED_PREFIX = "text:"
+# Context is evidence for an identical or variant name only: two entities named in one chunk
+# share its neighbours, and a name a slip apart with agreeing context is still a reviewer's.
+CONTEXT_NAMES = ("exact", "variant")  # a value learned from text (apps.resolution.text_evidence)
 
 
 @dataclass(frozen=True)
 class Record:
-    """One side: its names (name first, then aliases) and values."""
+    """One side: its names (name first, then aliases) and values; its type when it may differ
+    from the other side's, whether an extractor guessed it, and the (type, name) of the
+    entities named beside it."""
 
     names: Sequence[str]
     values: dict = field(default_factory=dict)
+    type: str | None = None
+    guessed: bool = False
+    context: Sequence[tuple[str, str]] = ()
+
+
+def values_compared(values: dict) -> tuple[dict, set[str]]:
+    """The values a comparison reads: each key's stated value, else the one learned from text
+    (never outranking a stated one); and the keys taken from text."""
+    out = {k: v for k, v in values.items() if not k.startswith(LEARNED_PREFIX)}
+    learned = set()
+    for key, value in values.items():
+        if key.startswith(LEARNED_PREFIX):
+            plain = key.removeprefix(LEARNED_PREFIX)
+            if plain not in out:
+                out[plain] = value
+                learned.add(plain)
+    return out, learned
 
 
 def records_compare(
     kind: str, mine: Record, theirs: Record, *, semantic: float | None = None
 ) -> list[Compared]:
     """One Compared per comparison of COMPARISONS; `semantic` is the cosine of the two
-    descriptions' embeddings (None when either has none)."""
-    a, b = mine.values, theirs.values
+    descriptions' embeddings (None when either has none). A value learned from text says so in
+    its detail."""
+    a, learned_a = values_compared(mine.values)
+    b, learned_b = values_compared(theirs.values)
+    other_kind = theirs.type or kind
+    names_kind = neighbour_kind(mine.type or kind, other_kind)
     date_key = "born" if kind == "Person" else "founded"
     born = compare_dates(date_key, a.get(date_key), b.get(date_key))
-    return [
-        compare_names(kind, mine.names, theirs.names),
+    found = [
+        compare_names(names_kind, mine.names, theirs.names),
         Compared("born", born.level, born.detail),
         compare_phones(a.get("phone"), b.get("phone")),
         compare_emails(a.get("email"), b.get("email")),
@@ -48,3 +77,21 @@ def records_compare(
         compare_addresses(a.get("address"), b.get("address")),
         compare_descriptions(semantic),
     ]
+    learned = learned_a | learned_b
+    marked = {"born": date_key, "domain": "url"}
+    for i, compared in enumerate(found):
+        keys = {compared.comparison, marked.get(compared.comparison, "")}
+        if compared.level != MISSING and keys & learned:
+            found[i] = Compared(compared.comparison, compared.level,
+                                f"{compared.detail}, learned from text")  # fmt: skip
+    found.append(
+        compare_types(mine.type or kind, mine.guessed, other_kind, theirs.guessed)
+        if mine.type and theirs.type and (mine.guessed or theirs.guessed)
+        else Compared("type", MISSING)
+    )  # fmt: skip
+    if found[0].level not in CONTEXT_NAMES:
+        found.append(Compared("context", MISSING))
+    else:
+        found.append(compare_context(kind, mine.context, theirs.context,
+                                     (*mine.names, *theirs.names)))  # fmt: skip
+    return found

@@ -1,0 +1,97 @@
+"""Context as evidence: the entities named beside each side (in the same chunks, or related to
+it), compared by their names and keys, not their uids, since a neighbour may be a duplicate
+itself ("Northwind Robotics" and "Northwind Robotics GmbH" are one neighbour).
+
+Levels, from the neighbours both sides name alike (an exact or variant name of a compatible type):
+- `many`: two or more shared, one of them not a place, and no employer in conflict (below);
+- `shared`: one shared neighbour that is not a place, and no employer in conflict;
+- `place`: only places shared, or a shared neighbour beside another employer;
+- `conflict`: nothing shared, and a person whose organisations (its employer) or places named
+  beside it all differ from the other side's (another employer, another city);
+- `none`: two people with neighbours, none alike (for others: missing, as they are named
+  beside many);
+- missing when one side has none, or when the names are not identical or variants
+  (records.CONTEXT_NAMES).
+
+A person has one employer and one home town at a time, so only for people does a disjoint set
+of organisations or places count against; an organisation is named beside many people and
+cities, so for the rest only what is shared counts."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from apps.resolution.comparisons import MISSING, Compared
+from apps.resolution.comparisons.entity_types import types_may_meet
+from apps.resolution.comparisons.names import compare_names
+from apps.resolution.comparisons.text_forms import comparable_tokens
+
+MAX_NEIGHBOURS = 40
+ALIKE = ("exact", "variant")
+_PLACES = ("Location",)
+_DIMENSIONS = ("Organization", "Location")  # a person's: another employer, another city
+
+
+def neighbour_kind(a: str, b: str) -> str:
+    """The rules two names are compared by: a person's when both are people, an
+    organisation's (legal forms, acronyms) when either is one, else a thing's."""
+    if a == b:
+        return a
+    return "Organization" if "Organization" in (a, b) else "Object"
+
+
+def compare_context(
+    kind: str,
+    mine: Sequence[tuple[str, str]],
+    theirs: Sequence[tuple[str, str]],
+    own: Sequence[str] = (),
+) -> Compared:
+    """`mine` and `theirs`: (type, name) of the entities named beside each side; `own`: both
+    sides' names, so a neighbour that is a part of them ('Castellanos' beside 'Elena
+    Castellanos', a split of the entity itself) is not counted as a neighbour."""
+    mine = [n for n in dict.fromkeys(mine) if not _part_of(n[1], own)][:MAX_NEIGHBOURS]
+    theirs = [n for n in dict.fromkeys(theirs) if not _part_of(n[1], own)][:MAX_NEIGHBOURS]
+    if not mine or not theirs:
+        return Compared("context", MISSING)
+    shared: list[tuple[str, str, str]] = []
+    covered: set[str] = set()  # the types the shared neighbours were given, on either side
+    for my_type, my_name in mine:
+        for their_type, their_name in theirs:
+            if not types_may_meet(my_type, True, their_type, True):
+                continue
+            found = compare_names(neighbour_kind(my_type, their_type), [my_name], [their_name])
+            if found.level in ALIKE:
+                shared.append((my_type, my_name, their_name))
+                covered |= {my_type, their_type}
+                break
+    conflicts = []
+    if kind == "Person":
+        for dimension in _DIMENSIONS:
+            mine_d = {n for t, n in mine if t == dimension}
+            theirs_d = {n for t, n in theirs if t == dimension}
+            if mine_d and theirs_d and dimension not in covered:
+                conflicts.append(f"{dimension.lower()}s differ ({_few(mine_d)} / {_few(theirs_d)})")
+    firm = [s for s in shared if s[0] not in _PLACES or covered - set(_PLACES)]
+    employer_differs = any(c.startswith("organizations") for c in conflicts)
+    named = ", ".join(f"'{a}'" + (f" ~ '{b}'" if a != b else "") for _, a, b in shared[:4])
+    but = f"; but {'; '.join(conflicts)}" if conflicts else ""
+    if firm and not employer_differs:
+        level = "many" if len(shared) >= 2 else "shared"
+        return Compared("context", level, f"named beside {named}{but}")
+    if shared:
+        return Compared("context", "place", f"named beside {named}{but}")
+    if conflicts:
+        return Compared("context", "conflict", "; ".join(conflicts))
+    if kind != "Person":  # an organisation or a thing is named beside many: no evidence
+        return Compared("context", MISSING)
+    return Compared("context", "none", f"no neighbour alike ({_few(n for _, n in mine)})")
+
+
+def _part_of(name: str, own: Sequence[str]) -> bool:
+    words = set(comparable_tokens(name))
+    return bool(words) and any(words <= set(comparable_tokens(o)) for o in own)
+
+
+def _few(names) -> str:
+    names = sorted(set(names))
+    return ", ".join(f"'{n}'" for n in names[:3]) + (" ..." if len(names) > 3 else "")

@@ -1,0 +1,169 @@
+"""Evidence a chunk's text gives its candidates, before the gate: the entities named beside each
+(`context`, compared by comparisons.context), and values learned from text.
+
+Values learned from text: the phones, emails, web domains, birth and founding dates and
+external ids written in a description or in the sentences that name a candidate, kept on it as
+`text:<key>` values (`learned_key`) with the chunk that said each (`value_sources`).
+
+A learned value is evidence like a stated one (records.values_compared reads the stated value
+first, the learned one only when nothing is stated), but it never outranks a value an agent
+stated: a candidate that states `phone` learns no `text:phone`, and a merge keeps both apart.
+
+Which entity a sentence's value belongs to: the one candidate of a fitting type the sentence
+names (a birth date: a person; a founding date or a domain: an organisation or a thing; a phone
+or an email: a person, else an organisation); a sentence naming none takes the last fitting
+candidate of the sentences before it ("Its website is ..."); of two of a fitting type, the first
+named, the sentence's subject as agents write ("X, partner of Y, is on +1 ...")."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import phonenumbers
+
+from apps.resolution.candidates import EntityCandidate
+
+PREFIX = "text:"
+MAX_SENTENCE_CHARS = 600
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
+_URL = re.compile(r"\bhttps?://[^\s/$.?#][^\s]*", re.IGNORECASE)
+_DOMAIN = re.compile(r"(?<![@\w.-])(?:www\.)?(?:[a-z0-9-]+\.)+(?:[a-z]{2,})(?![\w-])")
+_BORN = re.compile(r"\bborn\b(?: (?:in|on))?,? (\d{4}-\d{2}-\d{2}|\d{4})\b", re.IGNORECASE)
+_FOUNDED = re.compile(
+    r"\b(?:founded|established|incorporated|set up)\b(?: (?:in|on))?,? (\d{4}-\d{2}-\d{2}|\d{4})\b",
+    re.IGNORECASE,
+)
+_WIKIDATA = re.compile(r"\bwikidata(?: id)?[ :]+(Q\d{1,10})\b", re.IGNORECASE)
+_ORCID = re.compile(r"\borcid(?: id)?[ :]+(\d{4}-\d{4}-\d{4}-\d{3}[\dX])\b", re.IGNORECASE)
+# Words that end in a dot but are no domain ("Inc.", "e.g.").
+_NOT_DOMAINS = {"e.g", "i.e", "a.m", "p.m", "u.s", "s.a"}
+
+# Whose value each key can be, in order of preference.
+OWNERS = {
+    "born": (("Person",),),
+    "founded": (("Organization", "Object"),),
+    "domain": (("Organization", "Object"),),
+    "url": (("Organization", "Object"),),
+    "phone": (("Person",), ("Organization",)),
+    "email": (("Person",), ("Organization",)),
+}
+ANY_OWNER = (("Person", "Organization", "Object"),)  # an external id
+
+
+def learned_key(key: str) -> str:
+    return PREFIX + key
+
+
+def is_learned(key: str) -> bool:
+    return key.startswith(PREFIX)
+
+
+def stated_key(key: str) -> str:
+    return key.removeprefix(PREFIX)
+
+
+def sentences_of(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of `text`."""
+    spans, start = [], 0
+    for found in _SENTENCE_END.finditer(text):
+        spans.append((start, found.start()))
+        start = found.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    return [(s, e) for s, e in spans if text[s:e].strip()]
+
+
+def values_in(sentence: str) -> list[tuple[str, str]]:
+    """(key, value) found in one sentence, in a fixed order."""
+    sentence = sentence[:MAX_SENTENCE_CHARS]
+    found: list[tuple[str, str]] = []
+    emails = _EMAIL.findall(sentence)
+    found += [("email", e.casefold()) for e in emails]
+    rest = _EMAIL.sub(" ", sentence)
+    for match in phonenumbers.PhoneNumberMatcher(rest, None):
+        found.append(("phone", phonenumbers.format_number(
+            match.number, phonenumbers.PhoneNumberFormat.E164)))  # fmt: skip
+    urls = _URL.findall(rest)
+    found += [("url", u.rstrip(".,;)")) for u in urls]
+    for domain in _DOMAIN.findall(_URL.sub(" ", rest)):
+        if domain.lower() not in _NOT_DOMAINS and not domain[:1].isdigit():
+            found.append(("domain", domain.lower().removeprefix("www.")))
+    found += [("born", d) for d in _BORN.findall(sentence)]
+    found += [("founded", d) for d in _FOUNDED.findall(sentence)]
+    found += [("id:wikidata", q.upper()) for q in _WIKIDATA.findall(sentence)]
+    found += [("id:orcid", o.upper()) for o in _ORCID.findall(sentence)]
+    return found
+
+
+def _owner(key: str, named: list[int], recent: dict[str, int], candidates) -> int | None:
+    """The candidate a sentence's value belongs to (module docstring), or None."""
+    preference = OWNERS.get(key, ANY_OWNER)
+    for kinds in preference:
+        fitting = [i for i in named if candidates[i].type in kinds]
+        if fitting:  # the first named: the sentence's subject, as agents write notes
+            return fitting[0]
+    for kinds in preference:
+        for kind in kinds:
+            if kind in recent:
+                return recent[kind]
+    return None
+
+
+def candidates_with_text_values(
+    candidates: list[EntityCandidate], text: str, *, source: str
+) -> list[EntityCandidate]:
+    """The chunk's candidates with the values its sentences give each (as `text:<key>`, with
+    `source`, the chunk's uid, as where each was learned), and the values of each one's
+    description; a key a candidate states, or already learned, is left as it is."""
+    learned: list[dict[str, str]] = [{} for _ in candidates]
+    recent: dict[str, int] = {}
+    for start, end in sentences_of(text or ""):
+        named = [i for i, c in enumerate(candidates)
+                 if any(start <= m.start < end for m in c.mentions)]  # fmt: skip
+        named.sort(key=lambda i: min(m.start for m in candidates[i].mentions if m.start >= start))
+        for key, value in values_in(text[start:end]):
+            owner = _owner(key, named, recent, candidates)
+            if owner is not None:
+                learned[owner].setdefault(key, value)
+        for i in named:
+            recent[candidates[i].type] = i
+    out = []
+    for candidate, found in zip(candidates, learned, strict=True):
+        for key, value in values_in(candidate.description or ""):
+            found.setdefault(key, value)
+        out.append(candidate_learns(candidate, found, source=source))
+    return out
+
+
+def candidate_learns(candidate: EntityCandidate, found: dict, *, source: str) -> EntityCandidate:
+    """`candidate` with `found` (key -> value) as learned values, where it states none."""
+    values, sources = dict(candidate.values), dict(candidate.value_sources)
+    for key, value in found.items():
+        if key in values or learned_key(key) in values:
+            continue
+        values[learned_key(key)] = value
+        sources[learned_key(key)] = source
+    if values == candidate.values:
+        return candidate
+    return dataclasses.replace(candidate, values=values, value_sources=sources)
+
+
+def candidates_with_context(candidates: list[EntityCandidate]) -> list[EntityCandidate]:
+    """Each candidate with the (type, name) of the other candidates named with it (the same
+    chunk or call) added to its context."""
+    named = [(c.type, c.name) for c in candidates]
+    out = []
+    for candidate in candidates:
+        others = tuple(n for n in named if n[1] != candidate.name)
+        context = tuple(dict.fromkeys(candidate.context + others))
+        out.append(dataclasses.replace(candidate, context=context) if others else candidate)
+    return out
+
+
+def candidates_with_text_evidence(
+    candidates: list[EntityCandidate], text: str, *, source: str
+) -> list[EntityCandidate]:
+    """`candidates_with_text_values` and `candidates_with_context`."""
+    return candidates_with_context(candidates_with_text_values(candidates, text, source=source))
