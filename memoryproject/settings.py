@@ -3,6 +3,8 @@
 import os
 from pathlib import Path
 
+from memoryproject.database_url import postgres_database
+
 # torch's OpenMP threads otherwise spin for a while after each embedding, taking the cores that
 # Neo4j needs for the queries that follow (context calls measured 15 to 20% slower). Set before
 # anything imports torch.
@@ -117,29 +119,7 @@ DATABASES = {
     }
 }
 if os.environ.get("DATABASE_URL", "").startswith("postgres"):
-    # postgres://user:password@host:port/name?sslmode=require&...: the query's keys are libpq's
-    # (sslmode, sslrootcert, connect_timeout, application_name, ...); `host=/dir` names a unix
-    # socket's directory instead of a TCP host.
-    from urllib.parse import parse_qsl, unquote, urlparse
-
-    _pg = urlparse(os.environ["DATABASE_URL"])
-    _pg_options = dict(parse_qsl(_pg.query))
-    DATABASES["default"] = {
-        "ENGINE": "django.db.backends.postgresql",
-        "NAME": unquote(_pg.path.lstrip("/")),
-        "USER": unquote(_pg.username or ""),
-        "PASSWORD": unquote(_pg.password or ""),
-        "HOST": _pg_options.pop("host", None) or _pg.hostname or "",
-        "PORT": str(_pg.port or 5432),
-        # Each request runs in a thread of its own under ASGI (uvicorn): a connection kept across
-        # requests would be one per thread, never reused. Keep them only behind a pooler's
-        # process model, e.g. DATABASE_CONN_MAX_AGE=60 for WSGI workers or Celery.
-        "CONN_MAX_AGE": int(os.environ.get("DATABASE_CONN_MAX_AGE", "0")),
-        "CONN_HEALTH_CHECKS": True,
-        "OPTIONS": _pg_options,
-        # The suite's database (created and dropped by the test runner): test_<name> by default.
-        "TEST": {"NAME": os.environ.get("DATABASE_TEST_NAME") or None},
-    }
+    DATABASES["default"] = postgres_database(os.environ["DATABASE_URL"])
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
