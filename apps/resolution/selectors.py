@@ -17,11 +17,11 @@ from apps.resolution.entity_values import values_load, values_rows
 ENTITY_FIELDS = ("uid", "name", "type", "aliases", "description")
 SEARCH_HITS = 100  # how deep each index is read (inside the tenant and type) before fusion
 # An entity found by meaning alone is given from this similarity (Neo4j's cosine, (1 + cos) / 2)
-# up; below it the meaning search only pads: "okaf" is 0.75-0.76 from each Okafor and at most
-# 0.60 from the tenant's other entities, "When is my meeting with Maria?" 0.74 from Maria Lopez
-# and 0.60 from Ada Lovelace (all-MiniLM-L6-v2, measured on hand-picked names; see
-# docs/reference/search.md). Found by words (names, aliases, fuzzy), an entity needs no floor.
-ENTITY_MEANING_FLOOR = 0.72
+# up; below it the meaning search only pads. On hand-picked names (all-MiniLM-L6-v2): "okaf" is
+# 0.75-0.76 from each Okafor and at most 0.60 from the tenant's other entities; "When is my
+# meeting with Maria?" 0.60 from Ada Lovelace; "Where can I see stars with a big lens?" 0.70
+# from an observatory described by its telescopes. Found by words, an entity needs no floor.
+ENTITY_MEANING_FLOOR = 0.66
 DETAIL_RELATIONS = 100
 DETAIL_MENTIONS = 50
 DETAIL_PENDING = 50
