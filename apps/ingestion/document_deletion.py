@@ -37,12 +37,22 @@ MATCH (d:Document {tenant: $tenant, uid: $uid})
 SET d.deleting = true, d._lock = true
 REMOVE d._lock
 """
-PLAN = """
-MATCH (d:Document {tenant: $tenant, uid: $uid})
+# The entities and chunk uids to consider are kept on the document: a run that starts after
+# another deleted the chunks (their MENTIONS gone) still unobserves the relations they observed
+# and deletes the entities only they named.
+PLAN = (
+    LOCKED
+    + """
+WITH d
 OPTIONAL MATCH (c:Chunk {tenant: $tenant})-[:PART_OF]->(d)
 OPTIONAL MATCH (c)-[:MENTIONS]->(e:Entity {tenant: $tenant})
-RETURN d.uid AS uid, collect(DISTINCT c.uid) AS chunks, collect(DISTINCT e.uid) AS entities
+WITH d, collect(DISTINCT c.uid) AS chunks, collect(DISTINCT e.uid) AS named
+WITH d, chunks, named + [x IN coalesce(d.deleting_entities, []) WHERE NOT x IN named] AS entities,
+     chunks + [x IN coalesce(d.deleting_chunks, []) WHERE NOT x IN chunks] AS observed
+SET d.deleting_entities = entities, d.deleting_chunks = observed
+RETURN d.uid AS uid, chunks, entities, observed
 """
+)
 # Observations are chunk uids (or the document's uid for a write without a chunk); the weight
 # counts one per observation, plus one per agent's fact that had none.
 RELATIONS_UNOBSERVE = (
@@ -189,7 +199,7 @@ def document_erase(scope: Scope, *, uid: str, progress=None) -> dict:
               "merges_undone": 0, "entities_deleted": 0, "pairs_deleted": 0, "documents": 0}  # fmt: skip
     needles: list[str] = [uid]
     for _ in range(SWEEPS):
-        plan = cypher.read(scope, PLAN, uid=uid)
+        plan = cypher.write(scope, PLAN, uid=uid)
         if not plan:  # gone (a run before this one finished it)
             break
         needles += _sweep(scope, uid=uid, plan=plan[0], counts=counts, progress=progress)
@@ -204,7 +214,7 @@ def document_erase(scope: Scope, *, uid: str, progress=None) -> dict:
 def _sweep(scope: Scope, *, uid: str, plan: dict, counts: dict, progress) -> list[str]:
     """One pass of the steps over what the document has now; the uids it removed."""
     chunks, entities = plan["chunks"], plan["entities"]
-    observations = [uid, *chunks]
+    observations = [uid, *plan["observed"]]
     row = cypher.write(scope, RELATIONS_UNOBSERVE, uid=uid, entities=entities,
                        observations=observations)  # fmt: skip
     if row:
@@ -228,7 +238,7 @@ def _sweep(scope: Scope, *, uid: str, plan: dict, counts: dict, progress) -> lis
             counts["pairs_deleted"] += row[0]["pairs"]
     row = cypher.write(scope, DOCUMENT_DELETE, uid=uid)
     counts["documents"] += row[0]["n"] if row else 0
-    return chunks + removed
+    return plan["observed"] + removed
 
 
 def _auto_merges_undo(scope: Scope, *, uid: str) -> int:
