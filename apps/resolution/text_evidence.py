@@ -23,9 +23,12 @@ import re
 import phonenumbers
 
 from apps.resolution.candidates import EntityCandidate
+from apps.resolution.comparisons.organisation_names import legal_base
 
 PREFIX = "text:"
 MAX_SENTENCE_CHARS = 600
+MAX_TEXT_CHARS = 20_000  # a chunk's domains are looked for in its first characters
+SPELLED_MIN = 4
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
 _URL = re.compile(r"\bhttps?://[^\s/$.?#][^\s]*", re.IGNORECASE)
@@ -50,6 +53,8 @@ OWNERS = {
     "email": (("Person",), ("Organization",)),
 }
 ANY_OWNER = (("Person", "Organization", "Object"),)  # an external id
+# Besides: a domain whose name part spells an organisation's or a thing's name is its own, in
+# whichever sentence of the chunk it is written (_spelled_domains).
 
 
 def learned_key(key: str) -> str:
@@ -129,12 +134,42 @@ def candidates_with_text_values(
                 learned[owner].setdefault(key, value)
         for i in named:
             recent[candidates[i].type] = i
+    for i, domain in _spelled_domains(candidates, text or ""):
+        learned[i].setdefault("domain", domain)
     out = []
     for candidate, found in zip(candidates, learned, strict=True):
         for key, value in values_in(candidate.description or ""):
             found.setdefault(key, value)
         out.append(candidate_learns(candidate, found, source=source))
     return out
+
+
+def _domain_label(name: str) -> str:
+    """A name as a domain would spell it: 'Cobalt Ridge Optics LLC' -> 'cobaltridgeoptics'."""
+    return re.sub(r"[^a-z0-9]", "", legal_base(name))
+
+
+def _spelled_domains(candidates: list[EntityCandidate], text: str) -> list[tuple[int, str]]:
+    """(candidate, domain) for each web or email domain of the chunk whose name part spells an
+    organisation's or a thing's name ('Cobalt Ridge Optics' and p.marchetti@cobalt-ridge-
+    optics.example, or www.cobalt-ridge-optics.example): whoever wrote it, that is its domain.
+    A name of fewer than SPELLED_MIN letters is too short to tell (an acronym)."""
+    hosts = {e.split("@", 1)[1].casefold() for e in _EMAIL.findall(text[:MAX_TEXT_CHARS])}
+    for key, value in values_in(_EMAIL.sub(" ", text[:MAX_TEXT_CHARS])):
+        if key == "domain":
+            hosts.add(value)
+        elif key == "url":
+            hosts.add(re.sub(r"^https?://", "", value, flags=re.I).split("/", 1)[0].casefold())
+    found = []
+    for host in sorted(hosts):
+        labels = [re.sub(r"[^a-z0-9]", "", x) for x in host.removeprefix("www.").split(".")[:-1]]
+        for i, candidate in enumerate(candidates):
+            if candidate.type == "Person" and not candidate.type_guessed:
+                continue
+            label = _domain_label(candidate.name)
+            if len(label) >= SPELLED_MIN and label in labels:
+                found.append((i, host.removeprefix("www.")))
+    return found
 
 
 def candidate_learns(candidate: EntityCandidate, found: dict, *, source: str) -> EntityCandidate:

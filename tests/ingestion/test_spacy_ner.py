@@ -91,3 +91,18 @@ def test_a_lone_surname_and_an_acronym_after_the_full_name_resolve_in_the_docume
     assert set(later) == {"International Business Machines", "Ada Lovelace"}
     assert "IBM" in later["International Business Machines"].aliases
     assert later["Ada Lovelace"].type == "Person" and "Lovelace" in later["Ada Lovelace"].aliases
+
+
+def test_names_in_capitals_are_read_as_names_and_kept_as_written(extractor):
+    entities, _, _ = read(extractor, "We met NOOR TANAKA of NORTHWIND MATERIALS LLC in Valencia.")
+    assert entities["NOOR TANAKA"].type == "Person"
+    assert "NORTHWIND MATERIALS LLC" in entities
+    assert "NORTHWIND" not in entities
+
+
+def test_a_legal_form_ends_a_name_before_the_next_sentence_and_alone_names_nothing(extractor):
+    entities, _, _ = read(extractor, "The V7 is made by Marlow Logistics Ltd. Customers praise "
+                                     "its battery. LLC was all the form said.")  # fmt: skip
+    assert "Marlow Logistics Ltd." in entities
+    assert not any("Customers" in name for name in entities)
+    assert "LLC" not in entities

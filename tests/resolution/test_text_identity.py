@@ -75,6 +75,38 @@ def test_acme_corporation_as_an_object_merges_on_a_domain_written_in_the_text(sc
     assert "type compatible (Organization / Object" in acme.reason
 
 
+def test_an_email_whose_domain_spells_the_employer_gives_the_employer_its_domain(scope):
+    """Two notes about different people name 'Cobalt Ridge Optics' beside nothing alike; each
+    writes an address at cobalt-ridge-optics.example, so the firm's own domain agrees."""
+    first = note(scope, "Priya Marchetti joined Cobalt Ridge Optics LLC in Porto. Write to "
+                 "p.marchetti@cobalt-ridge-optics.example.",
+                 ("Priya Marchetti", "Person"), ("Cobalt Ridge Optics LLC", "Organization"),
+                 ("Porto", "Location"))  # fmt: skip
+    again = note(scope, "Carmen Holmgren works for Cobalt Ridge Optics in Cork. Her address is "
+                 "c.holmgren@cobalt-ridge-optics.example.",
+                 ("Carmen Holmgren", "Person"), ("Cobalt Ridge Optics", "Organization"),
+                 ("Cork", "Location"))  # fmt: skip
+    firm = again["Cobalt Ridge Optics"]
+    assert firm.action == "merged", firm.reason
+    assert firm.entity_uid == first["Cobalt Ridge Optics LLC"].entity_uid
+    assert "domain exact (domain cobalt-ridge-optics.example" in firm.reason
+    assert "learned from text" in firm.reason
+    # The people keep their own addresses; neither gets the other's.
+    carmen = values_load(entity(scope, again["Carmen Holmgren"].entity_uid)["values"])
+    assert carmen["text:email"] == "c.holmgren@cobalt-ridge-optics.example"
+
+
+def test_a_domain_that_spells_no_name_named_in_the_note_is_nobodys():
+    from apps.resolution.text_evidence import candidates_with_text_values
+
+    text = "Ines Varga of Halcyon Foods wrote from ines@gmail.example about Vega-X3."
+    found = candidates_with_text_values(
+        [EntityCandidate("Halcyon Foods", "Organization", type_guessed=True),
+         EntityCandidate("Vega-X3", "Object", type_guessed=True)], text, source="c1",
+    )  # fmt: skip
+    assert all("text:domain" not in c.values for c in found)
+
+
 def test_a_phone_written_in_two_notes_merges_and_is_kept_as_learned_with_its_chunk(scope):
     first = note(scope, "Maria Okafor can be reached at +44 20 7946 0958 after six.",
                  ("Maria Okafor", "Person"))  # fmt: skip

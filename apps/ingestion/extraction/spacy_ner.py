@@ -12,17 +12,24 @@ the model gave it (`read_chunk`)."""
 
 from __future__ import annotations
 
+import re
 import threading
+
+from cleanco import basename
 
 from apps.ingestion.extraction import Extraction, LocalRelation, candidates_assembled
 from apps.ingestion.extraction.known_names import KnownNames, known_names
 from apps.ingestion.extraction.ontology import SPACY_LABELS, relation_from_phrase
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan, ShortTermState, read_chunk
+from apps.resolution.comparisons.organisation_names import legal_base
 
 SVO_CONFIDENCE = 0.6
 ROLE_CONFIDENCE = 0.7
 _SUBJECTS = {"nsubj", "nsubjpass"}
 _TRAILING = {"ADP", "PUNCT", "CCONJ", "DET", "PART"}  # what ends no name
+# Two or more words in capitals ("NOOR TANAKA", "NORTHWIND MATERIALS"): the small model reads
+# them as something else or cuts them, so it is given them in title case (same offsets).
+_CAPITALS_RUN = re.compile(r"\b[A-Z][A-Z'-]+(?:[ ]+[A-Z][A-Z'-]+)+\b")
 _lock = threading.Lock()
 _shared: SpacyExtractor | None = None
 
@@ -53,11 +60,12 @@ class SpacyExtractor:
 
     def parse_window(self, texts: list[str]) -> list:
         """The window's texts parsed in one batch (`nlp.pipe`), for `extract(parsed=...)`."""
-        return list(self.nlp.pipe(texts, batch_size=max(1, len(texts))))
+        return list(self.nlp.pipe([cased(t) for t in texts], batch_size=max(1, len(texts))))
 
     def extract(self, text: str, *, state: ShortTermState, parsed=None) -> Extraction:
-        doc = parsed if parsed is not None else self.nlp(text)
-        spans = [_span(doc, ent) for ent in doc.ents if ent.label_ in SPACY_LABELS]
+        doc = parsed if parsed is not None else self.nlp(cased(text))
+        spans = [_surface_kept(text, _span(doc, ent)) for ent in doc.ents
+                 if ent.label_ in SPACY_LABELS]  # fmt: skip
         taken = {i for s in spans for i in range(s.start, s.end)}
         exact = {(s.start, s.end): i for i, s in enumerate(spans)}
         for start, end, surface, name, type_ in self.known.spans(doc) if self.known else ():
@@ -67,6 +75,7 @@ class SpacyExtractor:
                 taken |= set(range(start, end))
                 spans.append(NamedSpan(surface, start, end, type_, name))
         spans += _proper_noun_spans(doc, taken)
+        spans = [s for s in spans if not _legal_form_only(s.surface)]
         reading = read_chunk(state, text, sorted(spans, key=lambda s: s.start))
         # Each token inside a mention (names and resolved descriptions) points to its entity.
         owner: dict[int, str] = {}
@@ -76,6 +85,24 @@ class SpacyExtractor:
         relations, descriptions = _relations(doc, owner)
         entities, candidates = candidates_assembled(reading.mentions, relations, descriptions)
         return Extraction(entities, candidates, reading.references)
+
+
+def cased(text: str) -> str:
+    """`text` with its runs of words in capitals title-cased, every offset unchanged."""
+    return _CAPITALS_RUN.sub(lambda m: m.group(0).title(), text)
+
+
+def _surface_kept(text: str, span: NamedSpan) -> NamedSpan:
+    """The span's surface as the text writes it (the model read a title-cased copy)."""
+    surface = text[span.start : span.end]
+    if surface == span.surface or len(surface) != len(span.surface):
+        return span
+    return NamedSpan(surface, span.start, span.end, span.type, span.name)
+
+
+def _legal_form_only(surface: str) -> bool:
+    """'LLC', 'GmbH', 'S.A.': a legal form cut off its name names nothing."""
+    return not basename(surface).strip(" .,") or legal_base(surface) in ("pbc", "ag", "sa")
 
 
 def _span(doc, ent) -> NamedSpan:
@@ -93,6 +120,11 @@ def _span(doc, ent) -> NamedSpan:
         start += 1
     while end - 1 > start and doc[end - 1].pos_ in _TRAILING:  # "Elena Castellanos of"
         end -= 1
+    for i in range(start, end - 1):  # "Marlow Logistics Ltd. Customers": the next sentence's
+        legal_end = doc[i].text.endswith(".") and _legal_form_only(doc[i].text)
+        if doc[i + 1].is_title and (doc[i + 1].is_sent_start or legal_end):
+            end = i + 1
+            break
     span = doc[start:end]
     return NamedSpan(span.text, span.start_char, span.end_char, SPACY_LABELS[ent.label_])
 
