@@ -15,6 +15,7 @@ surface of a document names) and the script prints per set:
   namesakes       namesake pairs merged (two different people in one entity)
   pend/doc        pending SAME_AS pairs per document
   false pend      share of those pending pairs that join two different true entities
+  wrong ent       graph entities holding mentions of two or more true entities (wrong merges)
   ms/doc          the POST's time per document
 
     .venv/bin/python bench/identity_text.py                   # dev and held-out, default size
@@ -304,6 +305,8 @@ def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
     unified = sum(1 for k in tracked if len(entities_of[k]) == 1)
     per_true = sum(len(entities_of[k]) for k in tracked) / max(1, len(tracked))
     merged_namesakes = sum(1 for a, b in pairs if entities_of[a] & entities_of[b])
+    # Wrong merges: graph entities whose mentions name two or more true entities.
+    impure = [uid for uid, keys in labels.items() if len(keys) > 1]
 
     def label(uid):
         return labels[uid].most_common(1)[0][0] if labels.get(uid) else f"other:{uid}"
@@ -315,6 +318,7 @@ def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
     return {
         "documents": len(docs), "true": len(tracked), "unified": unified / max(1, len(tracked)),
         "per_true": per_true, "namesakes": f"{merged_namesakes}/{len(pairs)}",
+        "false_merged": len(impure),
         "pending_per_doc": len(distinct) / max(1, len(docs)),
         "false_pending": false / len(distinct) if distinct else 0.0,
         "ms_per_doc": 1000 * spent / max(1, len(docs)),
@@ -348,12 +352,14 @@ def main() -> None:
     schema_install()
     print("goals: unified >= 0.90, namesakes merged 0, pending/doc <= 0.20, false pending <= 0.50")
     print(f"{'set':9} {'docs':>4} {'true':>4} {'unified':>7} {'ent/true':>8} {'namesakes':>9} "
-          f"{'pend/doc':>8} {'false pend':>10} {'ms/doc':>7}  unified by kind")  # fmt: skip
+          f"{'pend/doc':>8} {'false pend':>10} {'wrong ent':>9} {'ms/doc':>7}  "
+          "unified by kind")  # fmt: skip
     for name in args.sets.split(","):
         r = run_set(name.strip(), args)
         print(f"{name:9} {r['documents']:4d} {r['true']:4d} {r['unified']:7.3f} "
               f"{r['per_true']:8.2f} {r['namesakes']:>9} {r['pending_per_doc']:8.2f} "
-              f"{r['false_pending']:10.3f} {r['ms_per_doc']:7.0f}  {r['by_kind']}", flush=True)  # fmt: skip
+              f"{r['false_pending']:10.3f} {r['false_merged']:9d} {r['ms_per_doc']:7.0f}  "
+              f"{r['by_kind']}", flush=True)  # fmt: skip
         if args.splits:
             for name, parts in r["split"]:
                 print(f"  split {name}: {parts}")

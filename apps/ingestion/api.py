@@ -184,6 +184,8 @@ class FactsIn(StrictSerializer):
 class FactsOut(serializers.Serializer):
     document = serializers.CharField(allow_null=True)
     receipts = serializers.ListField(child=serializers.DictField())
+    # Pending pairs of the entities named again that new evidence now merged (collective).
+    collective_merges = serializers.ListField(child=serializers.DictField(), required=False)
 
 
 class FactsCreateApi(RecordsRefusals, APIView):

@@ -45,6 +45,7 @@ from apps.ingestion.extraction.known_names import known_names_learn
 from apps.ingestion.text_vectors import TextVectors, text_vectors
 from apps.ingestion.working_memory import WorkingMemory
 from apps.resolution.gate import candidates_and_texts_embed
+from apps.review.collective_merges import collective_merges
 
 log = logging.getLogger(__name__)
 # Chunks per window: one embedding batch, one parse batch, one write transaction (bounded: at
@@ -106,13 +107,21 @@ def document_ingest(
         if writing is not None:
             _window_done(scope, writing.result(), counts, receipts)
             report(_progress(counts, len(chunks)))
+    # The entities the document named again have more neighbours now: their pending pairs
+    # are scored again (collective resolution).
+    named = [r.get("entity_uid") for r in receipts
+             if r.get("kind") == "entity" and r.get("action") in ("merged", "unchanged")]  # fmt: skip
+    collective = collective_merges(scope, entity_uids=named)
     result = {
         "document": document_uid,
         "extractor": extractor.name,
         **_progress(counts, len(chunks)),
         "receipts": receipts,
         "receipts_truncated": len(receipts) >= MAX_RECEIPTS,
-    }
+        "collective_merges": [{k: m[k] for k in ("merge_uid", "survivor_uid", "merged_uid",
+                                                 "survivor_name", "merged_name", "reason")}
+                              for m in collective],
+    }  # fmt: skip
     return result
 
 

@@ -24,6 +24,7 @@ from apps.ingestion.pipeline import document_ingest
 from apps.resolution.candidates import Provenance
 from apps.resolution.gate import candidates_embed
 from apps.resolution.services import entities_resolve
+from apps.review.collective_merges import collective_merges
 from apps.tenants.models import Job, KeyScope
 from apps.tenants.services import job_create, job_enqueue, job_run
 from memoryproject.api_errors import ApplicationError
@@ -231,7 +232,8 @@ def check_facts_submit(
         named = [r.entity_uid for r in receipts if r.kind == "entity" and r.entity_uid]
         if named:  # no document names them: deleting one that also does keeps them
             cypher.write(scope, FACTS_NAMED, uids=named)
-        return {"document": None, "receipts": [r.as_dict() for r in receipts]}
+        return {"document": None, "receipts": [r.as_dict() for r in receipts],
+                "collective_merges": _collective(scope, receipts)}  # fmt: skip
     stored = document_store(scope, content=source_text, source="facts", size=size)
     fingerprint = hashlib.sha256(
         json.dumps([entities, relations], sort_keys=True, default=str).encode()
@@ -256,4 +258,15 @@ def check_facts_submit(
             "receipts": [{"kind": "facts", "action": "duplicate", "layer": "content_hash",
                           "chunk_uid": record.uid}],
         }  # fmt: skip
-    return {"document": stored.uid, "receipts": [r.as_dict() for r in receipts]}
+    return {"document": stored.uid, "receipts": [r.as_dict() for r in receipts],
+            "collective_merges": _collective(scope, receipts)}  # fmt: skip
+
+
+def _collective(scope: Scope, receipts) -> list[dict]:
+    """The pending pairs of the entities the call named again, scored again (collective
+    resolution); the merges that made."""
+    named = [r.entity_uid for r in receipts
+             if r.kind == "entity" and r.action in ("merged", "unchanged")]  # fmt: skip
+    return [{k: m[k] for k in ("merge_uid", "survivor_uid", "merged_uid", "survivor_name",
+                               "merged_name", "reason")}
+            for m in collective_merges(scope, entity_uids=named)]  # fmt: skip

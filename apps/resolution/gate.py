@@ -68,7 +68,7 @@ NEIGHBOURS = """
     }
     RETURN DISTINCT [o.type, o.name] AS neighbour LIMIT $context_names
   }"""
-_SIDE_FIELDS = (
+SIDE_FIELDS = (
     """
   uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json,
   parsed: e.name_parsed, type: e.type, type_guessed: coalesce(e.type_guessed, false),
@@ -101,7 +101,7 @@ OPTIONAL CALL (anchor) {
 }
 WITH anchor, e ORDER BY e.created_at LIMIT $same_name_hits
 WITH anchor, [x IN collect(CASE WHEN e IS NULL THEN null ELSE {"""
-    + _SIDE_FIELDS
+    + SIDE_FIELDS
     + """} END) WHERE x IS NOT NULL] AS same_name
 OPTIONAL CALL () {
   MATCH (:Chunk {tenant: $tenant, uid: $chunk_uid})-[:MENTIONS]->(seen:Entity {tenant: $tenant})
@@ -133,8 +133,8 @@ _HITS_KEPT = """
 WITH DISTINCT node AS e
 WHERE e.tenant = $tenant AND e.type IN $types AND e.status = 'active'
 """
-_MATCH_FIELDS = _HITS_KEPT + "RETURN {" + _SIDE_FIELDS + "} AS side\n"
-_MEANING_FIELDS = _HITS_KEPT + "RETURN collect({" + _SIDE_FIELDS + "}) AS by_meaning\n"
+_MATCH_FIELDS = _HITS_KEPT + "RETURN {" + SIDE_FIELDS + "} AS side\n"
+_MEANING_FIELDS = _HITS_KEPT + "RETURN collect({" + SIDE_FIELDS + "}) AS by_meaning\n"
 
 # The indexes keep to the candidate's tenant, type and active entities themselves (filtered
 # vector search; required Lucene clauses, see graph.fulltext), so a larger tenant never takes

@@ -27,12 +27,13 @@ RIGHTS = frozenset({KeyScope.MEMORY_READ, KeyScope.MEMORY_WRITE, KeyScope.REVIEW
 # its latest decisions).
 MAX_DECISIONS = 20_000
 
-# Confirmed pairs are the merges that stand (an undone merge is not counted either way);
+# Confirmed pairs are the merges that stand (an undone merge is not counted either way; the
+# gate's own merge of a pending pair on new evidence is no reviewer's and not counted);
 # rejected pairs are the SAME_AS a reviewer closed. Both carry the evidence they were proposed on.
 DECISIONS = """
 CALL () {
   MATCH (m:Merge {tenant: $tenant})
-  WHERE m.status = 'done' AND m.evidence IS NOT NULL
+  WHERE m.status = 'done' AND m.evidence IS NOT NULL AND m.automatic IS NULL
   RETURN m.evidence AS evidence, true AS same, m.created_at AS at
   UNION ALL
   MATCH ()-[s:SAME_AS]->()

@@ -141,6 +141,7 @@ CREATE (m:Merge {uid: $merge_uid, tenant: $tenant, same_as_uid: $same_as_uid,
                  survivor_uid: b.uid, merged_uid: a.uid, survivor_name: b.name,
                  merged_name: a.name, actor: $actor, status: 'done', score: $score,
                  signals: $signals, evidence: $evidence, reason: $reason, record: $record,
+                 automatic: CASE WHEN $automatic THEN true ELSE null END,
                  created_at: datetime()})
 RETURN m.uid AS uid, toString(m.created_at) AS created_at
 """
@@ -153,10 +154,10 @@ def do_review_lock(stx: ScopedTx, *, decides: bool = False) -> int:
     return stx.run(REVIEW_LOCK, decides=int(decides))[0]["decisions"] or 0
 
 
-def pending_pair_locked(stx: ScopedTx, review_uid: str) -> dict:
+def pending_pair_locked(stx: ScopedTx, review_uid: str, *, decides: bool = True) -> dict:
     """The pair as it is now, after taking the lock; refuses a pair that is not pending, saying
     who decided it and when."""
-    decisions = do_review_lock(stx, decides=True)
+    decisions = do_review_lock(stx, decides=decides)
     rows = stx.run(PAIR_STATE, uid=review_uid)
     if not rows:
         decided = stx.run(PAIR_DECIDED_BY_MERGE, uid=review_uid)
@@ -180,11 +181,21 @@ def pending_pair_locked(stx: ScopedTx, review_uid: str) -> dict:
     return {**pair, "decisions": decisions}
 
 
-def do_merge_confirm(stx: ScopedTx, *, review_uid: str, survivor_uid: str | None = None) -> dict:
+def do_merge_confirm(
+    stx: ScopedTx,
+    *,
+    review_uid: str,
+    survivor_uid: str | None = None,
+    automatic: dict | None = None,
+) -> dict:
     """Confirm a pending pair inside the caller's transaction: lock, check it is still pending,
     move every relationship of the merged entity to the survivor, leave a Merge record.
-    Raises ConflictError when someone decided it first, NotFoundError outside this tenant."""
-    pair = pending_pair_locked(stx, review_uid)
+    Raises ConflictError when someone decided it first, NotFoundError outside this tenant.
+    `automatic`: the gate's own merge of the pair on new evidence (its score, signals, evidence
+    and reason), which is no reviewer's decision (not counted, not learned from)."""
+    pair = pending_pair_locked(stx, review_uid, decides=automatic is None)
+    if automatic:
+        pair = {**pair, **automatic}
     survivor, merged = pair["b"], pair["a"]
     if survivor_uid and survivor_uid not in (pair["a"], pair["b"]):
         raise ApplicationError("The survivor must be one of the pair.", field="survivor")
@@ -232,6 +243,7 @@ def do_merge_confirm(stx: ScopedTx, *, review_uid: str, survivor_uid: str | None
         evidence=pair["evidence"],
         reason=pair["reason"],
         record=record_dump(record),
+        automatic=automatic is not None,
     )[0]
     do_graph_version_bump(stx)  # kept whole-graph answers see this merge
     return {

@@ -1,0 +1,84 @@
+"""Pending pairs scored again from what the graph knows of both sides now (collective
+resolution): a merge or a new mention gives an entity more neighbours, so a pair that waited
+for want of context may now have it. The same comparisons, model and rule as the gate
+(gate.proposals_score): here both sides are entities, read with their names, values, type and
+the neighbours of a few of their chunks (gate.NEIGHBOURS)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from apps.graph.cypher import ScopedTx
+from apps.resolution.comparisons.entity_types import types_may_meet
+from apps.resolution.comparisons.records import Record, records_compare
+from apps.resolution.gate import CONTEXT_PARAMS, SIDE_FIELDS, Match, Proposal, match_of
+from apps.resolution.match_model import match_score, name_tf_adjustment
+from apps.resolution.name_frequency import type_name_counts
+from apps.resolution.tenant_model import tenant_params
+
+# Both sides of the pending pairs of the given entities, in one round trip; the semantic part
+# of SIDE_FIELDS is asked with no vector (null) and the two descriptions' cosine read beside.
+PENDING_SIDES = (
+    """
+UNWIND $uids AS seed
+MATCH (:Entity {tenant: $tenant, uid: seed})-[s:SAME_AS {status: 'pending'}]-(:Entity)
+WHERE s.tenant = $tenant
+WITH DISTINCT s LIMIT $pairs
+MATCH (a:Entity {tenant: $tenant})-[s]->(b:Entity {tenant: $tenant})
+WHERE a.status = 'active' AND b.status = 'active' AND NOT EXISTS { (a)-[:NOT_SAME]-(b) }
+CALL (a) { WITH a AS e RETURN {"""
+    + SIDE_FIELDS
+    + """} AS left }
+CALL (b) { WITH b AS e RETURN {"""
+    + SIDE_FIELDS
+    + """} AS right }
+RETURN s.uid AS pair, left, right,
+       CASE WHEN a.description_embedding IS NULL OR b.description_embedding IS NULL THEN null
+            ELSE 2 * vector.similarity.cosine(a.description_embedding,
+                                              b.description_embedding) - 1 END AS semantic,
+       COUNT { MATCH (x:Entity {tenant: $tenant, norm_name: a.norm_name})
+               WHERE x.type = a.type AND x.status = 'active' } AS same_name_count,
+       COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
+         AS model_json
+"""
+)
+
+
+@dataclass(frozen=True)
+class RescoredPair:
+    uid: str  # the SAME_AS
+    left: Match  # its start (the newer entity, as the gate proposed it)
+    right: Match
+    proposal: Proposal  # `right` as the match, scored now
+
+
+def pairs_rescored(stx: ScopedTx, *, entity_uids: list[str], limit: int) -> list[RescoredPair]:
+    """The pending pairs (at most `limit`) of `entity_uids`, each scored from both sides as
+    they are now, most probable first."""
+    if not entity_uids:
+        return []
+    rows = stx.run(PENDING_SIDES, uids=list(entity_uids), pairs=limit, description_embedding=None,
+                   **CONTEXT_PARAMS)  # fmt: skip
+    out = []
+    for row in rows:
+        left, right = match_of(row["left"]), match_of(row["right"])
+        kind = left.type or right.type or "Object"
+        if not types_may_meet(kind, left.type_guessed, right.type or kind, right.type_guessed):
+            continue
+        mine = Record(left.names, left.values, kind, left.type_guessed, left.context)
+        theirs = Record(right.names, right.values, right.type or kind, right.type_guessed,
+                        right.context)  # fmt: skip
+        semantic = row["semantic"]
+        semantic = None if semantic is None else max(0.0, min(1.0, float(semantic)))
+        compared = records_compare(kind, mine, theirs, semantic=semantic)
+        tf_bits = 0.0
+        if compared[0].level == "exact":
+            counts = type_name_counts(stx, kind)
+            tf_bits = name_tf_adjustment(same_name_count=max(1, int(row["same_name_count"])),
+                                         entity_count=counts.entities,
+                                         distinct_names=counts.names)  # fmt: skip
+        scored = match_score(compared, name_tf_bits=tf_bits,
+                             params=tenant_params(row["model_json"]))  # fmt: skip
+        out.append(RescoredPair(row["pair"], left, right, Proposal(right, scored)))
+    out.sort(key=lambda p: (-p.proposal.probability, p.uid))
+    return out
