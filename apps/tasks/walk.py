@@ -42,7 +42,8 @@ EDGE_WEIGHTS = {
 }
 
 # Each ring: the eligible nodes the ring before reaches that are not taken yet, the most
-# linked to it first, while the cap leaves room. Then each node with its eligible edges.
+# linked to it first, while the cap leaves room. Then each node with its eligible edges, in one
+# row of lists (a row per node costs the driver more than the walk).
 NEIGHBOURHOOD_QUERY = """
 CYPHER 25
 MATCH (s:Task {tenant: $tenant}) WHERE s.uid IN $seeds
@@ -73,15 +74,14 @@ WITH ring0, ring1, ring2, COLLECT {
   WITH b, count(*) AS links ORDER BY links DESC, b.uid
   RETURN b
 }[..($cap - size(seen))] AS ring3
-WITH [ring0, ring1, ring2, ring3] AS rings
-UNWIND range(0, size(rings) - 1) AS depth
-UNWIND rings[depth] AS n
-RETURN elementId(n) AS id, n.uid AS uid, depth, n:Task AS task, n:Evidence AS evidence,
-       coalesce(n.short_id, n.name) AS name,
-       [(n)-[r:SUBTASK_OF|DEPENDS_ON|PRODUCED|SIMILAR_TO|MENTIONS]-(b)
+WITH ring0 + ring1 + ring2 + ring3 AS nodes
+RETURN [n IN nodes | elementId(n)] AS ids, [n IN nodes | n.uid] AS uids,
+       [n IN nodes | n:Task] AS tasks, [n IN nodes | n:Evidence] AS evidence,
+       [n IN nodes | coalesce(n.short_id, n.name)] AS names,
+       [n IN nodes | [(n)-[r:SUBTASK_OF|DEPENDS_ON|PRODUCED|SIMILAR_TO|MENTIONS]-(b)
         WHERE b.tenant = $tenant
           AND (b:Task OR (b:Evidence AND NOT b.superseded) OR (b:Entity AND b.status = 'active'))
-        | [elementId(b), type(r), r.score]] AS edges
+        | [elementId(b), type(r), r.score]]] AS edges
 """
 
 
@@ -92,12 +92,15 @@ def edge_weight(kind: str, score, weights: dict[str, float]) -> float:
 
 
 class Neighbourhood:
-    """The nodes read around the seeds (rows of NEIGHBOURHOOD_QUERY) as a weighted graph:
+    """The nodes read around the seeds (NEIGHBOURHOOD_QUERY's lists) as a weighted graph:
     `index` by element id, `adjacency` (sparse, inside only), `degree` (all eligible edges,
     those leaving included)."""
 
-    def __init__(self, rows: list[dict], weights: dict[str, float]):
-        self.rows = rows
+    def __init__(self, found: dict, weights: dict[str, float]):
+        keys = ("ids", "uids", "tasks", "evidence", "names", "edges")
+        self.rows = [{"id": i, "uid": u, "task": t, "evidence": e, "name": n, "edges": edges}
+                     for i, u, t, e, n, edges in zip(*(found[k] for k in keys), strict=True)]  # fmt: skip
+        rows = self.rows
         self.index = {row["id"]: i for i, row in enumerate(rows)}
         size = len(rows)
         sources, targets, values = [], [], []
@@ -159,8 +162,8 @@ def neighbourhood_read(
     scope: Scope, seeds: list[str], *, cap: int = NEIGHBOURHOOD, weights: dict | None = None
 ) -> Neighbourhood:
     """The seeds' neighbourhood (HOPS rings, at most `cap` nodes), in one query."""
-    rows = cypher.read(scope, NEIGHBOURHOOD_QUERY, seeds=seeds, cap=cap)
-    return Neighbourhood(rows, weights or EDGE_WEIGHTS)
+    found = cypher.read(scope, NEIGHBOURHOOD_QUERY, seeds=seeds, cap=cap)[0]
+    return Neighbourhood(found, weights or EDGE_WEIGHTS)
 
 
 def local_walk(
