@@ -1,29 +1,33 @@
-"""Context by Personalized PageRank on a large work graph: latency of POST-free
-`task_context` calls (seeds, the seeds' neighbourhood read ring by ring, its GDS projection,
-PageRank, details, paths, drop), recall of planted answers against plain vector top-k, and how
-far the bounded neighbourhood's ranking agrees with PageRank on the seeds' whole connected work
-graph (what the walk sees without a bound; its cost is printed too).
+"""Context by Personalized PageRank on work graphs of two sizes in one run: server-side
+latency of `task_context` calls (seeds, the neighbourhood read in one query, the local push,
+details), recall of planted answers against plain vector top-k, and agreement@10 of the local
+push with GDS PageRank on the seeds' whole connected work graph (the reference walk; its cost is
+printed too).
 
-The graph (written in bulk with the properties the services keep): `--tasks` tasks, a tenth of
-them roots and the rest subtasks of a random root, and `--evidence` evidence nodes PRODUCED by
-random tasks, each with a random unit embedding (384 dimensions), and `--similar` SIMILAR_TO
-edges per evidence node to evidence of another task (score 0.5-0.9), as the sync job keeps.
-Then `--queries` planted cases: a query task q under a root, a task d that q DEPENDS_ON, and the
-answer: evidence PRODUCED by d whose embedding is unrelated to q's, while ten distractors
-PRODUCED by random other tasks sit close to q's embedding (cosine about 0.7). The answer is one
-structural hop from q's dependency, and far from q in the vector space: what a plain vector
-search cannot reach and the walk can. Recall@10 counts the answers among the first 10 evidence
-items of each method; vector top-k is the `evidence_embedding` index searched with q's
-embedding, filtered to the tenant. Agreement@10 is the share of the bounded top-10 evidence
-that the unbounded walk also ranks in its top 10 (the first `--agreement` cases).
+Each graph (written in bulk with the properties the services keep) has about `--sizes` nodes:
+a fifth of them tasks, a tenth of those roots and the rest subtasks of a random root, the rest
+evidence PRODUCED by random tasks, each with a random unit embedding (384 dimensions), and
+`--similar` SIMILAR_TO edges per evidence node to evidence of another task (score 0.5-0.9), as
+the sync job keeps. Then `--queries` planted cases: a query task q under a root, a task d that
+q DEPENDS_ON, and the answer: evidence PRODUCED by d whose embedding is unrelated to q's, while
+ten distractors PRODUCED by random other tasks sit close to q's embedding (cosine about 0.7).
+The answer is one structural hop from q's dependency and far from q in the vector space: what a
+plain vector search cannot reach and the walk can. Recall@10 counts the answers among the first
+10 evidence items; vector top-k is the `evidence_embedding` index searched with q's embedding,
+filtered to the tenant. Agreement@10 is the share of the local push's top-10 evidence that the
+whole-graph walk also ranks in its top 10 (the first `--agreement` cases).
 
-    NEO4J_LOCAL_PORT=7714 ANAMNESIS_DATA_DIR=$PWD/.local/test .venv/bin/python bench/task_context.py
-    ... bench/task_context.py --tasks 10000 --evidence 40000 --queries 50
+`--keep` keeps each graph (tenant `bench-context-<size>-s<similar>`, its cases in the data dir)
+and reuses it in the next run, so the 50,000-node load is paid once:
+
+    NEO4J_LOCAL_PORT=7695 ANAMNESIS_DATA_DIR=$PWD/.local/test \
+      .venv/bin/python bench/task_context.py --sizes 1000,50000 --keep
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -73,6 +77,7 @@ MATCH (e:Evidence)
   SCORE AS score
 RETURN e.uid AS uid ORDER BY score DESC
 """
+COUNT = "MATCH (t:Task {tenant: $tenant}) RETURN count(t) AS n"
 IS_EVIDENCE = "UNWIND $uids AS u MATCH (e:Evidence {tenant: $tenant, uid: u}) RETURN e.uid AS uid"
 WIPE = """
 MATCH (n) WHERE (n:Task OR n:Evidence) AND n.tenant = $tenant
@@ -133,27 +138,25 @@ def build(scope, rng, args) -> list[dict]:
     return cases
 
 
-def agree(scope, cases: list[dict], ranked_nodes) -> None:
-    """The bounded walk's top evidence against the walk on the seeds' whole connected graph."""
-    from django.conf import settings
-
+def agree(scope, cases: list[dict]) -> tuple[float | None, float | None]:
+    """The local push's top evidence against GDS PageRank on the seeds' whole connected graph:
+    (agreement@TOP, the whole walk's p50 ms)."""
     from apps.tasks.context import seed_kinds, seed_weights
+    from apps.tasks.walk import local_walk
+    from apps.tasks.walk_reference import reference_walk
 
-    whole_cap = settings.GRAPH_ALGORITHMS["max_nodes"]
     shared, whole_times = 0, []
     for case in cases:
         kinds = seed_kinds(scope, case["q"])
         seeds, weights = list(kinds), seed_weights(kinds)
-        bounded = evidence_of(scope, ranked_nodes(scope, seeds, weights=weights))
+        bounded = evidence_of(scope, local_walk(scope, seeds, seed_weights=weights)[0])
         t0 = time.perf_counter()
-        whole = evidence_of(scope, ranked_nodes(scope, seeds, weights=weights, hops=1000,
-                                                cap=whole_cap))  # fmt: skip
+        whole = evidence_of(scope, reference_walk(scope, seeds, seed_weights=weights))
         whole_times.append((time.perf_counter() - t0) * 1000)
         shared += len(set(bounded[:TOP]) & set(whole[:TOP]))
-    if cases:
-        print(f"agreement@{TOP} with the walk on the whole connected graph: "
-              f"{shared / (TOP * len(cases)):.2f} over {len(cases)} cases; the whole walk's "
-              f"ranking p50 {statistics.median(whole_times):.0f} ms")  # fmt: skip
+    if not cases:
+        return None, None
+    return shared / (TOP * len(cases)), statistics.median(whole_times)
 
 
 def evidence_of(scope, ranked: list[dict]) -> list[str]:
@@ -163,50 +166,102 @@ def evidence_of(scope, ranked: list[dict]) -> list[str]:
     return [r["uid"] for r in ranked if r["uid"] in found]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--tasks", type=int, default=2000)
-    parser.add_argument("--evidence", type=int, default=8000)
-    parser.add_argument("--queries", type=int, default=30)
-    parser.add_argument("--similar", type=int, default=1, help="SIMILAR_TO edges per evidence")
-    parser.add_argument("--agreement", type=int, default=10, help="cases compared to the whole")
-    args = parser.parse_args()
-
-    import django
-
-    django.setup()
+def graph_for(size: int, args, cases_dir: Path):
+    """The scope and cases of a graph of about `size` nodes: built, or with --keep the one a
+    run before left (its cases in the data dir)."""
     from apps.graph import cypher
-    from apps.graph.schema import schema_install
     from apps.graph.scope import Scope
-    from apps.tasks.context import ranked_nodes, task_context
 
-    schema_install()
-    rng = np.random.default_rng(5)
-    scope = Scope(tenant=f"bench-context-{uuid.uuid4().hex[:8]}", actor="agent:bench")
-    try:
-        t0 = time.perf_counter()
-        cases = build(scope, rng, args)
-        nodes = args.tasks + args.evidence + 11 * args.queries
-        print(f"{nodes:,} nodes written in {time.perf_counter() - t0:.1f} s")
-        task_context(scope, task=cases[0]["q"], token_budget=100_000, limit=60)  # warm up
-        times, ppr_hits, vector_hits = [], 0, 0
+    queries = args.queries
+    tasks = max(20, size // 5)
+    sizes = argparse.Namespace(tasks=tasks, evidence=size - tasks - 11 * queries,
+                               queries=queries, similar=args.similar)  # fmt: skip
+    name = (
+        f"bench-context-{size}-s{args.similar}"
+        if args.keep
+        else f"bench-context-{uuid.uuid4().hex[:8]}"
+    )
+    scope = Scope(tenant=name, actor="agent:bench")
+    saved = cases_dir / f"{name}.json"
+    if args.keep and saved.exists() and cypher.read(scope, COUNT)[0]["n"]:
+        print(f"{size:,} nodes: reusing tenant {name}")
+        return scope, json.loads(saved.read_text())
+    while cypher.write(scope, WIPE)[0]["n"]:
+        pass
+    t0 = time.perf_counter()
+    cases = build(scope, np.random.default_rng(5), sizes)
+    print(f"{size:,} nodes ({tasks:,} tasks) written in {time.perf_counter() - t0:.1f} s")
+    if args.keep:
+        saved.write_text(json.dumps(cases))
+    return scope, cases
+
+
+def measure(scope, cases: list[dict], args) -> dict:
+    from apps.graph import cypher
+    from apps.tasks.context import task_context
+
+    task_context(scope, task=cases[0]["q"], token_budget=100_000, limit=60)  # warm up
+    times, ppr_hits, vector_hits = [], 0, 0
+    for _ in range(args.repeat):
         for case in cases:
             t0 = time.perf_counter()
             got = task_context(scope, task=case["q"], token_budget=100_000, limit=60)
             times.append((time.perf_counter() - t0) * 1000)
             evidence = [i["uid"] for i in got["items"] if i["kind"] == "evidence"][:TOP]
             ppr_hits += case["answer"] in evidence
-            top = [r["uid"] for r in cypher.read(scope, VECTOR_TOP, embedding=case["embedding"])]
-            vector_hits += case["answer"] in top
-        times.sort()
-        print(f"context p50 {statistics.median(times):.0f} ms, "
-              f"p95 {times[int(len(times) * 0.95) - 1]:.0f} ms over {len(cases)} calls")  # fmt: skip
-        print(f"recall@{TOP} of planted answers: PPR {ppr_hits / len(cases):.2f}, "
-              f"vector top-{TOP} {vector_hits / len(cases):.2f}")  # fmt: skip
-        agree(scope, cases[: args.agreement], ranked_nodes)
-    finally:
-        while cypher.write(scope, WIPE)[0]["n"]:
-            pass
+    for case in cases:
+        top = [r["uid"] for r in cypher.read(scope, VECTOR_TOP, embedding=case["embedding"])]
+        vector_hits += case["answer"] in top
+    times.sort()
+    agreement, whole_ms = agree(scope, cases[: args.agreement])
+    return {"p50": statistics.median(times), "p95": times[int(len(times) * 0.95) - 1],
+            "calls": len(times), "recall": ppr_hits / (len(cases) * args.repeat),
+            "vector": vector_hits / len(cases), "agreement": agreement, "whole_ms": whole_ms,
+            "cases": min(len(cases), args.agreement)}  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument(
+        "--sizes", default="1000,50000", help="graph sizes in nodes, comma-separated"
+    )
+    parser.add_argument("--queries", type=int, default=30)
+    parser.add_argument("--repeat", type=int, default=2, help="calls per case")
+    parser.add_argument("--similar", type=int, default=1, help="SIMILAR_TO edges per evidence")
+    parser.add_argument("--agreement", type=int, default=5, help="cases compared to the whole")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the graphs (tenant bench-context-<size>) and reuse them next run")  # fmt: skip
+    args = parser.parse_args()
+
+    import django
+
+    django.setup()
+    from django.conf import settings
+
+    from apps.graph import cypher
+    from apps.graph.schema import schema_install
+
+    schema_install()
+    cases_dir = Path(settings.DATA_DIR)
+    results = {}
+    for size in [int(x) for x in args.sizes.split(",")]:
+        scope, cases = graph_for(size, args, cases_dir)
+        try:
+            got = results[size] = measure(scope, cases, args)
+        finally:
+            if not args.keep:
+                while cypher.write(scope, WIPE)[0]["n"]:
+                    pass
+        agreement = "-" if got["agreement"] is None else f"{got['agreement']:.2f}"
+        whole = "-" if got["whole_ms"] is None else f"{got['whole_ms']:.0f}"
+        print(f"{size:,} nodes: context p50 {got['p50']:.1f} ms, p95 {got['p95']:.1f} ms over "
+              f"{got['calls']} calls; recall@{TOP} PPR {got['recall']:.2f}, vector top-{TOP} "
+              f"{got['vector']:.2f}; agreement@{TOP} with the whole-graph GDS walk {agreement} "
+              f"over {got['cases']} cases (whole walk p50 {whole} ms)")  # fmt: skip
+    if len(results) > 1:
+        small, large = results[min(results)], results[max(results)]
+        print(f"ratio {max(results):,}/{min(results):,} nodes: p50 {large['p50'] / small['p50']:.2f}, "
+              f"p95 {large['p95'] / small['p95']:.2f}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -10,6 +10,9 @@ group's largest angle from its centroid: exact), and (2) the centroids' cosine i
 threshold minus CENTROID_MARGIN (a heuristic; the benchmark counts what it misses). Edges
 above the threshold are created or get their new score; the rest are pruned.
 Superseded evidence takes no part. One edge per pair, from the smaller uid.
+A finished task (DONE or FAILED) never changes, its relations included (seed 000's
+immutability rule): the SIMILAR_TO edges it has when it finishes stay as they are, neither
+rescored nor pruned, and it gets no new ones.
 
 The threshold is the tenant's `similar_to_threshold`, 0.5 by default: with all-MiniLM-L6-v2,
 paraphrases score 0.68 and up and texts on different subjects 0.18 at the median
@@ -27,6 +30,7 @@ import numpy as np
 from django.utils import timezone
 
 from apps.graph import cypher
+from apps.graph.nodes.work import TERMINAL_STATUSES
 from apps.graph.scope import Scope
 from apps.tenants.models import KeyScope
 from apps.tenants.services import job_create, job_enqueue, job_run
@@ -47,12 +51,14 @@ NODES = """
 CALL () {
   MATCH (t:Task {tenant: $tenant}) WHERE t.embedding IS NOT NULL
   RETURN 'task' AS family, t.uid AS uid,
-         coalesce([(t)-[:SUBTASK_OF]->(p) | p.uid][0], t.uid) AS grp, t.embedding AS embedding
+         coalesce([(t)-[:SUBTASK_OF]->(p) | p.uid][0], t.uid) AS grp, t.embedding AS embedding,
+         t.status IN $terminal AS frozen
   UNION ALL
   MATCH (e:Evidence {tenant: $tenant}) WHERE e.embedding IS NOT NULL AND NOT e.superseded
-  RETURN 'evidence' AS family, e.uid AS uid, e.task_uid AS grp, e.embedding AS embedding
+  RETURN 'evidence' AS family, e.uid AS uid, e.task_uid AS grp, e.embedding AS embedding,
+         false AS frozen
 }
-RETURN family, uid, grp, embedding
+RETURN family, uid, grp, embedding, frozen
 """
 EXISTING = """
 CALL () {
@@ -134,7 +140,8 @@ def cross_group_pairs(
 def similarity_sync(scope: Scope, *, threshold: float | None = None, progress=None) -> dict:
     """Bring the tenant's SIMILAR_TO edges in step with its tasks and evidence. Idempotent."""
     threshold = float(threshold if threshold is not None else scope.setting("similar_to_threshold"))
-    rows = cypher.read(scope, NODES)
+    rows = cypher.read(scope, NODES, terminal=list(TERMINAL_STATUSES))
+    frozen = {row["uid"] for row in rows if row["frozen"]}
     wanted: dict[tuple[str, str], float] = {}
     compared = every = 0
     for family in ("task", "evidence"):
@@ -152,6 +159,10 @@ def similarity_sync(scope: Scope, *, threshold: float | None = None, progress=No
             a, b = sorted((members[ga][x]["uid"], members[gb][y]["uid"]))
             wanted[(a, b)] = round(score, 4)
     have = {(r["a"], r["b"]): r["score"] for r in cypher.read(scope, EXISTING)}
+    # A finished task's edges stay as they were, and it gets no new one.
+    wanted = {pair: score for pair, score in wanted.items() if frozen.isdisjoint(pair)}
+    kept = {pair: score for pair, score in have.items() if not frozen.isdisjoint(pair)}
+    wanted.update(kept)
     stale = [{"a": a, "b": b} for a, b in set(have) - set(wanted)]
     # Only new edges and changed scores are written: a sync with nothing new writes nothing.
     upserts = [{"a": a, "b": b, "score": s} for (a, b), s in sorted(wanted.items())
@@ -164,8 +175,8 @@ def similarity_sync(scope: Scope, *, threshold: float | None = None, progress=No
         cypher.write(scope, PRUNE, pairs=stale[start : start + WRITE_BATCH])
     return {"nodes": len(rows), "threshold": threshold, "pairs_compared": compared,
             "all_pairs": every, "edges": len(wanted), "created": len(set(wanted) - set(have)),
-            "written": len(upserts),
-            "pruned": len(stale)}  # fmt: skip
+            "written": len(upserts), "pruned": len(stale),
+            "frozen": len(kept)}  # fmt: skip
 
 
 def similarity_sync_start(scope: Scope, *, delay: float = 0):

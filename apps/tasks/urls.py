@@ -26,5 +26,6 @@ urlpatterns = [
     path("work/tasks", views.dag_page, name="work-tasks"),
     path("work/ready", views.ready_page, name="work-ready"),
     path("work/tasks/<str:task>", views.task_page, name="work-task"),
+    path("work/tasks/<str:task>/context", views.task_context_page, name="work-task-context"),
     path("work/tasks/<str:task>/ingests", views.task_ingests, name="work-task-ingests"),
 ]

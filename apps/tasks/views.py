@@ -1,12 +1,14 @@
 """Pages of the work graph: a tenant's task DAG (one level at a time, collapsed by parent), a
-task with its evidence, supersession and claims, and the ready set."""
+task with its evidence, supersession and claims, a task's context (what the walk ranked, why,
+with its scores), and the ready set."""
 
 from __future__ import annotations
 
-from django.http import Http404
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from apps.tasks import context as task_context
 from apps.tasks import selectors
 from apps.tasks.dag_layout import dag_layout
 from apps.tenants.models import Role
@@ -52,6 +54,26 @@ def task_ingests(request, task: str):
     ingests = selectors.page_ingests(request.scope, task_uid=uid)
     context = {"task": {"id": task}, **_ingests(ingests)}
     return render(request, "tasks/partials/ingests.html", context)
+
+
+@require_GET
+@role_required(Role.VIEWER)
+def task_context_page(request, task: str):
+    """The context an agent gets for the task: each item's rank, score, tokens and why."""
+    raw = request.GET.get("token_budget") or "4000"
+    if not raw.isdigit() or len(raw) > 7:
+        return HttpResponseBadRequest(
+            f"token_budget is a whole number, 1 to {task_context.MAX_TOKEN_BUDGET}."
+        )
+    try:
+        got = task_context.task_context(request.scope, task=task, token_budget=int(raw),
+                                        limit=task_context.MAX_ITEMS)  # fmt: skip
+    except NotFoundError as exc:
+        raise Http404 from exc
+    except ApplicationError as exc:
+        return HttpResponseBadRequest(str(exc))
+    detail = selectors.task_detail(request.scope, task=got["task"])
+    return render(request, "tasks/context.html", {"task": detail, "context": got})
 
 
 def _ingests(rows: list[dict]) -> dict:

@@ -144,3 +144,25 @@ def test_a_broker_that_is_down_refuses_the_sync_but_never_the_write(make_tenant,
                        source="s", strength=0.5)  # fmt: skip
     assert [options["countdown"] for _, options in published] == [30.0]
     assert cypher.read(scope, SLOT)[0]["job"] == published[0][0][0]
+
+
+def test_a_finished_tasks_similarity_edges_are_frozen(scope):
+    from apps.tasks.services.claims import check_task_claim, check_task_finish
+
+    one = check_task_create(scope, description="Map the cooling water circuit of plant A")
+    two = check_task_create(scope, description="Map the cooling water circuit of plant B")
+    similarity_sync(scope)
+    edges = {frozenset((r["a"], r["b"])): r["score"] for r in cypher.read(scope, EDGES)}
+    assert list(edges) == [frozenset((one["id"], two["id"]))]
+    assert check_task_claim(scope, lease_seconds=60)["id"] == one["id"]
+    check_task_finish(scope, task=one["id"], status="DONE", result_summary="Mapped")
+    three = check_task_create(scope, description="Map the cooling water circuit of plant C")
+    result = similarity_sync(scope)
+    now = {frozenset((r["a"], r["b"])): r["score"] for r in cypher.read(scope, EDGES)}
+    assert frozenset((two["id"], three["id"])) in now  # open tasks still link
+    assert frozenset((one["id"], three["id"])) not in now  # the finished one gets no new edge
+    assert result["frozen"] == 1
+    # A threshold above every score prunes the open tasks' edges; the finished one's stays.
+    similarity_sync(scope, threshold=0.999)
+    left = {frozenset((r["a"], r["b"])): r["score"] for r in cypher.read(scope, EDGES)}
+    assert left == edges

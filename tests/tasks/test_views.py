@@ -35,3 +35,25 @@ def test_pages_show_one_level_escape_text_and_keep_tenants_apart(client, tenant,
     client.force_login(make_person(stranger, Role.VIEWER))
     assert client.get(f"/work/tasks/{a}").status_code in (403, 404)
     assert f'data-id="{root}"' not in client.get("/work/tasks").content.decode()
+
+
+def test_the_context_page_shows_what_was_ranked_and_why(client, tenant, make_tenant, make_person):
+    scope = scope_for(tenant)
+    made = check_tasks_apply(scope, ops=[
+        TaskCreate(description="Fix pump P-7", ref="r"),
+        TaskCreate(description="Read the bearing logs", ref="a", parent="r"),
+    ])  # fmt: skip
+    root, a = (m["id"] for m in made)
+    found = check_evidence_add(scope, task=a, content="Bearing at <b>95 C</b>", source="s",
+                               strength=0.4)  # fmt: skip
+    client.force_login(make_person(tenant, Role.VIEWER))
+    page = client.get(f"/work/tasks/{a}/context").content.decode()
+    assert f'id="ctx-{found["id"]}"' in page and f"{a} · PRODUCED · {found['id']}" in page
+    assert f'id="ctx-{root}"' in page and "seed: ancestor" in page
+    assert "Bearing at &lt;b&gt;95 C&lt;/b&gt;" in page
+    assert f"/work/tasks/{a}/context" in client.get(f"/work/tasks/{a}").content.decode()
+    bad = client.get(f"/work/tasks/{a}/context?token_budget=100001")
+    assert bad.status_code == 400 and b"token_budget" in bad.content
+    assert client.get(f"/work/tasks/{a}/context?token_budget=x").status_code == 400
+    client.force_login(make_person(make_tenant(), Role.VIEWER))
+    assert client.get(f"/work/tasks/{a}/context").status_code in (403, 404)
