@@ -50,6 +50,7 @@ _CLAIM = re.compile(
 _ACRONYM = re.compile(r"^[A-Z][A-Z&]{1,7}$")
 TRANSITION_ENTITIES = 3  # the outgoing episode's entities kept as weak candidates
 TRANSITION_CHUNKS = 2  # chunks they stay for
+SALIENCE_DECAY = 0.5  # an entity's salience kept from one chunk to the next
 HONORIFICS = {"mr", "mrs", "ms", "dr", "prof", "sir", "lady", "lord", "miss"}
 
 
@@ -58,7 +59,7 @@ class ActiveEntity:
     name: str
     type: str
     surfaces: list[str] = field(default_factory=list)
-    mentions: int = 0  # names and descriptions of it in this episode
+    mentions: float = 0.0  # names and descriptions of it, halved at each chunk (salience)
     first: int = 0  # when it was first named (order in the document)
 
 
@@ -132,10 +133,12 @@ class WorkingMemory:
             self.weak = sorted(salient[:TRANSITION_ENTITIES], key=self.active.index)
             self.weak_chunks = TRANSITION_CHUNKS
             self._reset()
-        elif self.weak_chunks:
-            self.weak_chunks -= 1
-            if not self.weak_chunks:
-                self.weak = []
+        else:
+            for entity in self.active:  # what was named or described lately counts most
+                entity.mentions *= SALIENCE_DECAY
+            if self.weak_chunks:
+                self.weak_chunks -= 1
+                self.weak = self.weak if self.weak_chunks else []
         self.section_path = path
         return crossed
 
@@ -216,9 +219,10 @@ class WorkingMemory:
 
 
 def _salient(entities: list[ActiveEntity], type: str) -> ActiveEntity | None:
-    """The entity of `type` a description points to: the one named or described most often in
-    the episode, the first named among equals (an episode's subject is named early and often;
-    a name the extractor typed wrongly, "Ivo Novak" as an organisation, seldom is)."""
+    """The entity of `type` a description points to: the most salient (named or described
+    most often, lately), the first named among equals (an episode's subject is named early and
+    described often; a name the extractor typed wrongly, "Ivo Novak" as an organisation, is
+    named in passing)."""
     best = None
     for entity in entities:
         if entity.type == type and (best is None or entity.mentions > best.mentions or (
