@@ -42,6 +42,7 @@ from apps.ingestion.extraction import (
     default_extractor,
 )
 from apps.ingestion.extraction.known_names import known_names_learn
+from apps.ingestion.text_boundaries import TextBoundaries
 from apps.ingestion.text_vectors import TextVectors, text_vectors
 from apps.ingestion.working_memory import WorkingMemory
 from apps.resolution.gate import candidates_and_texts_embed
@@ -52,6 +53,7 @@ log = logging.getLogger(__name__)
 # most 500 characters a chunk and the extractor's candidates).
 EMBED_BATCH = 32
 MAX_RECEIPTS = 5000  # kept in the job's result; the counters stay exact beyond it
+TEXT_BOUNDARIES = True  # episodes found in the text besides the sections (bench: off to compare)
 
 Progress = Callable[[dict], None]
 
@@ -81,6 +83,7 @@ def document_ingest(
     report(_progress(counts, len(chunks)))
 
     state = WorkingMemory(document_outline(document["content"] or ""))
+    boundaries = TextBoundaries() if TEXT_BOUNDARIES else None
     # Window k is written on this thread while window k+1 is parsed here and its chunks encoded
     # on the model's; windows are still written one after the other, in order, and window
     # k+1 is read (extraction, duplicate checks) only after window k committed.
@@ -93,7 +96,12 @@ def document_ingest(
             if writing is not None:
                 _window_done(scope, writing.result(), counts, receipts)
                 report(_progress(counts, len(chunks)))
-            extractions = _window_extract(scope, reader, state, document_uid, window, parsed)
+            # The window's chunk vectors place its episode boundaries before it is read.
+            shifts = (boundaries.feed([c.text for c in window], encoding.result())
+                      if boundaries else [False] * len(window))  # fmt: skip
+            extractions = _window_extract(
+                scope, reader, state, document_uid, window, parsed, shifts
+            )
             records = _window_records(document_uid, window, encoding.result())
             # The duplicate checks run on the writer's thread (after window k-1's commit)
             # while the model encodes the candidates' names.
@@ -211,13 +219,13 @@ def _window_parse(extractor, window) -> list:
 
 
 def _window_extract(
-    scope, extractor, state, document_uid, window, parsed
+    scope, extractor, state, document_uid, window, parsed, shifts
 ) -> list[Extraction | str]:
     """Each chunk's candidates, or the reason extraction failed (recorded as a WriteFailure);
     the short-term state moves chunk by chunk."""
     out: list[Extraction | str] = []
-    for chunk, doc in zip(window, parsed, strict=True):
-        state.begin_chunk(chunk.section_path)
+    for chunk, doc, shift in zip(window, parsed, shifts, strict=True):
+        state.begin_chunk(chunk.section_path, boundary=shift)
         try:
             if doc is None:
                 out.append(extractor.extract(chunk.text, state=state))

@@ -3,8 +3,11 @@
 The state keeps the document's outline as a fixed anchor and, per section, the entities under
 discussion, the references still waiting for an antecedent and the current argument branch.
 "Holmes" after "Sherlock Holmes", "the company" after "Acme Corp" or "this assumption" after a
-stated premise resolve against it before the long-term graph is asked. At a section boundary the
-short-lived part is reset. `ShortTermState` is the interface the pipeline and the extractors use;
+stated premise resolve against it before the long-term graph is asked. At an episode boundary (a
+new section, or a boundary found in the text: `text_boundaries`) the short-lived part is reset;
+the outgoing episode's most salient entities stay for TRANSITION_CHUNKS chunks as weak
+candidates, found only when nothing the new episode names fits (a reference that crosses the
+boundary still finds its antecedent). `ShortTermState` is the interface the pipeline and the extractors use;
 `WorkingMemory` keeps it in plain Python objects, and any other representation (JSON patches,
 a key-value store) can implement the same interface.
 """
@@ -45,6 +48,9 @@ _CLAIM = re.compile(
     re.IGNORECASE,
 )
 _ACRONYM = re.compile(r"^[A-Z][A-Z&]{1,7}$")
+TRANSITION_ENTITIES = 3  # the outgoing episode's entities kept as weak candidates
+TRANSITION_CHUNKS = 2  # chunks they stay for
+SALIENCE_DECAY = 0.5  # an entity's salience kept from one chunk to the next
 HONORIFICS = {"mr", "mrs", "ms", "dr", "prof", "sir", "lady", "lord", "miss"}
 
 
@@ -53,6 +59,8 @@ class ActiveEntity:
     name: str
     type: str
     surfaces: list[str] = field(default_factory=list)
+    mentions: float = 0.0  # names and descriptions of it, halved at each chunk (salience)
+    first: int = 0  # when it was first named (order in the document)
 
 
 @dataclass(frozen=True)
@@ -64,6 +72,7 @@ class Reference:
     start: int
     end: int
     target: str | None = None
+    tentative: bool = False  # resolved to a weak candidate of the episode before
 
 
 @dataclass(frozen=True)
@@ -75,11 +84,13 @@ class StateView:
     active_entities: tuple[tuple[str, str], ...]  # (name, type), most recent last
     unresolved: tuple[str, ...]
     branch: str | None
+    transitional: tuple[tuple[str, str], ...] = ()  # weak candidates from the episode before
 
 
 class ShortTermState(Protocol):
-    def begin_chunk(self, section_path: Sequence[str]) -> bool:
-        """Enter the next chunk; returns True when it crossed a section boundary (and reset)."""
+    def begin_chunk(self, section_path: Sequence[str], boundary: bool = False) -> bool:
+        """Enter the next chunk; returns True when it crossed a section boundary or starts an
+        episode found in the text (`boundary`), and reset."""
         ...
 
     def canonical(self, surface: str, type: str) -> ActiveEntity | None:
@@ -105,16 +116,29 @@ class WorkingMemory:
         self.section_path: tuple[str, ...] | None = None
         self._reset()
 
+        self.weak: list[ActiveEntity] = []
+        self.weak_chunks = 0
+        self.named = 0
+
     def _reset(self) -> None:
         self.active: list[ActiveEntity] = []
         self.unresolved: list[Reference] = []
         self.branch: str | None = None
 
-    def begin_chunk(self, section_path: Sequence[str]) -> bool:
+    def begin_chunk(self, section_path: Sequence[str], boundary: bool = False) -> bool:
         path = tuple(section_path)
-        crossed = self.section_path is not None and path != self.section_path
+        crossed = self.section_path is not None and (path != self.section_path or boundary)
         if crossed:
+            salient = sorted(self.active, key=lambda e: e.mentions, reverse=True)
+            self.weak = sorted(salient[:TRANSITION_ENTITIES], key=self.active.index)
+            self.weak_chunks = TRANSITION_CHUNKS
             self._reset()
+        else:
+            for entity in self.active:  # what was named or described lately counts most
+                entity.mentions *= SALIENCE_DECAY
+            if self.weak_chunks:
+                self.weak_chunks -= 1
+                self.weak = self.weak if self.weak_chunks else []
         self.section_path = path
         return crossed
 
@@ -125,7 +149,7 @@ class WorkingMemory:
         if not wanted:
             return None
         short = surface.lower() if _ACRONYM.match(surface) else ""
-        for entity in reversed(self.active):
+        for entity in [*reversed(self.active), *reversed(self.weak)]:
             if entity.type != type:
                 continue
             tokens = _name_tokens(entity.name)
@@ -140,9 +164,14 @@ class WorkingMemory:
     def remember(self, name: str, type: str, surface: str) -> None:
         entity = next((e for e in self.active if e.name == name and e.type == type), None)
         if entity is None:
-            entity = ActiveEntity(name, type)
+            entity = next((e for e in self.weak if e.name == name and e.type == type), None)
+            entity = ActiveEntity(name, type, list(entity.surfaces) if entity else [])
+            self.named += 1
+            entity.first = self.named
+            self.weak = [e for e in self.weak if (e.name, e.type) != (name, type)]
         else:
             self.active.remove(entity)
+        entity.mentions += 1
         if surface not in entity.surfaces:
             entity.surfaces.append(surface)
         self.active.append(entity)  # most recent last
@@ -157,12 +186,19 @@ class WorkingMemory:
         )
 
     def refer(self, reference: Reference) -> Reference:
+        tentative = False
         if reference.kind == ARGUMENT:
             target = self.branch
         else:
-            target = next((e.name for e in reversed(self.active) if e.type == reference.kind), None)
+            found = _salient(self.active, reference.kind)
+            if found is None:
+                found = _salient(self.weak, reference.kind)
+                tentative = found is not None
+            else:
+                found.mentions += 1  # "the company" again is the company it was before
+            target = found.name if found else None
         resolved = Reference(
-            reference.phrase, reference.kind, reference.start, reference.end, target
+            reference.phrase, reference.kind, reference.start, reference.end, target, tentative
         )
         if target is None:
             self.unresolved.append(resolved)
@@ -178,7 +214,21 @@ class WorkingMemory:
             active_entities=tuple((e.name, e.type) for e in self.active),
             unresolved=tuple(ref.phrase for ref in self.unresolved),
             branch=self.branch,
+            transitional=tuple((e.name, e.type) for e in self.weak),
         )
+
+
+def _salient(entities: list[ActiveEntity], type: str) -> ActiveEntity | None:
+    """The entity of `type` a description points to: the most salient (named or described
+    most often, lately), the first named among equals (an episode's subject is named early and
+    described often; a name the extractor typed wrongly, "Ivo Novak" as an organisation, is
+    named in passing)."""
+    best = None
+    for entity in entities:
+        if entity.type == type and (best is None or entity.mentions > best.mentions or (
+            entity.mentions == best.mentions and entity.first < best.first)):  # fmt: skip
+            best = entity
+    return best
 
 
 def _name_tokens(name: str) -> frozenset[str]:
@@ -248,6 +298,25 @@ def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> 
                 )  # fmt: skip
         else:
             state.set_branch(event)
+    return _cataphora(mentions, references)
+
+
+def _cataphora(mentions: list[LocalMention], references: list[Reference]) -> ChunkReading:
+    """A description still open, or resolved only to a weak candidate of the episode before,
+    points to the first entity of its type the chunk names after it ("The company said on
+    Monday that Northwind Freight ..."): what the new episode names ranks first."""
+    for i, ref in enumerate(references):
+        if ref.kind == ARGUMENT or not (ref.target is None or ref.tentative):
+            continue
+        later = next((m for m in mentions if m.via != "reference" and m.type == ref.kind
+                      and m.start >= ref.end), None)  # fmt: skip
+        if later is None:
+            continue
+        references[i] = Reference(ref.phrase, ref.kind, ref.start, ref.end, later.name)
+        mentions[:] = [m for m in mentions if (m.start, m.via) != (ref.start, "reference")]
+        mentions.append(LocalMention(ref.phrase, ref.start, ref.end, later.name, ref.kind,
+                                     "reference"))  # fmt: skip
+    mentions.sort(key=lambda m: m.start)
     return ChunkReading(mentions, references)
 
 

@@ -75,6 +75,9 @@ def test_a_section_boundary_resets_the_short_lived_state_but_keeps_the_outline()
     view = state.view()
     assert view.active_entities == () and view.branch is None and view.unresolved == ()
     assert view.outline == tuple(outline) and view.section_path == ("Firms",)
+    assert view.transitional == (("Sherlock Holmes", "Person"),)  # weak, for two chunks
+    state.begin_chunk(("Firms",))
+    state.begin_chunk(("Firms",))
     reading = read_chunk(state, "Holmes again.", spans("Holmes again.", ("Holmes", "Person")))
     assert reading.mentions[0].name == "Holmes"  # resolution now belongs to the long-term graph
 
