@@ -20,7 +20,7 @@ and the answer's words in the text). Also the block's tokens, and the server tim
 Ingestion: the first --pipeline documents go through the whole pipeline (document_ingest with
 spaCy extraction and the resolution gate); the rest are stored by the ingestion service
 (document_store), chunked by its chunker, embedded by the real model in batches, and written by
-the chunk-write service (do_window_chunks_merge, one transaction per document) without
+the chunk-write service (do_window_chunks_merge, one transaction per 64 documents) without
 extraction, so 10,000 documents load in minutes. Uses the configured Neo4j and a tenant of its
 own, deleted at the end (unless --keep).
 """
@@ -105,11 +105,16 @@ class Names:
         self.rng, self.used = rng, set()
 
     def word(self) -> str:
+        # Words of 2-3 syllables run out past about 1,800 documents (each uses about 20 names
+        # of the ~37,000 such words): after 50 misses in a row a word takes 4 (1.2 million).
+        misses = 0
         while True:
-            w = "".join(self.rng.choice(SYLLABLES) for _ in range(self.rng.choice((2, 3))))
+            syllables = self.rng.choice((2, 3)) if misses < 50 else 4
+            w = "".join(self.rng.choice(SYLLABLES) for _ in range(syllables))
             if w not in self.used and len(w) > 4:
                 self.used.add(w)
                 return w.capitalize()
+            misses += 1
 
     def person(self) -> str:
         return f"{self.word()} {self.word()}"
@@ -187,8 +192,17 @@ def load(scope, docs: list[dict], *, pipeline: int) -> float:
             records.setdefault(d["uid"], []).append(ChunkRecord(
                 uid=chunk_uid(d["uid"], c.position), document_uid=d["uid"], chunk=c,
                 text_hash=content_hash(c.text), embedding=v))  # fmt: skip
-        for rows in records.values():
-            cypher.write_unit(scope, lambda stx, rows=rows: do_window_chunks_merge(stx, rows))
+
+        # One transaction per part (each document's chunks in a round trip of their own): a
+        # commit per document made 10,000 documents take most of an hour on this machine.
+        def part_written(stx, records=records):
+            for rows in records.values():
+                do_window_chunks_merge(stx, rows)
+
+        cypher.write_unit(scope, part_written)
+        if (s // 64) % 16 == 15:
+            print(f"  {s + len(part)} of {len(bulk)} chunked, embedded and written in "
+                  f"{time.perf_counter() - started:.0f} s", flush=True)  # fmt: skip
     return time.perf_counter() - started
 
 

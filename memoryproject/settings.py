@@ -333,6 +333,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "conversations.messages_embed_sweep",
         "schedule": 60.0,
     },
+    # Episode entries likewise (apps/lessons/services/entry_embedding.py).
+    "entries-embed-sweep": {
+        "task": "lessons.entries_embed_sweep",
+        "schedule": 60.0,
+    },
     # The console's usage over time: each tenant's counts, kept once an hour (the last reading).
     "tenants-usage-sample": {
         "task": "tenants.usage_sample",

@@ -98,6 +98,12 @@ class ConversationContextOut(serializers.Serializer):
     message = serializers.DictField(help_text="the message stored: uid, no, at, mentions")
     summary = serializers.DictField(allow_null=True, help_text="uid, upto, text")
     message_hits = serializers.ListField(child=serializers.DictField())
+    knowledge = serializers.ListField(
+        child=serializers.DictField(), help_text="the user's promoted facts the message names"
+    )
+    entry_hits = serializers.ListField(
+        child=serializers.DictField(), help_text="episode entries above the relevance floor"
+    )
     entity_hits = serializers.ListField(child=serializers.DictField())
     neighbours = serializers.ListField(child=serializers.DictField())
     traces = serializers.ListField(child=serializers.DictField())

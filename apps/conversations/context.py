@@ -13,6 +13,7 @@ from django.conf import settings
 
 from apps.conversations import context_floors as floors
 from apps.conversations import input_limits as limits
+from apps.conversations.context_memory import entries_read, knowledge_read
 from apps.conversations.message_fusion import messages_fused, word_places
 from apps.conversations.prompt_block import prompt_block
 from apps.conversations.services import after_append, do_message_append_in, validate_message_input
@@ -245,6 +246,8 @@ def check_context(
         "summary": found["summary"],
         "message_hits": found["messages"],
         "passages": found["passages"],
+        "knowledge": found["knowledge"],
+        "entry_hits": found["entries"],
         "entity_hits": found["entities"],
         "neighbours": found["neighbours"],
         "traces": found["traces"],
@@ -262,12 +265,13 @@ def check_context(
 
 
 def _reads_start(scope: Scope, *, user, sid, message, vector, k) -> dict[str, Future]:
-    """The searches, in three read transactions on threads of the pool: the user's messages and
-    the entities by words (with the summary), the entities by meaning, and the passages. A copy
+    """The searches, in five read transactions on threads of the pool: the user's messages and
+    the entities by words (with the summary), the entities by meaning, the passages, the user's
+    knowledge and the episode entries. A copy
     of the context goes with each, so round trips are counted where the call started."""
 
     def submit(read, **params) -> Future:
-        return thread_pool("context", 6).submit(
+        return thread_pool("context", 10).submit(
             copy_context().run, cypher.read_unit, scope, lambda unit: read(unit, **params)
         )
 
@@ -277,6 +281,8 @@ def _reads_start(scope: Scope, *, user, sid, message, vector, k) -> dict[str, Fu
         ),  # fmt: skip
         "meaning": submit(_entities_by_meaning, vector=vector, want=k * 2),
         "passages": submit(_passages, message=message, vector=vector, k=k),
+        "knowledge": submit(knowledge_read, user=user, message=message, k=k),
+        "entries": submit(entries_read, message=message, vector=vector, k=k),
     }
 
 
@@ -335,8 +341,9 @@ def _gathered(unit, reads: dict[str, Future], *, user, k, steps) -> dict:
         found.update(part)
         steps.extend(read_steps)
     omitted: list[dict] = []
-    for part in ("messages", "passages", "entities"):
+    for part in ("messages", "passages", "entities", "knowledge", "entries"):
         floors.omitted_add(omitted, part, found.pop(f"{part}_below_floor"), floors.BELOW_FLOOR)
+    floors.omitted_add(omitted, "knowledge", found.pop("knowledge_beyond_k"), floors.BEYOND_K)
     fused = rrf_fuse({"vector": found.pop("by_meaning"), "words": found.pop("by_words")})[:k]
     mark = time.perf_counter()
     around = unit.run(AROUND, uids=[f["uid"] for f in fused], user=user, per=k * 2,

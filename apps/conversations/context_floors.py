@@ -1,5 +1,5 @@
 """The budget of a context call is a ceiling, not a target: each part (messages, passages,
-entities, neighbours, traces) has a relevance floor, below which nothing is added however much
+entities, neighbours, knowledge, entries, traces) has a relevance floor, below which nothing is added however much
 room is left, and the answer lists what was left out and why (`omitted`: part, count, reason).
 
 Similarities are Neo4j's cosine ((1 + cos) / 2, as its vector indexes score). The floors were
@@ -96,3 +96,4 @@ def omitted_add(omitted: list[dict], part: str, count: int, reason: str) -> None
 
 BELOW_FLOOR = "below the relevance floor"
 IN_PASSAGE = "said by a passage given"
+BEYOND_K = "beyond the 2k strongest"

@@ -3,7 +3,8 @@
 Tokens are estimated at four characters each (the usual ratio for English with GPT-style
 tokenizers); the block never exceeds the estimate of the budget. Lines go in order of use to a
 model: the session's summary, the passages of documents (each cited: document, section,
-offsets), the user's related messages, the entities, their neighbours, and earlier traces. A line
+offsets), the user's related messages, the user's promoted knowledge (facts), the
+episode entries, the entities, their neighbours, and earlier traces. A line
 that does not fit is cut at a word; what does not fit at all is left out, and `omitted` says so.
 """
 
@@ -33,6 +34,15 @@ def _lines(found: dict) -> list[tuple[str, str]]:
                       f"[{p['start']}-{p['end']}]: {p['text']}"))  # fmt: skip
     for m in found["messages"]:
         lines.append((f"message:{m['uid']}", f"[{m['sid']}#{m['no']}] {m['role']}: {m['text']}"))
+    for f in found.get("knowledge", []):
+        lines.append((f"fact:{f['from']}-{f['relation']}-{f['to']}",
+                      f"Known: {f['from_name'] or f['from']} -{f['relation']}-> "
+                      f"{f['to_name'] or f['to']} (weight {f['weight']}, "
+                      f"confidence {round(f['confidence'], 2)})"))  # fmt: skip
+    for e in found.get("entries", []):
+        title = e["episode"]["title"] or e["episode"]["uid"]
+        lines.append((f"entry:{e['uid']}", f"Episode \"{title}\" #{e['seq']} {e['type']}: "
+                      f"{e['text']}"))  # fmt: skip
     for e in found["entities"]:
         about = f" - {e['description']}" if e.get("description") else ""
         lines.append((f"entity:{e['uid']}", f"{e['name']} ({e['type']}){about}"))
@@ -90,4 +100,5 @@ def prompt_block(found: dict, *, token_budget: int) -> dict:
 
 
 _PARTS = {"summary": "summary", "passage": "passages", "message": "messages",
-          "entity": "entities", "trace": "traces"}  # fmt: skip
+          "fact": "knowledge", "entry": "entries", "entity": "entities",
+          "trace": "traces"}  # fmt: skip

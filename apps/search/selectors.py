@@ -12,11 +12,12 @@ from apps.conversations.context_floors import MESSAGE_FLOOR
 from apps.conversations.input_limits import user_words_query
 from apps.graph import cypher
 from apps.graph.embeddings import embed_one
-from apps.graph.fulltext import fulltext_terms, scoped_query
+from apps.graph.fulltext import fulltext_terms
 from apps.graph.rank_fusion import rrf_fuse
 from apps.graph.scope import Scope
 from apps.ingestion.passage_selectors import do_passages_find
 from apps.knowledge.selectors import knowledge_search
+from apps.lessons.entry_selectors import do_entries_find
 from apps.resolution.selectors import entities_search
 
 KINDS = ("passages", "entities", "messages", "entries", "facts")
@@ -52,15 +53,6 @@ RETURN m.uid AS uid, m.text AS text, m.user AS user, m.sid AS sid, m.no AS no,
 """
 MESSAGES_OF_TENANT = MESSAGES.replace(" AND hit.user = $user LIMIT", " LIMIT")
 
-# Episode entries by words (entry_text keeps to the tenant inside Lucene).
-ENTRIES = """
-CALL db.index.fulltext.queryNodes('entry_text', $lucene, {limit: $depth}) YIELD node, score
-WITH node AS en WHERE en.tenant = $tenant
-OPTIONAL MATCH (ep:Episode {tenant: $tenant})-[:HAS]->(en)
-RETURN en.uid AS uid, en.text AS text, en.type AS type, ep.uid AS episode,
-       coalesce(ep.title, ep.key) AS episode_title
-"""
-
 
 def search_everything(scope: Scope, *, q: str, kinds: tuple[str, ...], limit: int,
                       user: str | None = None) -> dict:  # fmt: skip
@@ -76,7 +68,7 @@ def search_everything(scope: Scope, *, q: str, kinds: tuple[str, ...], limit: in
     if "messages" in kinds:
         found["messages"] = _messages(scope, q, vector, user)
     if "entries" in kinds:
-        found["entries"] = _entries(scope, q)
+        found["entries"] = _entries(scope, q, vector, limit)
     if "facts" in kinds:
         if user:
             found["facts"] = _facts(scope, q, user, limit)
@@ -159,17 +151,15 @@ def _messages(scope, q, vector, user) -> list[dict]:
     ]  # fmt: skip
 
 
-def _entries(scope, q) -> list[dict]:
-    lucene = scoped_query(fulltext_terms(q, content_only=True), ("text",), tenant=scope.tenant)
-    if not lucene:
-        return []
-    rows = cypher.read(scope, ENTRIES, lucene=lucene, depth=DEPTH)
+def _entries(scope, q, vector, limit) -> list[dict]:
+    found = cypher.read_unit(scope, lambda stx: do_entries_find(stx, text=q, vector=vector,
+                                                                limit=limit))  # fmt: skip
     return [
-        {"kind": "entry", "uid": r["uid"], "snippet": snippet(r["text"], q),
-         "source": {"uid": r["episode"], "title": r["episode_title"] or "", "kind": "episode",
-                    "type": r["type"]},
-         "ranks": {"words": place}}
-        for place, r in enumerate(rows, start=1)
+        {"kind": "entry", "uid": e["uid"], "snippet": snippet(e["text"], q),
+         "source": {"uid": e["episode"]["uid"], "title": e["episode"]["title"],
+                    "kind": "episode", "type": e["type"], "seq": e["seq"]},
+         "ranks": e["ranks"]}
+        for e in found["entries"]
     ]  # fmt: skip
 
 

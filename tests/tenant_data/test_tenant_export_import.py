@@ -20,7 +20,10 @@ from memoryproject.api_errors import ApplicationError, ConflictError
 from tests.conftest import scope_for, wait_for
 
 UIDS = "MATCH (n) WHERE n.tenant = $tenant AND n.uid IS NOT NULL RETURN collect(n.uid) AS uids"
-WAITING = "MATCH (m:MessageToEmbed {tenant: $tenant}) RETURN count(m) AS n"
+WAITING = (
+    "RETURN COUNT { MATCH (m:MessageToEmbed {tenant: $tenant}) } + "
+    "COUNT { MATCH (e:EntryToEmbed {tenant: $tenant}) } AS n"
+)
 VECTOR_HITS = """
 MATCH (c:Chunk {tenant: $tenant}) WITH c LIMIT 1
 CALL db.index.vector.queryNodes('chunk_embedding', 50, c.embedding) YIELD node
@@ -50,10 +53,11 @@ def test_an_export_imported_into_an_empty_tenant_gives_the_same_counts(
     Membership.objects.create(user=admin, tenant=target, role=Role.ADMIN)
     assert demo_data_fill(tenant=source)["filled"]
     source_scope = scope_for(source)
-    # The worker embeds the demo's messages meanwhile: export a settled tenant, or the archive
-    # keeps a message waiting (its label) that the source has embedded by the time it is counted.
+    # The worker embeds the demo's messages and entries meanwhile: export a settled tenant, or
+    # the archive keeps one waiting (its label) that the source has embedded by the time it is
+    # counted.
     wait_for(lambda: cypher.read(source_scope, WAITING)[0]["n"] == 0, timeout=300,
-             message="the demo's messages were not embedded")  # fmt: skip
+             message="the demo's messages and entries were not embedded")  # fmt: skip
     export = job_done(check_export_start(source_scope).uid)
     path = export_archive(source_scope, job_uid=export.uid)
     footer = list(archive_records(path))[-1]

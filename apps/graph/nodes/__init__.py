@@ -19,8 +19,8 @@ from apps.graph.nodes.tenancy import TenantNode
 FAMILIES = [documents, entities, failures, conversations, lessons, reviews, timeline, work]
 
 # Labels the graph uses without a node class: counters and marks of one tenant each.
-CLASSLESS_LABELS = {"EntrySerial", "ExtractionMark", "GraphVersion", "MessageToEmbed",
-                    "SimilaritySync"}  # fmt: skip
+CLASSLESS_LABELS = {"EntrySerial", "EntryToEmbed", "ExtractionMark", "GraphVersion",
+                    "MessageToEmbed", "SimilaritySync"}  # fmt: skip
 
 
 def graph_labels() -> frozenset[str]:

@@ -12,6 +12,7 @@
 (:EntrySerial {tenant, last}): the tenant's last entry serial; every Entry takes the next one in
 the query that stores it. (:ExtractionMark {tenant, kind, serial}): how far rows of a kind were
 read from entries (apps/timeline/entry_rows.py), (:Entry)-[:READ_FOR {kind, at, rows}]->(mark).
+(:EntryToEmbed): extra label of an entry with text still without a vector (a worker embeds it).
 """
 
 from neomodel import (
@@ -132,4 +133,9 @@ SCHEMA = [
     # One search (apps/search) finds entries by words; the tenant is a required clause.
     "CREATE FULLTEXT INDEX entry_text IF NOT EXISTS FOR (e:Entry) ON EACH [e.text, e.tenant]",
     "CREATE INDEX knowledge_user IF NOT EXISTS FOR (k:Knowledge) ON (k.tenant, k.user)",
+    "CREATE INDEX entry_to_embed IF NOT EXISTS FOR (e:EntryToEmbed) ON (e.tenant)",
+    # Entries by meaning, filtered by tenant inside the index (apps/lessons/entry_selectors.py).
+    "CYPHER 25 CREATE VECTOR INDEX entry_embedding IF NOT EXISTS FOR (e:Entry) ON e.embedding "
+    "WITH [e.tenant] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
+    "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",
 ]

@@ -13,6 +13,7 @@ import uuid
 from apps.graph import cypher
 from apps.graph.graph_version import do_graph_version_bump
 from apps.graph.scope import Scope
+from apps.lessons.services.entry_embedding import entries_embedding_queue
 from apps.lessons.services.references import (
     find_references,
     validate_key,
@@ -61,6 +62,8 @@ ON CREATE SET a.uid = randomUUID(), a.created_at = datetime()
 CREATE (en:Entry {uid: randomUUID(), tenant: $tenant, episode: ep.uid, seq: ep.last_seq,
                   type: $type, text: $text, values: $values, by: $actor, created_at: datetime()})
 CREATE (ep)-[:HAS]->(en), (a)-[:WROTE]->(en)
+// An entry with text waits for its vector (apps/lessons/services/entry_embedding.py).
+FOREACH (_ IN CASE WHEN trim($text) <> '' THEN [1] ELSE [] END | SET en:EntryToEmbed)
 FOREACH (_ IN CASE WHEN $type = 'outcome' THEN [1] ELSE [] END |
   SET ep.status = 'closed', ep.closed_at = en.created_at, ep.outcome = $values)
 WITH ep, en
@@ -173,7 +176,10 @@ def check_entry_record(
         status = "closed" if row["episode_status"] == "closed" else "recorded"
         return {"id": row["id"], "seq": row["seq"], "status": status}
 
-    return cypher.write_unit(scope, work)
+    receipt = cypher.write_unit(scope, work)
+    if text.strip():
+        entries_embedding_queue(scope.tenant)  # a worker embeds it, as messages are
+    return receipt
 
 
 def check_episode_close(
