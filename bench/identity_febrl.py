@@ -15,6 +15,7 @@ FEBRL3 is held out: bench/identity_estimate.py never sees it.
     .venv/bin/python bench/identity_febrl.py --sets febrl3      # all of FEBRL3 (5,000 records)
     .venv/bin/python bench/identity_febrl.py --sets febrl2 --explain-review   # why pairs wait
     .venv/bin/python bench/identity_febrl.py --sets febrl1 --decisions a.txt  # then diff two runs
+    .venv/bin/python bench/identity_febrl.py --limit 1000 --text  # values written into sentences
 
 --explain-review prints, for the true pairs sent to review, what held each (the comparison whose
 conflict forbade a merge, or a probability under the merge threshold), the levels of the pending
@@ -119,7 +120,22 @@ def review_explained(in_review, entity_of, rows, evidence_of) -> dict:
     return {"held by": held, "evidence levels": levels, "raw differences": kinds}
 
 
-def run_set(name: str, limit: int, explain: bool = False, decisions_to=None) -> dict:
+def values_written(entity: dict) -> str:
+    """A record's values as a note's sentences: 'X was born on 1945-08-14. X lives at ...'."""
+    values, name = entity["values"], entity["name"] or "This person"
+    sentences = []
+    if "born" in values:
+        sentences.append(f"{name} was born on {values['born']}.")
+    if "address" in values:
+        sentences.append(f"{name} lives at {values['address']}.")
+    if "id:soc_sec" in values:
+        sentences.append(f"Social security number {values['id:soc_sec']}.")
+    return " ".join(sentences)
+
+
+def run_set(
+    name: str, limit: int, explain: bool = False, decisions_to=None, as_text: bool = False
+) -> dict:
     from rest_framework.test import APIClient
 
     from apps.graph import cypher
@@ -140,8 +156,10 @@ def run_set(name: str, limit: int, explain: bool = False, decisions_to=None) -> 
     scope = Scope(tenant=tenant.uid, actor="bench", actor_kind="system")
     try:
         for rid, row in rows:
-            body = {"entities": [{"name": febrl_name(row), "type": "Person",
-                                  "values": febrl_values(row)}]}  # fmt: skip
+            entity = {"name": febrl_name(row), "type": "Person", "values": febrl_values(row)}
+            if as_text:  # the evidence written into the description, as agents often send it
+                entity = {**entity, "values": {}, "description": values_written(entity)}
+            body = {"entities": [entity]}
             started = time.perf_counter()
             response = client.post("/api/v1/facts", body, format="json", HTTP_HOST="localhost")
             spent += time.perf_counter() - started
@@ -199,6 +217,8 @@ def main() -> None:
         "--sets", default=",".join(SETS), help="comma-separated, of " + ", ".join(SETS)
     )
     parser.add_argument("--limit", type=int, default=0, help="only the first N records per set")
+    parser.add_argument("--text", action="store_true",
+                        help="the text variant: values written into the description, none sent")  # fmt: skip
     parser.add_argument("--explain-review", action="store_true",
                         help="count what held each true pair sent to review (not on FEBRL 3)")  # fmt: skip
     parser.add_argument("--decisions", type=argparse.FileType("w"),
@@ -220,8 +240,9 @@ def main() -> None:
     print(f"{'set':20} {'records':>7} {'pairs':>6} {'precision':>9} {'recall':>7} "
           f"{'to review':>9} {'false pend':>10} {'ms/rec':>7}  decisions")  # fmt: skip
     for name in args.sets.split(","):
-        r = run_set(name.strip(), args.limit, args.explain_review, args.decisions)
-        print(f"{r['set']:20} {r['records']:7d} {r['true pairs']:6d} {r['precision']:9.4f} "
+        r = run_set(name.strip(), args.limit, args.explain_review, args.decisions, args.text)
+        label = r["set"] + (" (text)" if args.text else "")
+        print(f"{label:20} {r['records']:7d} {r['true pairs']:6d} {r['precision']:9.4f} "
               f"{r['recall']:7.4f} {r['to review']:9.4f} {r['false pending']:10.4f} "
               f"{r['ms/record']:7.1f}  {r['actions']}", flush=True)  # fmt: skip
         for title, counts in r["explained"].items():
