@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import inspect
+import json
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
@@ -13,7 +14,7 @@ from mcp.types import Tool as MCPTool
 
 from apps.graph.scope import Scope
 from apps.mcp_server.key_scopes import PROFILE_STATE_KEY, SCOPE_STATE_KEY, scope_of_key
-from memoryproject.api_errors import ApplicationError
+from memoryproject.api_errors import ApplicationError, error_body
 
 # An agent's loop in at most ten tools, named as Graphiti's and Mem0's hosts name theirs.
 DEFAULT = ("add_memory", "search_memory", "get_context", "append_message", "get_entity",
@@ -66,6 +67,7 @@ class ProfiledServer(MCPServer):
         super().__init__(*args, **kwargs)
         self.tool_needs: dict[str, tuple[str, ...]] = {}
         self.tool_outputs: dict[str, dict] = {}
+        self.tool_schemas: dict[str, dict] = {}  # input schemas not read off a signature
 
     def tool_add(self, fn, *, needs: tuple[str, ...] | str, output: dict, annotations, name=None):
         name = name or fn.__name__
@@ -94,10 +96,22 @@ class ProfiledServer(MCPServer):
     async def _handle_call_tool(self, ctx, params):
         profile, _scope = await _connection(ctx, with_scope=False)
         if params.name not in self.visible(profile, None):
-            text = (f'{{"error": {{"code": "not_found", "message": "No tool {params.name[:60]!r} '
-                    f'in the {profile} profile.", "field": "name"}}, "status": 404}}')  # fmt: skip
-            return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
-        return await super()._handle_call_tool(ctx, params)
+            body = {**error_body("not_found", f"No tool {params.name[:60]!r} in the {profile} "
+                                 "profile.", field="name"), "status": 404}  # fmt: skip
+            text = json.dumps(body, ensure_ascii=False)
+            return CallToolResult(content=[TextContent(type="text", text=text)],
+                                  structured_content=body, is_error=True)  # fmt: skip
+        result = await super()._handle_call_tool(ctx, params)
+        if isinstance(result, CallToolResult) and result.is_error and not result.structured_content:
+            # The SDK's own refusal (arguments its check refused) is plain text: put it in
+            # the error shape every other refusal has.
+            message = " ".join(str(result.content[0].text if result.content else "").split())
+            body = {**error_body("invalid", message[:1000] or "The arguments are invalid."),
+                    "status": 400}  # fmt: skip
+            text = json.dumps(body, ensure_ascii=False)
+            return CallToolResult(content=[TextContent(type="text", text=text)],
+                                  structured_content=body, is_error=True)  # fmt: skip
+        return result
 
 
 async def _connection(ctx, *, with_scope: bool = True) -> tuple[str, Scope | None]:

@@ -10,7 +10,16 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import ConfigDict
 
 from apps.mcp_server.profiles import DEFAULT_PROFILE, ProfiledServer
-from apps.mcp_server.tools import agent_loop, history, lessons, memory, tasks
+from apps.mcp_server.tools import (
+    agent_loop,
+    history,
+    lessons,
+    memory,
+    reference_memory,
+    resources,
+    rest_routes,
+    tasks,
+)
 
 INSTRUCTIONS = (
     "Anamnesis is this agent's long-term memory. Before answering a user, call `get_context` "
@@ -37,6 +46,9 @@ def mcp_server(*, api_key: str | None = None, profile: str = DEFAULT_PROFILE) ->
     lessons.register(server)
     tasks.register(server)
     history.register(server)
+    reference_memory.register(server)
+    resources.register(server)
+    rest_routes.register(server)
     arguments_closed(server)
     return server
 
@@ -50,4 +62,6 @@ def arguments_closed(server: MCPServer) -> None:
         closed = type(model.__name__, (model,),
                       {"model_config": ConfigDict(**model.model_config, extra="forbid")})  # fmt: skip
         tool.fn_metadata.arg_model = closed
-        tool.parameters = closed.model_json_schema(by_alias=True)
+        tool.parameters = server.tool_schemas.get(tool.name) or closed.model_json_schema(
+            by_alias=True
+        )
