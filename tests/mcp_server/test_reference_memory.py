@@ -101,8 +101,16 @@ def test_a_reference_memory_host_works_unchanged(live_asgi, tenant, make_tenant,
     assert their_graph["entities"] == [] and their_delete["jobs"] == []
 
     async def delete(client):
-        return await call(client, "delete_entities", entityNames=["Maria Okafor"])
+        unrelated = await call(
+            client,
+            "delete_relations",
+            relations=[
+                {"from": "Maria Okafor", "to": "Okafor Shipping", "relationType": "works_for"}
+            ],
+        )
+        return unrelated, await call(client, "delete_entities", entityNames=["Maria Okafor"])
 
-    assert over_http(live_asgi, raw, delete, profile="memory")["jobs"]
+    unrelated, deleted = over_http(live_asgi, raw, delete, profile="memory")
+    assert len(unrelated["jobs"]) == 1 and deleted["jobs"]
     wait_for(lambda: "Maria Okafor" not in over_http(live_asgi, raw, maria_now, profile="memory"),
              message="the entity was not deleted")  # fmt: skip

@@ -49,3 +49,31 @@ def test_route_tools_answer_refuse_and_check_scopes_as_rest(
     merged = over_http(live_asgi, reviewer, review)
     assert not merged["is_error"] and merged["merge_uid"]
     assert pending_pairs(scope_for(tenant)) == []
+
+
+def test_the_work_profile_claims_adds_evidence_and_releases(live_asgi, tenant, make_tenant):
+    raw, theirs = key_issue(tenant), key_issue(make_tenant())
+
+    async def steps(client):
+        task = await call(client, "create_task", description="survey the bridge", kind="field")
+        got = {"claim": await call(client, "claim_task", kind="field", lease_seconds=600)}
+        got["evidence"] = await call(client, "add_evidence", task=task["id"], source="site visit",
+                                     content="Two cracked bearings on the north pier.",
+                                     strength=0.8)  # fmt: skip
+        got["read"] = await call(client, "get_evidence", evidence_id=got["evidence"]["id"])
+        got["task"] = await call(client, "get_task", task=task["id"])
+        got["release"] = await call(client, "release_task", task=task["id"])
+        got["again"] = await call(client, "claim_task", kind="field", lease_seconds=600)
+        return task, got
+
+    task, got = over_http(live_asgi, raw, steps, profile="work")
+    assert got["claim"]["task"]["id"] == task["id"]
+    assert got["read"]["content"] == "Two cracked bearings on the north pier."
+    assert got["read"]["task"] in (task["id"], task["uid"])
+    assert got["evidence"]["id"] in str(got["task"])
+    assert got["release"]["status"] == "PENDING" and got["again"]["task"]["id"] == task["id"]
+
+    async def other(client):
+        return await call(client, "get_evidence", evidence_id=got["evidence"]["id"])
+
+    assert over_http(live_asgi, theirs, other, profile="work")["status"] == 404

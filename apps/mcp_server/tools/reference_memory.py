@@ -4,8 +4,9 @@ src/memory) with its names and shapes, so a host configured for that server work
 Each statement the host makes is a facts submission through the resolution gate with its text
 kept as a one-chunk document (the provenance): an entity's own line, each observation, each
 relation. An entity named again is sent with what the graph knows of it (type, description,
-values) as evidence; where that is not enough the gate holds a twin for review instead of
-guessing. Deleting is deleting those documents (a job each: what only they taught goes)."""
+values, and the name as the external id `id:memory`) as evidence; where that is not enough
+the gate holds a twin for review instead of guessing. Deleting is deleting those documents (a
+job each: what only they taught goes)."""
 
 from __future__ import annotations
 
@@ -26,6 +27,7 @@ from apps.resolution import selectors as entity_selectors
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError
 
+ID_KEY = "id:memory"  # the external id a name is sent as
 FACTS_TITLE = "facts"  # what entity_detail names a facts submission's document (its source)
 MAX_ITEMS = 50  # entities, relations or observations per call, as the facts route's limit
 MAX_READ = 50  # entities a read answers with (each is one detail read)
@@ -81,13 +83,18 @@ def _known(scope, name: str) -> list[dict]:
 
 
 def _fact(name: str, entity_type: str, known: list[dict]) -> dict:
-    """An entity fact for the gate: what the graph knows of the name, else the host's type."""
+    """An entity fact for the gate. The reference server's name is its entity's key, so it is
+    sent as the external id `id:memory` (an identifier, which the gate weighs as strong
+    evidence), with what the graph knows of the name, else the host's type."""
+    values = {ID_KEY: name}
     if known:
         found = known[0]
+        kept = {k: v for k, v in (found.get("values") or {}).items()
+                if isinstance(v, str | int | float | bool)}  # fmt: skip
         return {"name": name, "type": found["type"], "description": found.get("description") or "",
-                "values": {k: v for k, v in (found.get("values") or {}).items()
-                           if isinstance(v, str | int | float | bool)}}  # fmt: skip
-    values = {"entity_type": entity_type} if entity_type else {}
+                "values": {**kept, **values}}  # fmt: skip
+    if entity_type:
+        values["entity_type"] = entity_type
     return {"name": name, "type": _type(entity_type), "values": values}
 
 

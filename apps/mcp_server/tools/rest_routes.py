@@ -20,7 +20,9 @@ from django.http import HttpRequest, QueryDict
 from django.urls import URLPattern, reverse
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from rest_framework.exceptions import APIException
 
+from apps.graph.cypher import read_your_writes
 from apps.mcp_server.output_schemas import OBJECT
 from apps.mcp_server.tool_calls import answer_data, caller_scope
 from apps.tenants.models import KeyScope
@@ -116,15 +118,11 @@ def route_tool(route: URLPattern, method: str, name: str, params: list[str]):
         try:
             scope = caller_scope(ctx)
             kwargs = {p: str(arguments.get(p) or "")[:200] for p in params}
-            status, data = route_call(scope, route, method, kwargs, arguments.get("body"),
-                                      arguments.get("query"))  # fmt: skip
-        except ApplicationError as exc:
+            with read_your_writes():  # as ReadYourWritesMiddleware does for the route
+                status, data = route_call(scope, route, method, kwargs, arguments.get("body"),
+                                          arguments.get("query"))  # fmt: skip
+        except (ApplicationError, APIException) as exc:  # the key, refused before the view
             response = exception_handler(exc, {})
-            status, data = response.status_code, response.data
-        except Exception as exc:  # an APIException of the authentication
-            response = exception_handler(exc, {})
-            if response is None:
-                raise
             status, data = response.status_code, response.data
         finally:
             close_old_connections()
