@@ -63,7 +63,7 @@ def test_a_reference_memory_host_works_unchanged(live_asgi, tenant, make_tenant,
     got = over_http(live_asgi, raw, steps, profile="memory")
     assert not any(got[k]["is_error"] for k in ("entities", "relations", "observed")), got
     assert [e["name"] for e in got["entities"]["entities"]] == ["Maria Okafor", "Okafor Shipping"]
-    assert {r["action"] for r in got["entities"]["receipts"]} <= {"created", "merged"}
+    assert {r["action"] for r in got["entities"]["receipts"]} <= {"created", "merged", "unchanged"}
     assert got["relations"]["relations"][0]["from"] == "Maria Okafor"
     assert got["observed"]["results"][0]["addedObservations"] == ["Prefers morning meetings"]
     assert got["unknown"]["status"] == 404 and got["unknown"]["error"]["field"] == "entityName"

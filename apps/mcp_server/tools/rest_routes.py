@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 from django.conf import settings
 from django.db import close_old_connections
 from django.http import HttpRequest, QueryDict
-from django.urls import URLPattern, reverse
+from django.urls import URLPattern, get_resolver, reverse
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from rest_framework.exceptions import APIException
@@ -91,7 +91,7 @@ def route_call(scope, route: URLPattern, method: str, kwargs: dict, body, query)
                     "HTTP_HOST": _host(), "SERVER_PORT": "80", "REMOTE_ADDR": "127.0.0.1",
                     "QUERY_STRING": query_string}  # fmt: skip
     request.GET = QueryDict(query_string)
-    request._stream = io.BytesIO(data)  # what HttpRequest.read() reads
+    request._stream, request._read_started = io.BytesIO(data), False  # what read() reads
     request._force_auth_user, request._force_auth_token = _Principal(scope.actor), scope
     response = view(request, **kwargs)
     if hasattr(response, "render"):
@@ -178,6 +178,17 @@ def input_schema(operation: dict, components: dict) -> tuple[dict, list[str]]:
     return _defs(schema, components), path
 
 
+def named_routes(patterns):
+    """(name, pattern) of every named route of the URL conf (read through Django's resolver:
+    the project's URL conf stands above this app)."""
+    for pattern in patterns:
+        if isinstance(pattern, URLPattern):
+            if pattern.name:
+                yield pattern.name, pattern
+        else:
+            yield from named_routes(pattern.url_patterns)
+
+
 def required_scope(view_class, method: str) -> str:
     """The key scope the view needs for `method` (some views decide by method)."""
     view = view_class()
@@ -188,11 +199,9 @@ def required_scope(view_class, method: str) -> str:
 def register(server) -> None:
     from drf_spectacular.generators import SchemaGenerator
 
-    from memoryproject.urls import api_v1
-
     openapi = SchemaGenerator().get_schema(request=None, public=True)
     components = openapi.get("components", {}).get("schemas", {})
-    by_name = {route.name: route for route in api_v1 if isinstance(route, URLPattern)}
+    by_name = dict(named_routes(get_resolver().url_patterns))
     for (route_name, method), name in ROUTES.items():
         route = by_name[route_name]
         needs = required_scope(route.callback.view_class, method)
@@ -200,7 +209,8 @@ def register(server) -> None:
         operation = openapi["paths"][path][method]
         schema, params = input_schema(operation, components)
         fn = route_tool(route, method, name, params)
-        fn.__doc__ = operation.get("summary") or name.replace("_", " ")
+        summary = operation.get("summary") or name.replace("_", " ")
+        fn.__doc__ = f"{summary} (REST: {method.upper()} {path.removeprefix('/api/v1')})"
         read_only = needs == KeyScope.MEMORY_READ
         hints = ToolAnnotations(read_only_hint=read_only, open_world_hint=False,
                                 destructive_hint=False)  # fmt: skip
