@@ -9,13 +9,14 @@ from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from mcp.server.transport_security import TransportSecuritySettings
 from rest_framework.exceptions import APIException
-from starlette.datastructures import Headers
+from starlette.datastructures import Headers, QueryParams
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from apps.mcp_server.key_scopes import SCOPE_STATE_KEY, scope_of_headers
+from apps.mcp_server.key_scopes import PROFILE_STATE_KEY, SCOPE_STATE_KEY, scope_of_headers
+from apps.mcp_server.profiles import profile_checked
 from apps.mcp_server.tools import mcp_server
-from memoryproject.api_errors import error_body, exception_handler
+from memoryproject.api_errors import ApplicationError, error_body, exception_handler
 
 PATH = "/mcp"
 
@@ -56,12 +57,27 @@ class KeyAuthenticated:
         if refusal is not None:
             await refusal(scope, receive, send)
             return
-        scope.setdefault("state", {})[SCOPE_STATE_KEY] = key_scope
+        try:
+            profile = profile_of(scope)
+        except ApplicationError as exc:
+            await JSONResponse(error_body("bad_request", exc.message, field="profile",
+                                          limit=exc.limit), 400)(scope, receive, send)  # fmt: skip
+            return
+        state = scope.setdefault("state", {})
+        state[SCOPE_STATE_KEY], state[PROFILE_STATE_KEY] = key_scope, profile
         refusal = _transport_refusal(scope)
         if refusal is not None:
             await refusal(scope, receive, send)
             return
         await self.app(scope, receive, send_json_errors(send))
+
+
+def profile_of(scope: Scope) -> str:
+    """The connection's profile: the `X-MCP-Profile` header, else `?profile=`, else `default`."""
+    named = Headers(scope=scope).get("x-mcp-profile")
+    if named is None:
+        named = QueryParams(scope.get("query_string", b"")).get("profile")
+    return profile_checked(named)
 
 
 def _transport_refusal(scope: Scope) -> JSONResponse | None:

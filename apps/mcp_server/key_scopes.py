@@ -19,6 +19,7 @@ from apps.tenants.throttles import AddressRateThrottle, KeyRateThrottle
 # Where the HTTP app leaves the authenticated Scope for the tools: the ASGI scope's `state`, which
 # the SDK's Request (handed to the tool as `ctx.request_context.request`) reads back.
 SCOPE_STATE_KEY = "anamnesis_scope"
+PROFILE_STATE_KEY = "anamnesis_profile"  # the connection's profile, beside it
 
 
 def scope_of_headers(asgi_scope: dict) -> Scope:

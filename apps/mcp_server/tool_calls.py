@@ -86,15 +86,20 @@ def tool_run(
             raise PermissionDeniedError(f"This API key lacks the '{needs}' scope.")
         with read_your_writes():  # a tool call is one unit, as a REST request is
             answer = work(scope)
-        text, is_error = answer_text(answer), False
+        data, text = answer_data(answer)
+        structured, is_error = data if isinstance(data, dict) else {"results": data}, False
     except (ApplicationError, APIException) as exc:
         body, status = _refusal(exc)
         if scope is not None and (writes or conversation) and not getattr(exc, "recorded", False):
             _record(scope, body["error"], exc, writes=writes, conversation=conversation)
-        text, is_error = json.dumps({**body, "status": status}, ensure_ascii=False), True
+        structured = {**body, "status": status}
+        text, is_error = json.dumps(structured, ensure_ascii=False), True
     finally:
         close_old_connections()
-    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=is_error)
+    # The same answer twice, as MCP asks of a tool with an output schema: JSON text for hosts
+    # that read content, structured content for those that validate it.
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=structured, is_error=is_error)  # fmt: skip
 
 
 def _refusal(exc: Exception) -> tuple[dict, int]:
@@ -118,6 +123,11 @@ def _record(scope: Scope, error: dict, exc: Exception, *, writes, conversation) 
 
 def answer_text(answer: Any, *, limit: int = MAX_ANSWER_CHARS) -> str:
     """Compact JSON of at most `limit` characters (plain JSON types, as the REST API renders)."""
+    return answer_data(answer, limit=limit)[1]
+
+
+def answer_data(answer: Any, *, limit: int = MAX_ANSWER_CHARS) -> tuple[Any, str]:
+    """The answer as plain JSON data cut to fit `limit` characters, and its compact text."""
     data = json.loads(SafeJSONRenderer().render(answer))
     text = _dumps(data)
     omitted: dict[str, int] = {}
@@ -134,7 +144,7 @@ def answer_text(answer: Any, *, limit: int = MAX_ANSWER_CHARS) -> str:
         if isinstance(data, dict):
             data["truncated"] = omitted
         text = _dumps(data)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return data, (text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 def _dumps(data: Any) -> str:

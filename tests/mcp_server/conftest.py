@@ -28,8 +28,12 @@ def key_issue(tenant, scopes=READ_WRITE) -> str:
 
 
 def answer(result) -> dict:
-    """A tool result's JSON, with `is_error` beside it (a refusal is the REST error body)."""
-    return {**json.loads(result.content[0].text), "is_error": bool(result.is_error)}
+    """A tool result's JSON, with `is_error` beside it (a refusal is the REST error body). The
+    text and the structured content are the same answer (the SDK's client has checked the
+    structured content against the tool's output schema)."""
+    data = json.loads(result.content[0].text)
+    assert result.structured_content == data, "text and structured content differ"
+    return {**data, "is_error": bool(result.is_error)}
 
 
 async def call(client: Client, tool: str, **arguments) -> dict:
@@ -111,11 +115,14 @@ def run_apart(main):
         return pool.submit(anyio.run, main).result()
 
 
-def over_http(base_url: str, raw_key: str, steps) -> object:
-    """Run `steps(client)` in one client connection over HTTP; its return value."""
+def over_http(base_url: str, raw_key: str, steps, *, profile: str | None = "full") -> object:
+    """Run `steps(client)` in one client connection over HTTP with a profile (None: the
+    server's default); its return value."""
 
     async def main():
         headers = {"Authorization": f"Api-Key {raw_key}"}
+        if profile is not None:
+            headers["X-MCP-Profile"] = profile
         async with httpx2.AsyncClient(headers=headers, timeout=120) as http:
             transport = streamable_http_client(f"{base_url}/mcp", http_client=http)
             async with Client(transport) as client:

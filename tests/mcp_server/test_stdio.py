@@ -33,9 +33,10 @@ def server_env(raw_key: str) -> dict:
     return {**os.environ, **child_database_env(), "AGENT_KEY": raw_key}
 
 
-def over_stdio(raw_key: str, steps):
+def over_stdio(raw_key: str, steps, *, profile: str = "full"):
     params = StdioServerParameters(
-        command=sys.executable, args=["manage.py", "mcp", "--key-env", "AGENT_KEY"],
+        command=sys.executable,
+        args=["manage.py", "mcp", "--key-env", "AGENT_KEY", "--profile", profile],
         env=server_env(raw_key), cwd=str(ROOT),
     )  # fmt: skip
 
@@ -110,7 +111,7 @@ def test_stdio_answers_every_tool_for_its_keys_tenant_only(tenant, make_tenant):
         return tools, got, refused
 
     tools, got, (other, bad) = over_stdio(raw, steps)
-    assert tools == TOOLS and set(got) == TOOLS
+    assert tools >= TOOLS and set(got) == TOOLS
     assert [tool for tool, result in got.items() if result["is_error"]] == [], got
     assert got["get_entity"]["name"] == "Ada Lovelace"
     assert got["get_entity"]["values"] == {"born": 1815}
@@ -141,3 +142,27 @@ def test_the_readme_shows_a_host_both_transports_as_they_are_served():
     assert stdio["args"][1:] == ["mcp", "--key-env", "ANAMNESIS_API_KEY"]
     assert stdio["args"][0].endswith("/manage.py") and "ANAMNESIS_API_KEY" in stdio["env"]
     assert http["url"].endswith(PATH) and http["headers"]["Authorization"].startswith("Api-Key ")
+
+
+def test_stdio_serves_the_profile_it_was_started_with(tenant):
+    from tests.mcp_server.test_profiles import DEFAULT, MEMORY
+
+    raw = key_issue(tenant)
+
+    async def default(client):
+        tools = {tool.name for tool in (await client.list_tools()).tools}
+        added = await call(client, "add_memory", text="Grace Hopper wrote the first compiler.")
+        found = await call(client, "search_memory", q="Grace Hopper compiler")
+        return tools, added, found, await call(client, "whoami")
+
+    tools, added, found, outside = over_stdio(raw, default, profile="default")
+    assert tools == DEFAULT and added["stored"] == "document" and not added["is_error"]
+    assert any("Hopper" in r["snippet"] for r in found["results"])
+    assert outside["status"] == 404 and outside["error"]["field"] == "name"
+
+    async def memory(client):
+        tools = {tool.name for tool in (await client.list_tools()).tools}
+        return tools, await call(client, "open_nodes", names=["Grace Hopper"])
+
+    tools, opened = over_stdio(raw, memory, profile="memory")
+    assert tools == MEMORY and [e["name"] for e in opened["entities"]] == ["Grace Hopper"]

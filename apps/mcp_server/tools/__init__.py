@@ -9,31 +9,46 @@ from contextlib import asynccontextmanager
 from mcp.server.mcpserver import MCPServer
 from pydantic import ConfigDict
 
-from apps.mcp_server.tools import history, lessons, memory, tasks
+from apps.mcp_server.profiles import DEFAULT_PROFILE, ProfiledServer
+from apps.mcp_server.tools import (
+    agent_loop,
+    history,
+    lessons,
+    memory,
+    reference_memory,
+    resources,
+    rest_routes,
+    tasks,
+)
 
 INSTRUCTIONS = (
-    "Anamnesis is this agent's long-term memory. Before answering a user, call `context` with "
-    "their message; store your answer with `append_message`. Write what you learn as facts "
-    "(`add_facts`) or documents (`ingest_document`); look things up with `search_entities` and "
-    "`get_entity`. Record work as episodes and read `lessons` and `playbooks_for` first; "
-    "share work as tasks (`create_task`, `claim_task`, `complete_task`, `task_context`). "
-    "A refusal is JSON: {error: {code, message, field, limit}, status}."
+    "Anamnesis is this agent's long-term memory. Before answering a user, call `get_context` "
+    "with their message; store your answer with `append_message`. Remember what you learn with "
+    "`add_memory` (facts or text: its receipts say what was merged, held for review or "
+    "created); look things up with `search_memory`, `get_entity` and `get_document`; correct "
+    "with `forget`. The work profile shares tasks (`claim_task`, `complete_task`, "
+    "`task_context`) and episodes (read `lessons` and `playbooks_for` first); the full profile "
+    "has every capability. A refusal is JSON: {error: {code, message, field, limit}, status}."
 )
 
 
-def mcp_server(*, api_key: str | None = None) -> MCPServer:
-    """The server with every tool. `api_key`: the key of a stdio process (HTTP calls bring
-    their own, see apps.mcp_server.http_app)."""
+def mcp_server(*, api_key: str | None = None, profile: str = DEFAULT_PROFILE) -> MCPServer:
+    """The server with every tool; a connection sees its profile's. `api_key` and `profile`:
+    those of a stdio process (HTTP calls bring their own, see apps.mcp_server.http_app)."""
 
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[dict]:
-        yield {"api_key": api_key}
+        yield {"api_key": api_key, "profile": profile}
 
-    server = MCPServer("anamnesis", instructions=INSTRUCTIONS, version="1", lifespan=lifespan)
+    server = ProfiledServer("anamnesis", instructions=INSTRUCTIONS, version="1", lifespan=lifespan)
+    agent_loop.register(server)
     memory.register(server)
     lessons.register(server)
     tasks.register(server)
     history.register(server)
+    reference_memory.register(server)
+    resources.register(server)
+    rest_routes.register(server)
     arguments_closed(server)
     return server
 
@@ -47,4 +62,6 @@ def arguments_closed(server: MCPServer) -> None:
         closed = type(model.__name__, (model,),
                       {"model_config": ConfigDict(**model.model_config, extra="forbid")})  # fmt: skip
         tool.fn_metadata.arg_model = closed
-        tool.parameters = closed.model_json_schema(by_alias=True)
+        tool.parameters = server.tool_schemas.get(tool.name) or closed.model_json_schema(
+            by_alias=True
+        )

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
+from apps.mcp_server.output_schemas import ROWS, obj
 from apps.mcp_server.tool_calls import checked, tool_run
 from apps.mcp_server.tools.memory import READ, arg
 from apps.tenants.models import KeyScope
@@ -52,6 +53,7 @@ def entity_as_of(
     return tool_run(ctx, needs=KeyScope.MEMORY_READ, work=work)
 
 
-def register(server: MCPServer) -> None:
-    for fn in (entity_history, entity_as_of):
-        server.add_tool(fn, annotations=READ, structured_output=False)
+def register(server) -> None:
+    server.tool_add(entity_history, needs=KeyScope.MEMORY_READ, output=ROWS, annotations=READ)
+    server.tool_add(entity_as_of, needs=KeyScope.MEMORY_READ, annotations=READ,
+                    output=obj(state={"type": ["object", "null"]}))  # fmt: skip

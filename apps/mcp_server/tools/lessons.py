@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from apps.lessons import selectors
 from apps.lessons.api.episodes import CloseIn, EntryIn, EpisodeOpenIn
@@ -20,18 +20,19 @@ from apps.lessons.filters import HandoffFilters
 from apps.lessons.services import episodes as episode_services
 from apps.lessons.services import handoffs as handoff_services
 from apps.lessons.services.references import REF_KINDS
+from apps.mcp_server.output_schemas import OBJECT, ROWS, obj
 from apps.mcp_server.tool_calls import checked, tool_run
 from apps.mcp_server.tools.memory import READ, WRITE, arg
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError
 from memoryproject.json_values import FREE_FORM, json_loads
 
-KINDS = ", ".join(REF_KINDS)
-
 
 class Ref(BaseModel):
-    model_config = ConfigDict(extra="allow")
-    kind: Annotated[str, arg(KINDS)]
+    # As EntityFact: the service refuses an unknown kind or key in REST's words; the schema
+    # says so beforehand.
+    model_config = ConfigDict(extra="allow", json_schema_extra={"additionalProperties": False})
+    kind: Annotated[str, arg("what it points at"), Field(json_schema_extra={"enum": REF_KINDS})]
     id: Annotated[str, arg("its id (entry and episode ids come from their receipts)")]
 
 
@@ -187,8 +188,13 @@ def whoami(ctx: Context) -> CallToolResult:
     return tool_run(ctx, needs=KeyScope.MEMORY_READ, work=work)
 
 
-def register(server: MCPServer) -> None:
+def register(server) -> None:
+    W, R = KeyScope.MEMORY_WRITE, KeyScope.MEMORY_READ
     for fn in (open_episode, record_entry, close_episode, hand_off, accept_handoff):
-        server.add_tool(fn, annotations=WRITE, structured_output=False)
-    for fn in (lessons, playbooks_for, handoffs, whoami):
-        server.add_tool(fn, annotations=READ, structured_output=False)
+        server.tool_add(fn, needs=W, output=OBJECT, annotations=WRITE)
+    for fn in (lessons, playbooks_for):
+        server.tool_add(fn, needs=R, output=ROWS, annotations=READ)
+    server.tool_add(handoffs, needs=R, annotations=READ, output={
+        **ROWS, "properties": {**ROWS["properties"], "agent": {"type": "string"}}})  # fmt: skip
+    server.tool_add(whoami, needs=R, annotations=READ, output=obj(
+        agent={"type": "string"}, scopes={"type": "array", "items": {"type": "string"}}))  # fmt: skip

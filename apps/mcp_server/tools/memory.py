@@ -4,17 +4,20 @@ serializer and calls the REST route's service (see tool_calls)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from apps.conversations import context as conversation_context
 from apps.conversations import services as conversation_services
 from apps.conversations.api import ContextIn, MessageIn
+from apps.graph.nodes.entities import ENTITY_TYPES
 from apps.ingestion import services as ingestion_services
 from apps.ingestion.api import DocumentIn, EntityFactIn, FactsIn, RelationFactIn
+from apps.ingestion.extraction.ontology import RELATIONS
+from apps.mcp_server.output_schemas import OBJECT, obj, serializer_schema
 from apps.mcp_server.tool_calls import checked, limits_of, tool_run
 from apps.resolution import selectors as entity_selectors
 from apps.resolution.api import EntityOut, EntitySearchIn, EntitySearchOut
@@ -28,6 +31,10 @@ from memoryproject.request_inputs import MAX_UID_CHARS
 READ = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITE = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
 HISTORY_PARTS = ("kind", "key", "states", "windows")  # of the entity timeline, for get_entity
+EntityType = Literal["Person", "Organization", "Location", "Event", "Object"]  # POLE+O
+assert EntityType.__args__ == ENTITY_TYPES  # said once, in apps.graph (the search's filter)
+PREDICATE = (f"one of {', '.join(RELATIONS)}; any other is stored as RELATES_TO with the "
+             "phrase kept as its nuance")  # fmt: skip
 
 
 def arg(
@@ -40,21 +47,24 @@ def arg(
 
 
 class EntityFact(BaseModel):
-    # Unknown keys are kept and passed on, so the REST serializer refuses them as it would.
-    model_config = ConfigDict(extra="allow")
+    # Unknown keys and types reach the REST serializer, which refuses them in its own words;
+    # the schema says so beforehand (additionalProperties false, the enum).
+    model_config = ConfigDict(extra="allow", json_schema_extra={"additionalProperties": False})
     name: Annotated[str, arg("the entity's name", EntityFactIn, "name")]
-    type: Annotated[
-        str, arg("Person, Object, Location, Event or Organization", EntityFactIn, "type")
-    ]
+    type: Annotated[str, arg("its POLE+O type"), Field(json_schema_extra={"enum": ENTITY_TYPES})]
     aliases: Annotated[list[str] | None, arg("other names", EntityFactIn, "aliases")] = None
     description: Annotated[str | None, arg("one sentence", EntityFactIn, "description")] = None
     values: Annotated[dict[str, Any] | None, arg("attributes: name -> scalar value")] = None
 
 
 class RelationFact(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", json_schema_extra={"additionalProperties": False})
     subject: Annotated[str, arg("an entity's name (among `entities`)", RelationFactIn, "subject")]
-    predicate: Annotated[str, arg("e.g. WORKS_FOR", RelationFactIn, "predicate")]
+    predicate: Annotated[
+        str,
+        arg(PREDICATE, RelationFactIn, "predicate"),
+        Field(json_schema_extra={"examples": list(RELATIONS)}),
+    ]
     object: Annotated[str, arg("an entity's name (among `entities`)", RelationFactIn, "object")]
     confidence: Annotated[float | None, arg("0-1, default 1", RelationFactIn, "confidence")] = None
     nuance: Annotated[str | None, arg("a qualifier", RelationFactIn, "nuance")] = None
@@ -66,7 +76,7 @@ class RelationFact(BaseModel):
     ] = None
 
 
-def _facts(items: list[BaseModel] | None) -> list[dict] | None:
+def facts_of(items: list[BaseModel] | None) -> list[dict] | None:
     return None if items is None else [item.model_dump(exclude_none=True) for item in items]
 
 
@@ -77,7 +87,7 @@ def context(
     message: Annotated[str, arg("the user's new message (stored)")],
     k: Annotated[int | None, arg("how many items of each kind (default 5)", ContextIn, "k")] = None,
     token_budget: Annotated[int | None, arg("default 1000", ContextIn, "token_budget")] = None,
-    role: Annotated[str | None, arg("default user", ContextIn, "role")] = None,
+    role: Annotated[str | None, arg("who speaks (default user)", ContextIn, "role")] = None,
     by: Annotated[str | None, arg("who wrote it (default: user)", ContextIn, "by")] = None,
 ) -> CallToolResult:
     """Store the user's message in its session and get the context to answer it: the session's
@@ -99,7 +109,7 @@ def append_message(
     ctx: Context,
     user: Annotated[str, arg("the end user's id", ContextIn, "user")],
     session: Annotated[str, arg("the conversation's id", ContextIn, "session")],
-    role: Annotated[str, arg("user, assistant, system or tool", MessageIn, "role")],
+    role: Annotated[str, arg("e.g. user, assistant, system or tool", MessageIn, "role")],
     text: Annotated[str, arg("the message")],
     by: Annotated[str, arg("who wrote it", MessageIn, "by")],
     mentions: Annotated[
@@ -132,8 +142,8 @@ def add_facts(
     say which."""
 
     def work(scope):
-        data = checked(FactsIn, context={"scope": scope}, entities=_facts(entities),
-                       relations=_facts(relations), source_text=source_text)  # fmt: skip
+        data = checked(FactsIn, context={"scope": scope}, entities=facts_of(entities),
+                       relations=facts_of(relations), source_text=source_text)  # fmt: skip
         return ingestion_services.check_facts_submit(scope, **data)
 
     return tool_run(ctx, needs=KeyScope.MEMORY_WRITE, work=work, writes="facts")
@@ -187,7 +197,7 @@ def job_progress(
 def search_entities(
     ctx: Context,
     q: Annotated[str | None, arg("words or a description", EntitySearchIn, "q")] = None,
-    type: Annotated[str | None, arg("Person, Object, Location, Event or Organization")] = None,
+    type: Annotated[EntityType | None, arg("only entities of this POLE+O type")] = None,
     limit: Annotated[int | None, arg("default 20", EntitySearchIn, "limit")] = None,
 ) -> CallToolResult:
     """Find entities by name, alias or meaning. Returns uids for `get_entity`."""
@@ -234,8 +244,25 @@ def pending_reviews(ctx: Context) -> CallToolResult:
     return tool_run(ctx, needs=KeyScope.MEMORY_READ, work=work)
 
 
-def register(server: MCPServer) -> None:
-    for fn in (context, append_message, add_facts, ingest_document):
-        server.add_tool(fn, annotations=WRITE, structured_output=False)
-    for fn in (job_progress, search_entities, get_entity, pending_reviews):
-        server.add_tool(fn, annotations=READ, structured_output=False)
+RECEIPTS = {"type": "object", "properties": {
+    "receipts": {"type": "array", "items": {"type": "object"}}}}  # fmt: skip
+TOOLS = (
+    (context, KeyScope.MEMORY_WRITE, OBJECT, WRITE),
+    (append_message, KeyScope.MEMORY_WRITE, OBJECT, WRITE),
+    (add_facts, KeyScope.MEMORY_WRITE, RECEIPTS, WRITE),
+    (ingest_document, KeyScope.MEMORY_WRITE, OBJECT, WRITE),
+    (job_progress, KeyScope.MEMORY_READ, serializer_schema(JobOut), READ),
+    (search_entities, KeyScope.MEMORY_READ, serializer_schema(EntitySearchOut), READ),
+    (get_entity, KeyScope.MEMORY_READ, serializer_schema(EntityOut), READ),
+    (pending_reviews, KeyScope.MEMORY_READ, obj(pending_reviews={"type": "integer"}), READ),
+)
+
+
+def register(server) -> None:
+    for fn, needs, output, hints in TOOLS:
+        server.tool_add(fn, needs=needs, output=output, annotations=hints)
+    # The default profile's names for two of them (Graphiti's get_status, Mem0's get_context).
+    server.tool_add(context, name="get_context", needs=KeyScope.MEMORY_WRITE, output=OBJECT,
+                    annotations=WRITE)  # fmt: skip
+    server.tool_add(job_progress, name="get_status", needs=KeyScope.MEMORY_READ,
+                    output=serializer_schema(JobOut), annotations=READ)  # fmt: skip

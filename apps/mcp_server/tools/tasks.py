@@ -6,15 +6,27 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
+from apps.mcp_server.output_schemas import OBJECT, ROWS, obj, serializer_schema
 from apps.mcp_server.tool_calls import checked, tool_run
 from apps.mcp_server.tools.memory import READ, WRITE, arg
 from apps.tasks import context as task_context_module
 from apps.tasks import selectors
-from apps.tasks.api.tasks import ClaimIn, ContextIn, FinishIn, ReadyFilters, TaskCreateIn
-from apps.tasks.services import claims
+from apps.tasks.api.answers import EvidenceDetailOut, TaskDetailOut
+from apps.tasks.api.evidence import EvidenceIn, EvidenceOut
+from apps.tasks.api.tasks import (
+    ClaimIn,
+    ContextIn,
+    ContextOut,
+    FinishIn,
+    ReadyFilters,
+    ReceiptOut,
+    StatusOut,
+    TaskCreateIn,
+)
+from apps.tasks.services import claims, evidence
 from apps.tasks.services.task_writes import TaskCreate, check_tasks_apply
 from apps.tenants.models import KeyScope
 from memoryproject.request_inputs import MAX_UID_CHARS
@@ -122,8 +134,73 @@ def task_context(
     return tool_run(ctx, needs=KeyScope.MEMORY_READ, work=work)
 
 
-def register(server: MCPServer) -> None:
-    for fn in (create_task, claim_task, complete_task, fail_task):
-        server.add_tool(fn, annotations=WRITE, structured_output=False)
-    for fn in (ready_tasks, task_context):
-        server.add_tool(fn, annotations=READ, structured_output=False)
+def release_task(
+    ctx: Context, task: Annotated[str, arg("the claimed task's id", max_length=MAX_UID_CHARS)]
+) -> CallToolResult:
+    """Give a task you hold back: pending again, free for the next claim."""
+
+    def work(scope):
+        return claims.check_task_release(scope, task=task[:MAX_UID_CHARS])
+
+    return tool_run(ctx, needs=KeyScope.MEMORY_WRITE, work=work, writes="task_release")
+
+
+def get_task(
+    ctx: Context, task: Annotated[str, arg("the task's id or uid", max_length=MAX_UID_CHARS)]
+) -> CallToolResult:
+    """One task with its edges, claims and evidence."""
+
+    def work(scope):
+        return selectors.task_detail(scope, task=task[:MAX_UID_CHARS])
+
+    return tool_run(ctx, needs=KeyScope.MEMORY_READ, work=work)
+
+
+def add_evidence(
+    ctx: Context,
+    task: Annotated[str, arg("the open task that produced it", max_length=MAX_UID_CHARS)],
+    content: Annotated[str, arg("the finding, kept whole", EvidenceIn, "content")],
+    source: Annotated[str, arg("where it was found", EvidenceIn, "source")],
+    strength: Annotated[float, arg("how strongly it holds, 0-1", EvidenceIn, "strength")],
+    url: Annotated[str | None, arg("its URL", EvidenceIn, "url")] = None,
+    mentions: Annotated[
+        list[str] | None, arg("entity uids it names", EvidenceIn, "mentions")
+    ] = None,
+) -> CallToolResult:
+    """Add a finding produced by an open task: immutable evidence, linked to what it names."""
+
+    def work(scope):
+        data = checked(EvidenceIn, content=content, source=source, strength=strength, url=url,
+                       mentions=mentions)  # fmt: skip
+        return evidence.check_evidence_add(scope, task=task[:MAX_UID_CHARS], **data)
+
+    return tool_run(ctx, needs=KeyScope.MEMORY_WRITE, work=work, writes="evidence")
+
+
+def get_evidence(
+    ctx: Context, evidence_id: Annotated[str, arg("an evidence id", max_length=MAX_UID_CHARS)]
+) -> CallToolResult:
+    """One evidence node with its provenance and what is similar to it."""
+
+    def work(scope):
+        return selectors.evidence_detail(scope, evidence=evidence_id[:MAX_UID_CHARS])
+
+    return tool_run(ctx, needs=KeyScope.MEMORY_READ, work=work)
+
+
+def register(server) -> None:
+    W, R = KeyScope.MEMORY_WRITE, KeyScope.MEMORY_READ
+    receipt = serializer_schema(ReceiptOut)
+    for fn, needs, output, hints in (
+        (create_task, W, receipt, WRITE),
+        (claim_task, W, obj(task={"type": ["object", "null"]}), WRITE),
+        (complete_task, W, serializer_schema(StatusOut), WRITE),
+        (fail_task, W, serializer_schema(StatusOut), WRITE),
+        (release_task, W, serializer_schema(StatusOut), WRITE),
+        (add_evidence, W, serializer_schema(EvidenceOut), WRITE),
+        (ready_tasks, R, ROWS, READ),
+        (task_context, R, serializer_schema(ContextOut), READ),
+        (get_task, R, serializer_schema(TaskDetailOut), READ),
+        (get_evidence, R, serializer_schema(EvidenceDetailOut), READ),
+    ):
+        server.tool_add(fn, needs=needs, output=output or OBJECT, annotations=hints)
