@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from apps.ingestion import services
 from apps.tenants.models import Role
-from tests.conftest import browser_login, htmx_settled, scope_for
+from tests.conftest import browser_login, htmx_settled, nav_click, scope_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,7 +30,7 @@ def test_the_list_filters_and_pages(live_server, page, tenant, make_person):
     services.document_store(scope, content="The keeper's letter.", source="letters",
                             title="Keeper letter")  # fmt: skip
     browser_login(page, live_server, make_person(tenant, Role.VIEWER))
-    page.click("nav.mainnav >> text=Documents")
+    nav_click(page, "Documents")
     rows = page.locator("#documents-rows tbody tr")
     expect(rows).to_have_count(25)
     expect(page.locator('[data-field="total"]')).to_contain_text("28 document(s)")
