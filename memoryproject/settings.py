@@ -100,6 +100,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "apps.tenants.middleware.tenant_context",
+                "apps.tenants.navigation.main_navigation",
             ],
             # `{{ value|when }}` on every page without a {% load %}.
             "builtins": ["apps.tenants.templatetags.human_times"],

@@ -246,6 +246,25 @@ def page(browser):
     context.close()
 
 
+def screenshot(page, name: str) -> Path:
+    """Save the page as the browser tests' artifact `name`.png: in $BROWSER_ARTIFACTS_DIR, by
+    default .local/browser-artifacts (CI uploads the folder)."""
+    folder = Path(os.environ.get("BROWSER_ARTIFACTS_DIR", ROOT / ".local" / "browser-artifacts"))
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path
+
+
+def nav_click(page, label: str) -> None:
+    """Follow the top menu's link named `label`, opening its group first as a person would."""
+    link = page.locator("nav.mainnav a").get_by_text(label, exact=True)
+    group = link.locator("xpath=ancestor::details[1]")
+    if group.count() and not group.evaluate("d => d.open"):
+        group.locator("summary").click()
+    link.click()
+
+
 def browser_login(page, live_server, user) -> None:
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("#id_username", user.username)

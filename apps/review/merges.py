@@ -52,21 +52,29 @@ ORDER BY m.created_at DESC LIMIT 1
 
 # Both entities are write-locked before their edges are read: an ingestion writing a mention to
 # either commits first and is moved with the rest, or waits and then sees the tombstone.
-MERGED_EDGES = """
+# One edge of the merged entity `a` (to `o`; `b` is the survivor), as the merge plan reads it.
+# The pair page's preview reads the same map and the same survivor collections (selectors'
+# PAIR) and hands them to the same `merge_plan`: the preview's counts are the merge's.
+MERGED_EDGE = """{id: elementId(r), type: type(r), out: startNode(r) = a, other_id: elementId(o),
+        other_uid: o.uid, other_label: labels(o)[0], props: properties(r), to_survivor: o = b}"""
+
+MERGED_EDGES = (
+    """
 MATCH (a:Entity {tenant: $tenant, uid: $merged})
 MATCH (b:Entity {tenant: $tenant, uid: $survivor})
 SET a._lock = true, b._lock = true
 REMOVE a._lock, b._lock
 WITH a, b
 MATCH (a)-[r]-(o) WHERE o <> a
-RETURN elementId(r) AS id, type(r) AS type, startNode(r) = a AS out, elementId(o) AS other_id,
-       o.uid AS other_uid, labels(o)[0] AS other_label, properties(r) AS props,
-       o = b AS to_survivor,
+RETURN """
+    + MERGED_EDGE
+    + """ AS edge,
        a {.name, .aliases, .norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
           .absorbed_descriptions} AS merged,
        b {.name, .aliases, .norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
           .absorbed_descriptions} AS survivor
 """
+)
 
 NAMES_ONLY = """
 MATCH (a:Entity {tenant: $tenant, uid: $merged})
@@ -78,10 +86,7 @@ RETURN a {.name, .aliases, .norm_name, .norm_aliases, .description, .values_json
 """
 
 # Only what could collide with a moved edge is read, so a hub survivor costs no more.
-SURVIVOR_EDGES = """
-MATCH (a:Entity {tenant: $tenant, uid: $merged})
-MATCH (b:Entity {tenant: $tenant, uid: $survivor})
-RETURN
+SURVIVOR_COLLECTIONS = """
   COLLECT { MATCH (b)-[r:RELATED_TO]-(o) WHERE o <> a AND EXISTS { (a)-[:RELATED_TO]-(o) }
             RETURN {id: elementId(r), out: startNode(r) = b, other: elementId(o),
                     props: properties(r)} } AS related,
@@ -90,6 +95,14 @@ RETURN
   COLLECT { MATCH (b)-[:SAME_AS {status: 'pending'}]-(o) RETURN DISTINCT elementId(o) } AS pending,
   COLLECT { MATCH (b)-[:NOT_SAME]-(o) RETURN DISTINCT elementId(o) } AS not_same
 """
+
+SURVIVOR_EDGES = (
+    """
+MATCH (a:Entity {tenant: $tenant, uid: $merged})
+MATCH (b:Entity {tenant: $tenant, uid: $survivor})
+RETURN"""
+    + SURVIVOR_COLLECTIONS
+)
 
 DELETE_MERGED_EDGES = """
 MATCH (a:Entity {tenant: $tenant, uid: $merged})-[r]-()
@@ -202,9 +215,11 @@ def do_merge_confirm(
     if survivor_uid == pair["a"]:
         survivor, merged = pair["a"], pair["b"]
     merge_uid = uuid.uuid4().hex
-    edges = stx.run(MERGED_EDGES, merged=merged, survivor=survivor)
-    names = edges[0] if edges else stx.run(NAMES_ONLY, merged=merged, survivor=survivor)[0]
-    plan = _plan(stx, edges, merged=merged, survivor=survivor)
+    rows = stx.run(MERGED_EDGES, merged=merged, survivor=survivor)
+    names = rows[0] if rows else stx.run(NAMES_ONLY, merged=merged, survivor=survivor)[0]
+    edges = [row["edge"] for row in rows]
+    mine = stx.run(SURVIVOR_EDGES, merged=merged, survivor=survivor)[0] if edges else {}
+    plan = merge_plan(edges, mine)
     absorbed = names_absorbed(names["merged"], names["survivor"])
     stx.run(DELETE_MERGED_EDGES, merged=merged)
     if plan["out"]:
@@ -309,12 +324,13 @@ def _edge_record(edge: dict, why: str) -> dict:
     }
 
 
-def _plan(stx: ScopedTx, edges: list[dict], *, merged: str, survivor: str) -> dict:
-    """Decide for each edge of the merged entity: move, combine into the survivor's, or drop."""
+def merge_plan(edges: list[dict], mine: dict) -> dict:
+    """Decide for each edge of the merged entity (MERGED_EDGE maps): move, combine into the
+    survivor's, or drop; `mine` is the survivor's SURVIVOR_COLLECTIONS. No query: the merge and
+    the pair page's preview both decide with it."""
     plan: dict = {"out": [], "in": [], "combos": [], "dropped": []}
     if not edges:
         return plan
-    mine = stx.run(SURVIVOR_EDGES, merged=merged, survivor=survivor)[0]
     related = {(r["out"], r["other"], r["props"].get("predicate")): r for r in mine["related"]}
     mentions = {(m["other"], m["surface"], m["start"], m["end"]) for m in mine["mentions"]}
     pending, not_same = set(mine["pending"]), set(mine["not_same"])

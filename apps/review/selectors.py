@@ -4,13 +4,14 @@ history and neighbourhood. Each is one Cypher round trip, whatever the sizes."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.resolution.entity_values import values_load, values_rows
 from apps.resolution.evidence_words import evidence_rows
 from apps.review.merge_records import record_load
-from apps.review.merges import names_absorbed
+from apps.review.merges import MERGED_EDGE, SURVIVOR_COLLECTIONS, merge_plan, names_absorbed
 from memoryproject.sentences import sentence_at
 
 QUEUE_ORDERS = ("impact", "score")
@@ -83,14 +84,19 @@ CALL (a, b) {
     + """) AS sides
 }
 CALL (a, b) {
-  MATCH (a)-[r]-(o) WHERE o <> b
-  WITH type(r) AS type, count(*) AS n
-  RETURN collect({type: type, n: n}) AS moves
+  MATCH (a)-[r]-(o) WHERE o <> a
+  RETURN collect("""
+    + MERGED_EDGE
+    + """) AS merged_edges
+}
+CALL (a, b) {
+  RETURN"""
+    + SURVIVOR_COLLECTIONS
+    + """
 }
 RETURN s {.uid, .status, .score, .signals, .evidence, .reason, .decided_by,
           decided_at: toString(s.decided_at), created_at: toString(s.created_at)} AS pair,
-       COUNT { MATCH (a)-[r:RELATED_TO]-(o) WHERE EXISTS { (b)-[:RELATED_TO]-(o) } } AS shared,
-       sides, moves
+       sides, merged_edges, related, mentions, pending, not_same
 LIMIT 1
 """
 )
@@ -178,16 +184,20 @@ def pair_detail(scope: Scope, *, uid: str) -> dict | None:
         for m in side["mentions"]:
             m["sentence"] = _sentence(m["text"] or "", m["start"], m["surface"])
     absorbed = names_absorbed(merged, survivor)
-    by_type = sorted(row["moves"], key=lambda c: c["type"])
-    moved = sum(c["n"] for c in by_type)
+    mine = {k: row[k] for k in ("related", "mentions", "pending", "not_same")}
+    plan = merge_plan(row["merged_edges"], mine)
+    moves = plan["out"] + plan["in"]
+    by_type = [{"type": t, "n": n}
+               for t, n in sorted(Counter(m["type"] for m in moves).items())]  # fmt: skip
     return {
         **pair,
         "merged": merged,
         "survivor": survivor,
         "change": {
-            "edges_moved": moved,
+            "edges_moved": len(moves),
             "by_type": by_type,
-            "relations_combined": row["shared"],
+            "relations_combined": len(plan["combos"]),
+            "edges_dropped": len(plan["dropped"]),
             "aliases_absorbed": absorbed["aliases"],
             "description_taken": bool(absorbed["description"]),
         },

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import NoReverseMatch, reverse
 from django.views.decorators.http import require_GET, require_POST
 
@@ -71,8 +72,11 @@ def _context(request, filters: dict, current: str | None = None, **extra) -> dic
             request.scope, **filters, skipped=request.session.get(SKIPPED, []), limit=QUEUE_ROWS
         )
     )
-    if current is None and queue["pairs"]:
-        current = queue["pairs"][0]["uid"]
+    uids = [p["uid"] for p in queue["pairs"]]
+    if current not in uids and (after := extra.pop("after", None)) in uids:
+        current = after  # the pair below the one just decided (review.js sends it)
+    if current is None and uids:
+        current = uids[0]
     return {
         "queue": queue,
         "filters": filters,
@@ -112,7 +116,10 @@ def pair_page(request, uid: str):
 
 def _after(request, message: str, *, error: bool = False, current: str | None = None):
     """What every decision answers: the next pair, and the queue and count out of band."""
-    context = _context(request, _filters(request.POST), current, flash=message, error=error)
+    after = request.POST.get("after", "")[:MAX_UID_CHARS] or None
+    context = _context(
+        request, _filters(request.POST), current, flash=message, error=error, after=after
+    )
     if not getattr(request, "htmx", False):
         return redirect("review-queue")
     return render(request, "review/partials/decided.html", context)
@@ -138,7 +145,8 @@ def pair_confirm(request, uid: str):
     return _after(
         request,
         f"Merged “{result['merged_name']}” into “{result['survivor_name']}”: "
-        f"{result['moved']} edges moved, {result['combined']} relations combined.",
+        f"{result['moved']} edge{pluralize(result['moved'])} moved, "
+        f"{result['combined']} relation{pluralize(result['combined'])} combined.",
     )
 
 

@@ -44,6 +44,19 @@ def shown_details(event: AuditEvent) -> dict:
     }
 
 
+def plain_value(value) -> str:
+    """A detail as a person reads it: a list as "a, b", not Python's "['a', 'b']"."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "none"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(plain_value(v) for v in value) or "none"
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {plain_value(v)}" for k, v in value.items())
+    return str(value)
+
+
 def audit_events(
     *, tenant: Tenant, where: AuditFilter, now: datetime | None = None, limit: int = PAGE_SIZE
 ) -> list[dict]:
@@ -61,7 +74,7 @@ def audit_events(
             "actor_kind": e.actor_kind,
             "action": e.action,
             "target": e.target,
-            "details": shown_details(e),
+            "details": {k: plain_value(v) for k, v in shown_details(e).items()},
         }
         for e in events.order_by("-at")[:limit]
     ]

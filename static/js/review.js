@@ -44,6 +44,16 @@
     }
     event.preventDefault();
   });
+  // A decision asks for the pair below the decided one in the queue (the one above for the
+  // last), so the reviewer goes on down the list instead of jumping back to the top.
+  document.addEventListener("htmx:configRequest", function (event) {
+    if (!event.detail.elt.closest || !event.detail.elt.closest("#pair [data-decide]")) return;
+    var article = document.querySelector("#pair article[data-pair]");
+    var all = rows();
+    var i = all.findIndex(function (li) { return article && li.dataset.uid === article.dataset.pair; });
+    var next = i < 0 ? null : (all[i + 1] || all[i - 1]);
+    if (next) event.detail.parameters.after = next.dataset.uid;
+  });
   document.addEventListener("htmx:afterSettle", markCurrent);
   document.addEventListener("DOMContentLoaded", markCurrent);
 })();

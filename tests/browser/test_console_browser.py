@@ -6,7 +6,7 @@ import httpx
 import pytest
 
 from apps.tenants.models import Role
-from tests.conftest import browser_login, htmx_settled
+from tests.conftest import browser_login, htmx_settled, nav_click
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -23,7 +23,7 @@ def test_issue_a_key_see_it_once_revoke_it_and_it_stops_working(
 ):
     browser_login(page, live_server, make_person(tenant, Role.ADMIN))
     page.on("dialog", lambda dialog: dialog.accept())
-    page.click("nav.mainnav >> text=Console")
+    nav_click(page, "Console")
     page.click("nav.subnav >> text=API keys")
     page.fill("#issue-key input[name=name]", "nightly <agent>")
     page.check("#issue-key input[value=review]")
@@ -63,7 +63,7 @@ def test_a_role_change_changes_the_persons_pages(live_server, browser, page, ten
     try:
         browser_login(bea_page, live_server, bea)
         nav = bea_page.locator("nav.mainnav")
-        assert "Conversations" in nav.inner_text() and "Console" not in nav.inner_text()
+        assert "Conversations" in nav.text_content() and "Console" not in nav.text_content()
         assert bea_page.goto(f"{live_server.url}/console/{tenant.slug}/").status == 403
 
         browser_login(page, live_server, admin)
@@ -74,7 +74,7 @@ def test_a_role_change_changes_the_persons_pages(live_server, browser, page, ten
                                state="attached")  # fmt: skip
 
         bea_page.reload()
-        assert "Conversations" not in bea_page.locator("nav.mainnav").inner_text()
+        assert "Conversations" not in bea_page.locator("nav.mainnav").text_content()
         assert bea_page.goto(f"{live_server.url}/conversations/").status == 403
         assert "needs the reviewer role" in bea_page.inner_text("main")
 
@@ -84,7 +84,7 @@ def test_a_role_change_changes_the_persons_pages(live_server, browser, page, ten
         page.wait_for_selector("tr[data-member=bea] select[name=role] option[value=admin][selected]",
                                state="attached")  # fmt: skip
         bea_page.goto(f"{live_server.url}/")
-        bea_page.click("nav.mainnav >> text=Console")
+        nav_click(bea_page, "Console")
         bea_page.wait_for_selector("nav.subnav")
         assert bea_page.url.endswith(f"/console/{tenant.slug}/")
         assert page.console_errors == []

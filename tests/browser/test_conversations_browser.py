@@ -87,7 +87,7 @@ def test_admin_erases_a_user_after_a_confirmation_and_sees_progress(
     page.wait_for_selector("#erasure-progress")
     page.wait_for_selector('#erasure-progress[data-status="done"]', timeout=300_000)
     assert page.locator('[data-field="done"]').inner_text() == "8"
-    assert "Erased 8 message(s) in 2 session(s)" in page.locator("#erasure-progress").inner_text()
+    assert "Erased 8 messages in 2 sessions" in page.locator("#erasure-progress").inner_text()
     assert "ann-secret" not in page.content()
     assert page.console_errors == []
 

@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 
 from apps.ingestion import services
 from apps.tenants.models import Role
-from tests.conftest import browser_login, htmx_settled, scope_for
+from tests.conftest import browser_login, htmx_settled, nav_click, scope_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,10 +30,10 @@ def test_the_list_filters_and_pages(live_server, page, tenant, make_person):
     services.document_store(scope, content="The keeper's letter.", source="letters",
                             title="Keeper letter")  # fmt: skip
     browser_login(page, live_server, make_person(tenant, Role.VIEWER))
-    page.click("nav.mainnav >> text=Documents")
+    nav_click(page, "Documents")
     rows = page.locator("#documents-rows tbody tr")
     expect(rows).to_have_count(25)
-    expect(page.locator('[data-field="total"]')).to_contain_text("28 document(s)")
+    expect(page.locator('[data-field="total"]')).to_contain_text("28 documents")
     page.click("#documents-next")
     expect(rows).to_have_count(3)
     htmx_settled(page)
@@ -60,7 +60,7 @@ def test_a_reviewer_reads_a_document_and_deletes_it_after_a_confirmation(
     expect(marks).to_have_count(3)
     assert marks.all_inner_texts() == ["Odalys Fenwright", "Brackwater Lighthouse",
                                        "Odalys Fenwright"]  # fmt: skip
-    expect(page.locator("#document-entities")).to_contain_text("2 mention(s)")
+    expect(page.locator("#document-entities")).to_contain_text("2 mentions")
     marks.first.click()
     expect(page.locator("h1")).to_contain_text("Odalys Fenwright")
     page.go_back()
@@ -70,12 +70,12 @@ def test_a_reviewer_reads_a_document_and_deletes_it_after_a_confirmation(
     progress = page.locator("#deletion-progress")
     expect(progress).to_have_attribute("data-status", "done", timeout=300_000)
     expect(progress.locator('[data-field="left"]')).to_have_text("0")
-    expect(progress).to_contain_text("2 entity(ies) only it named")
+    expect(progress).to_contain_text("2 entities only it named")
     assert page.console_errors == []
 
     assert page.goto(f"{live_server.url}/documents/{uid}/").status == 404
     page.goto(f"{live_server.url}/documents/")
-    expect(page.locator('[data-field="total"]')).to_contain_text("0 document(s)")
+    expect(page.locator('[data-field="total"]')).to_contain_text("0 documents")
     page.goto(f"{live_server.url}/review/audit/")
     expect(page.locator("#audit-rows")).to_contain_text("document.deleted")
     expect(page.locator("#audit-rows")).to_contain_text("document.delete_requested")

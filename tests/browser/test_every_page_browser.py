@@ -9,7 +9,7 @@ import pytest
 from apps.tenant_data.services.demo_data import demo_data_fill
 from apps.tenants.models import Role
 from apps.tenants.usage import usage_sample_record
-from tests.conftest import browser_login
+from tests.conftest import browser_login, nav_click
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 RAW_ISO_TIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}")
@@ -75,7 +75,7 @@ def test_every_nav_page_is_clean(live_server, page, tenant, make_person):
             visited.append(detail)
     # The tenant console's own pages, from its sub-navigation.
     page.goto(live_server.url + "/")
-    page.click("nav.mainnav >> text=Console")
+    nav_click(page, "Console")
     sections = page.locator("nav.subnav a").evaluate_all("links => links.map(a => a.pathname)")
     assert len(sections) == 7, sections
     for path in sections:

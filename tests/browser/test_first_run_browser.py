@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 
 from apps.tenants.models import Tenant
-from tests.conftest import browser_login, graph_wipe_tenant
+from tests.conftest import browser_login, graph_wipe_tenant, nav_click
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -36,7 +36,7 @@ def test_first_login_shows_real_documents_reviews_entities_and_lessons(live_serv
         assert stat(page, "entities") >= 8 and stat(page, "messages") == 8
         assert stat(page, "lessons") == 1
 
-        page.click("nav.mainnav >> text=Review")
+        nav_click(page, "Review queue")
         page.wait_for_selector("#pair article[data-pair]")
         assert "Babbage" in page.inner_text("#pair")
 
@@ -44,12 +44,12 @@ def test_first_login_shows_real_documents_reviews_entities_and_lessons(live_serv
         page.locator("#entity-results a:text-is('Analytical Engine')").first.click()
         page.wait_for_selector("text=Charles Babbage")
 
-        page.click("nav.mainnav >> text=Conversations")
+        nav_click(page, "Conversations")
         page.click("#users a:text('grace')")
         page.click("#sessions a:text('history-of-computing')")
         assert page.inner_text("#summary").strip()
 
-        page.click("nav.mainnav >> text=Lessons")
+        nav_click(page, "Lessons")
         page.wait_for_selector("main a[href$='/show-the-table']")
         assert page.console_errors == []
 

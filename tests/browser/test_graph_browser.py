@@ -5,7 +5,7 @@ name, and sees an entity's community on its page."""
 import pytest
 
 from apps.tenants.models import Role
-from tests.conftest import browser_login, scope_for
+from tests.conftest import browser_login, nav_click, scope_for
 from tests.insights.known_graph import gds_pagerank, known_graph_write, known_nx
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,7 +25,7 @@ def test_graph_page_at_a_date_and_the_connection_finder(live_server, page, make_
     tenant = make_tenant()
     prefix = known_graph_write(scope_for(tenant))
     browser_login(page, live_server, make_person(tenant, Role.VIEWER))
-    page.click("nav.mainnav >> text=Graph")
+    nav_click(page, "Graph")
     page.wait_for_selector("#graph-important li")
     ranks = gds_pagerank(known_nx())
     best = max(sorted(ranks), key=lambda n: ranks[n])

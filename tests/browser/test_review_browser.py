@@ -7,7 +7,7 @@ from playwright.sync_api import expect
 from apps.graph import cypher
 from apps.resolution.candidates import EntityCandidate
 from apps.tenants.models import Role
-from tests.conftest import browser_login, htmx_settled, scope_for
+from tests.conftest import browser_login, htmx_settled, nav_click, scope_for
 from tests.review.review_fixtures import anthropic_pair, ingest, pending_pairs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -52,7 +52,7 @@ def test_reviewer_merges_rejects_and_unmerges_with_the_keyboard(
     pairs = two_pairs(scope)
     before_a, before_b = edges(scope, "Anthropic AI"), edges(scope, "Anthropic")
     browser_login(page, live_server, make_person(tenant, Role.REVIEWER))
-    page.click("nav.mainnav >> text=Review")
+    nav_click(page, "Review queue")
     page.wait_for_selector("#pair article[data-pair]")
     assert count(page) == "2"
 
@@ -154,7 +154,7 @@ def test_the_pair_says_what_each_comparison_added_or_took_away(
         title="second")  # fmt: skip
     assert second[0].action == "pending", second[0].reason
     browser_login(page, live_server, make_person(tenant, Role.REVIEWER))
-    page.click("nav.mainnav >> text=Review")
+    nav_click(page, "Review queue")
     page.wait_for_selector("#pair-evidence li")
     born = page.inner_text("#pair-evidence li[data-comparison='born']")
     assert born.startswith("same birth date: very strong evidence for (+"), born

@@ -7,7 +7,7 @@ from apps.resolution.auto_merges import auto_merges_rescore
 from apps.review.suspect_merges import suspect_queue
 from apps.tenants.models import Role
 from tests.browser.test_review_browser import settled
-from tests.conftest import browser_login, scope_for
+from tests.conftest import browser_login, nav_click, scope_for
 from tests.review.test_suspect_merges import auto_merged, born_counts_for_little, entity
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,7 +23,7 @@ def test_reviewer_undoes_and_keeps_suspect_merges_with_the_keyboard(
     born_counts_for_little(scope)
     assert auto_merges_rescore(scope)["suspect"] == 2
     browser_login(page, live_server, make_person(tenant, Role.REVIEWER))
-    page.click("nav.mainnav >> text=Review")
+    nav_click(page, "Review queue")
     page.click("#suspects-link")
     page.wait_for_selector("#pair article[data-pair]")
     assert page.inner_text("#suspect-count").strip() == "2"

@@ -6,7 +6,7 @@ from django.test import Client
 from apps.resolution.candidates import EntityCandidate, Provenance, RelationCandidate
 from apps.resolution.services import entities_resolve
 from apps.tenants.models import Role
-from tests.conftest import browser_login, scope_for
+from tests.conftest import browser_login, nav_click, scope_for
 
 AGENT = Provenance(agent="agent:test")
 
@@ -32,7 +32,7 @@ def test_search_then_open_an_entity(live_server, page, make_tenant, make_person)
     tenant = make_tenant()
     seed(tenant)
     browser_login(page, live_server, make_person(tenant, Role.VIEWER))
-    page.click("nav.mainnav >> text=Entities")
+    nav_click(page, "Entities")
     page.wait_for_selector("table.entity-results")
     page.fill("#entity-q", "countess mathematician")
     page.wait_for_function(

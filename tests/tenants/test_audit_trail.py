@@ -30,7 +30,7 @@ def test_filters_by_who_what_and_when(make_tenant):
     ]  # fmt: skip
     rejects = audit_events(tenant=tenant, where=AuditFilter(action="review.reject"))
     # Another app's details: only numbers are shown, never a name.
-    assert rejects[0]["details"] == {"n": 2}
+    assert rejects[0]["details"] == {"n": "2"}
     assert audit_actions(tenant=tenant) == ["key.revoked", "review.reject", "settings.changed"]
 
 
@@ -81,3 +81,21 @@ def test_a_job_reads_done_only_with_its_audit_and_never_without(tenant):
     # Neither half: not done, no audit.
     assert Job.objects.get(uid=second.uid).status != JobStatus.DONE
     assert not AuditEvent.objects.filter(tenant=tenant, action="y.done").exists()
+
+
+def test_details_read_as_text_not_python_reprs():
+    from apps.tenants.audit_trail import plain_value
+
+    assert plain_value(["review", "memory:read"]) == "review, memory:read"
+    assert plain_value({"from": "admin", "to": "viewer"}) == "from admin; to viewer"
+    assert plain_value([]) == "none" and plain_value(True) == "yes" and plain_value(3) == "3"
+
+
+def test_times_under_a_minute_read_just_now_never_zero_minutes():
+    from datetime import UTC, datetime, timedelta
+
+    from apps.tenants.templatetags.human_times import relative
+
+    now = datetime(2026, 12, 2, tzinfo=UTC)
+    assert relative(now - timedelta(seconds=50), now) == "just now"
+    assert relative(now - timedelta(seconds=61), now) == "1\xa0minute ago"  # timesince's nbsp

@@ -14,7 +14,7 @@ from django.utils.html import format_html
 from django.utils.timesince import timesince, timeuntil
 
 register = template.Library()
-JUST_NOW = timedelta(seconds=45)
+JUST_NOW = timedelta(seconds=60)  # timesince says "0 minutes" below a minute
 
 
 def as_datetime(value) -> datetime | None:
