@@ -20,9 +20,13 @@ ARTIFACTS = Path(os.environ.get("BROWSER_ARTIFACTS", ".local/test/browser-artifa
 SIZES = [(1366, 900), (1920, 1080)]
 
 
-def shot(page, name: str) -> None:
+def artifact(name: str) -> Path:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    return ARTIFACTS / f"{name}.png"
+
+
+def shot(page, name: str) -> None:
+    page.screenshot(path=str(artifact(name)), full_page=True)
 
 
 def drawn(page, view: str, what: str):
