@@ -35,7 +35,8 @@
     tasks.forEach(function (t) {
       var colours = STATUS[t.status] || ["#ffffff", "#b8c0cf"];
       elements.push({ group: "nodes", classes: t.subtasks ? "parent" : "",
-        data: { id: t.id, label: label(t), fill: colours[0], stroke: colours[1], subtasks: t.subtasks } });
+        data: { id: t.id, label: label(t), description: t.description, fill: colours[0], stroke: colours[1],
+          subtasks: t.subtasks } });
       t.depends_on.forEach(function (d) {
         if (shown[d]) elements.push({ group: "edges", data: { id: d + ">" + t.id, source: d, target: t.id } });
       });
