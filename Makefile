@@ -44,3 +44,7 @@ docs-serve: $(STAMP)
 vendor:
 	npm ci --no-audit --no-fund
 	cp node_modules/htmx.org/dist/htmx.min.js static/vendor/htmx-2.0.11.min.js
+	cp node_modules/cytoscape/dist/cytoscape.min.js static/vendor/cytoscape-3.34.4.min.js
+	@# The source map is not vendored: its comment would send browsers for a file that is not there.
+	sed '/^\/\/# sourceMappingURL=/d' node_modules/cytoscape-dagre/dist/cytoscape-dagre.min.js \
+	  > static/vendor/cytoscape-dagre-4.0.1.min.js

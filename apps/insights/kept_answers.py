@@ -38,3 +38,9 @@ def kept_answer(scope: Scope, question: dict, compute: Callable[[], Any]) -> tup
     answer = compute()
     cache.set(key, answer, KEPT_SECONDS)
     return answer, False
+
+
+def kept_only(scope: Scope, question: dict) -> Any | None:
+    """The answer filed for `question` at the current graph version, or None: never computes
+    (for a view that shows what is known and must stay fast)."""
+    return cache.get(_key(scope, graph_version(scope), question))

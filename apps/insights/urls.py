@@ -20,6 +20,12 @@ urlpatterns = [
     path("graph/", views.graph_page, name="graph-page"),
     path("graph/connection/", views.connection_fragment, name="graph-connection"),
     path("graph/pick/<str:side>/", views.entity_picker, name="graph-picker"),
+    path("graph/neighbourhood/", views.neighbourhood_json, name="graph-neighbourhood"),
+    path(
+        "graph/entities/<str:uid>/neighbourhood/",
+        views.neighbourhood_fragment,
+        name="graph-entity-neighbourhood",
+    ),  # fmt: skip
     path(
         "graph/entities/<str:uid>/community/",
         views.community_fragment,

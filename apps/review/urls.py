@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from apps.review import api, suspect_api, views
+from apps.review import api, suspect_api, trend_views, views
 
 api_urlpatterns = [
     path("reviews", api.ReviewListApi.as_view(), name="api-reviews"),
@@ -34,6 +34,7 @@ urlpatterns = [
     path("entities/<str:uid>/review-extras/", views.entity_extras, name="entity-review-extras"),
     path("review/", views.review_queue_page, name="review-queue"),
     path("review/audit/", views.audit_page, name="review-audit"),
+    path("review/trends/", trend_views.trends_page, name="review-trends"),
     path("review/undo-last", views.undo_last, name="review-undo-last"),
     path("review/bulk", views.bulk_confirm, name="review-bulk"),
     path("review/skipped/clear", views.skipped_clear, name="review-skipped-clear"),

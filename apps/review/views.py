@@ -1,5 +1,5 @@
 """Reviewer pages: the queue with the pair in view, decisions by buttons or keys (htmx, no
-reload), bulk confirm with a preview, undo, the audit, an entity's neighbourhood and merges, and
+reload), bulk confirm with a preview, undo, the audit, an entity's merges, and
 the suspect merges (keep or undo)."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from django.views.decorators.http import require_GET, require_POST
 from apps.graph.nodes import ENTITY_TYPES
 from apps.review import audit, selectors, services, suspect_merges
 from apps.review.filters import QueueFilters
-from apps.review.neighbourhood_layout import neighbourhood_layout
 from apps.tenants.models import KeyScope, Role
 from apps.tenants.roles import role_required
 from memoryproject.api_errors import ApplicationError
@@ -235,7 +234,6 @@ def _extras(request, uid: str, **extra):
         raise Http404("No such entity.")
     context = {
         "entity_uid": uid,
-        "graph": neighbourhood_layout(data),
         "history": selectors.merge_history(request.scope, uid=uid),
         "can_decide": request.scope.allows(KeyScope.REVIEW),
         **extra,

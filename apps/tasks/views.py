@@ -10,7 +10,6 @@ from django.views.decorators.http import require_GET
 
 from apps.tasks import context as task_context
 from apps.tasks import selectors
-from apps.tasks.dag_layout import dag_layout
 from apps.tenants.models import Role
 from apps.tenants.roles import role_required
 from memoryproject.api_errors import ApplicationError, NotFoundError
@@ -28,7 +27,7 @@ def dag_page(request):
         level = selectors.dag_level(request.scope, parent=parent, limit=500)
     except NotFoundError as exc:
         raise Http404 from exc
-    context = {"level": level, "layout": dag_layout(level["tasks"]), "parent": parent}
+    context = {"level": level, "parent": parent}
     return render_page_or_fragment(request, "tasks/dag.html", "tasks/partials/dag.html", context)
 
 

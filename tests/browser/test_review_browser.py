@@ -112,8 +112,8 @@ def test_reviewer_merges_rejects_and_unmerges_with_the_keyboard(
         scope, "MATCH (e:Entity {tenant: $tenant, name: 'Anthropic'}) RETURN e.uid AS uid"
     )[0]["uid"]
     page.goto(f"{live_server.url}/entities/{survivor}/")
-    page.wait_for_selector("#neighbourhood")
-    assert page.locator("#neighbourhood [data-node]").count() >= 4
+    page.wait_for_selector("#entity-graph[data-ready=true]")
+    assert page.evaluate("document.getElementById('entity-graph').cy.nodes().length") >= 4
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("#merge-history button.unmerge")
     page.wait_for_selector("#extras-message:has-text('Merge undone')")

@@ -57,12 +57,11 @@ def test_a_decision_answers_the_next_pair_and_the_count(tenant, make_person):
     assert b"merge.undo</td>" not in audit.content
 
 
-def test_entity_extras_draw_the_neighbourhood_and_the_merge_history(tenant, make_person):
+def test_entity_extras_show_the_merge_history(tenant, make_person):
     first, _ = anthropic_pair(scope_for(tenant))
     [pair] = pending_pairs(scope_for(tenant))
     client = client_for(make_person(tenant, Role.REVIEWER))
     client.post(f"/review/pairs/{pair['uid']}/confirm", HTTP_HX_REQUEST="true")
     extras = client.get(f"/entities/{first[0].entity_uid}/review-extras/")
     assert extras.status_code == 200
-    assert b'<svg id="neighbourhood"' in extras.content and b"Claude" in extras.content
     assert b'data-merge="' in extras.content and b"Unmerge" in extras.content

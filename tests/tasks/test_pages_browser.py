@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import expect
 
 from apps.tasks.services.claims import check_task_claim, check_task_finish
 from apps.tasks.services.evidence import check_evidence_add, check_evidence_synthesize
 from apps.tasks.services.task_writes import TaskCreate, check_tasks_apply
 from apps.tenants.models import Role
+from tests.browser.test_graph_view_browser import artifact
 from tests.conftest import browser_login, scope_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def cy(page, what: str):
+    return page.evaluate(f"document.getElementById('dag-graph').cy.{what}")
 
 
 def test_dag_of_200_tasks_task_page_and_ready_set(live_server, page, tenant, make_person):
@@ -32,19 +36,37 @@ def test_dag_of_200_tasks_task_page_and_ready_set(live_server, page, tenant, mak
                                         sources=[e1["id"], e2["id"]])  # fmt: skip
     check_task_finish(scope, task=first["id"], status="DONE", result_summary="found the leak")
 
+    page.set_viewport_size({"width": 1366, "height": 900})
     browser_login(page, live_server, make_person(tenant, Role.VIEWER))
     page.click("nav >> text=Tasks")
     # A click that navigates returns once the next page started loading: wait until it shows.
-    expect(page.locator("#dag-svg g.task")).to_have_count(20)  # 10 areas collapsed + 10 lone tasks
-    assert "0/19 subtasks done" in page.locator(f'g.task[data-id="{first["id"]}"]').text_content()
-    page.locator('g.task:has-text("Area 3") a').first.click()
-    page.wait_for_selector("#dag-svg g.task >> nth=18")
-    assert page.locator("#dag-svg g.task").count() == 19
-    assert page.locator("#dag-svg line.dep").count() == 18
-    xs = [page.locator("#dag-svg g.task").nth(i).bounding_box()["x"] for i in range(19)]
-    assert xs == sorted(xs) and len(set(xs)) == 19  # the chain reads left to right
+    page.wait_for_selector("#dag-graph[data-ready=true]")
+    assert cy(page, "nodes().length") == 20  # 10 areas collapsed + 10 lone tasks
+    assert page.locator("#dag-table tr.task").count() == 20
+    assert "0/19 subtasks done" in cy(page, f"getElementById('{first['id']}').data('label')")
+    # Whole titles: no box is narrower than its text, and the canvas spans the page's column.
+    assert cy(
+        page,
+        "nodes().every(n => n.boundingBox({includeLabels: false}).w >= "
+        "n.boundingBox({includeNodes: false, includeLabels: true}).w)",
+    )
+    assert page.locator("#dag-graph .dag-canvas").bounding_box()["width"] > 1000
+    page.screenshot(path=str(artifact("task-dag-roots-1366x900")), full_page=True)
+    area = cy(page, "nodes().filter(n => n.data('label').includes('Area 3'))[0].id()")
+    page.goto(f"{live_server.url}/work/tasks?parent={area}")
+    page.wait_for_selector("#dag-graph[data-ready=true]")
+    assert cy(page, "nodes().length") == 19
+    assert cy(page, "edges().length") == 18
+    assert page.locator("#dag-table span.dep").count() == 18
+    chain = cy(
+        page,
+        "nodes().sort((a, b) => a.data('description').localeCompare(b.data('description'), "
+        "undefined, {numeric: true})).map(n => n.position('x'))",
+    )
+    assert chain == sorted(chain) and len(set(chain)) == 19  # the chain reads left to right
+    page.screenshot(path=str(artifact("task-dag-chain-1366x900")), full_page=True)
     page.click("#trail >> text=All root tasks")
-    page.wait_for_selector(f'g.task[data-id="{lone[0]["id"]}"]')
+    page.wait_for_selector(f'#dag-table tr.task[data-id="{lone[0]["id"]}"]', state="attached")
 
     page.goto(f"{live_server.url}/work/tasks/{first['id']}")
     assert page.locator("#task-status").inner_text() == "DONE"
