@@ -36,6 +36,7 @@ GROUPS = [
             ("Review queue", "review-queue", Role.VIEWER),
             ("Suspect merges", "review-suspects", Role.VIEWER),
             ("Decisions", "review-audit", Role.VIEWER),
+            ("Trends", "review-trends", Role.VIEWER),
         ],
     ),
     (

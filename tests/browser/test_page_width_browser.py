@@ -30,12 +30,13 @@ NOT_PAGES = {
     # fragments htmx asks for, and a download
     "dashboard-jobs", "entity-review-extras", "review-suspect", "graph-connection",
     "graph-picker", "graph-entity-community", "entity-timeline", "kinds-jobs",
-    "work-task-ingests", "console-export-download",
+    "work-task-ingests", "console-export-download", "graph-neighbourhood",
+    "graph-entity-neighbourhood",
 }  # fmt: skip
 # Pages whose subject the demo data set has none of (no deletion, erasure, task, playbook...).
 NO_DEMO_LINK = {
     "document-deletion", "erasure-job", "console-deletion", "work-task", "playbook",
-    "entry-page", "knowledge-user",
+    "entry-page", "knowledge-user", "work-task-context",
 }  # fmt: skip
 
 
