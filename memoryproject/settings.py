@@ -290,7 +290,8 @@ TENANT_DEFAULTS = {
     "summary_keep_last": 20,
     # Episodes, lessons and playbooks (apps/lessons); knowledge promotion (apps/knowledge).
     "lesson_threshold": 1,
-    "playbook_needs": 3,
+    "playbook_needs": 3,  # a caller's `needs` wins, down to `playbook_needs_floor`
+    "playbook_needs_floor": 1,
     "knowledge_promotion_minutes": 30,
     "knowledge_heat_threshold": 0.25,
     "knowledge_extractor": "rules",

@@ -178,3 +178,17 @@ def system_query(query: str, **params: Any) -> list[dict[str, Any]]:
     _count()
     with graph_driver().session() as session:
         return [r.data() for r in session.run(query, params)]
+
+
+def trial_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
+    """Run `work(tx)` in one write transaction that is always rolled back: a dry run sees what
+    its writes would give, and nothing is kept."""
+    with _session() as session:
+        tx = session.begin_transaction()
+        try:
+            stx = ScopedTx(scope, tx)  # type: ignore[arg-type]
+            result = work(stx)
+            stx.end()
+            return result
+        finally:
+            tx.rollback()
