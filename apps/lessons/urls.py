@@ -55,4 +55,6 @@ urlpatterns = [
     path("memory/playbooks/<str:key>", views.playbook_page, name="playbook"),
     path("memory/playbooks/<str:key>/switch", views.playbook_switch, name="playbook-switch"),
     path("memory/handoffs", views.handoffs_page, name="handoffs"),
+    path("memory/promotions", views.promotions_page, name="promotions"),
+    path("memory/promotions/<str:action>", views.promotion_action, name="promotion-action"),
 ]
