@@ -214,6 +214,8 @@ NEO4J_MAX_CONNECTION_POOL_SIZE = int(os.environ.get("NEO4J_MAX_CONNECTION_POOL_S
 NEO4J_CONNECTION_ACQUISITION_TIMEOUT = float(
     os.environ.get("NEO4J_CONNECTION_ACQUISITION_TIMEOUT", "60")
 )
+# Searches stop after this many seconds in all (seed 001's 5), answered 503 `query_timeout`.
+GRAPH_SEARCH_SECONDS = float(os.environ.get("GRAPH_SEARCH_SECONDS", "5"))
 NEO4J_LOCAL_PORT = int(os.environ.get("NEO4J_LOCAL_PORT", "7687"))
 NEO4J_LOCAL_HEAP = os.environ.get("NEO4J_LOCAL_HEAP", "1g")
 NEO4J_LOCAL_PAGECACHE_MB = int(os.environ.get("NEO4J_LOCAL_PAGECACHE_MB", "512"))

@@ -62,6 +62,7 @@ RETURN en.uid AS uid, en.text AS text, en.type AS type, ep.uid AS episode,
 """
 
 
+@cypher.bounded_read("search")
 def search_everything(scope: Scope, *, q: str, kinds: tuple[str, ...], limit: int,
                       user: str | None = None) -> dict:  # fmt: skip
     """{"results": one ranked list of at most `limit`, "omitted": kinds not searched and why}.
