@@ -74,6 +74,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "memoryproject.request_metrics.RequestMetricsMiddleware",  # rate and latency by route
     "memoryproject.request_limits.RequestLineLimitMiddleware",
     "memoryproject.read_your_writes.ReadYourWritesMiddleware",
     "django.middleware.security.SecurityMiddleware",
