@@ -11,6 +11,7 @@ Both go through `refusal_record`, which marks the exception recorded."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -19,6 +20,7 @@ from rest_framework.permissions import SAFE_METHODS
 from apps.graph.scope import Scope
 from apps.graph.write_failures import write_failure_record
 from memoryproject.api_errors import ApplicationError
+from memoryproject.metrics import REFUSED_WRITES
 
 F = TypeVar("F", bound=Callable)
 
@@ -36,6 +38,9 @@ def refusal_record(
     erasing the user erases it). `exc` is marked, so no other door counts it again."""
     write_failure_record(scope, kind=kind, reason=reason, subject_user=subject_user,
                          subject_sid=subject_sid)  # fmt: skip
+    code = getattr(exc, "code", None) or reason.split(":", 1)[0]
+    known = isinstance(code, str) and re.fullmatch(r"[a-z_]{1,40}", code)
+    REFUSED_WRITES.labels(kind=kind[:40], reason=code if known else "other").inc()
     if exc is not None:
         exc.recorded = True  # type: ignore[attr-defined]
 

@@ -74,6 +74,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "memoryproject.request_metrics.RequestMetricsMiddleware",  # rate and latency by route
     "memoryproject.request_limits.RequestLineLimitMiddleware",
     "memoryproject.read_your_writes.ReadYourWritesMiddleware",
     "django.middleware.security.SecurityMiddleware",
@@ -215,6 +216,8 @@ NEO4J_MAX_CONNECTION_POOL_SIZE = int(os.environ.get("NEO4J_MAX_CONNECTION_POOL_S
 NEO4J_CONNECTION_ACQUISITION_TIMEOUT = float(
     os.environ.get("NEO4J_CONNECTION_ACQUISITION_TIMEOUT", "60")
 )
+# Searches stop after this many seconds in all (seed 001's 5), answered 503 `query_timeout`.
+GRAPH_SEARCH_SECONDS = float(os.environ.get("GRAPH_SEARCH_SECONDS", "5"))
 NEO4J_LOCAL_PORT = int(os.environ.get("NEO4J_LOCAL_PORT", "7687"))
 NEO4J_LOCAL_HEAP = os.environ.get("NEO4J_LOCAL_HEAP", "1g")
 NEO4J_LOCAL_PAGECACHE_MB = int(os.environ.get("NEO4J_LOCAL_PAGECACHE_MB", "512"))
@@ -291,7 +294,8 @@ TENANT_DEFAULTS = {
     "summary_keep_last": 20,
     # Episodes, lessons and playbooks (apps/lessons); knowledge promotion (apps/knowledge).
     "lesson_threshold": 1,
-    "playbook_needs": 3,
+    "playbook_needs": 3,  # a caller's `needs` wins, down to `playbook_needs_floor`
+    "playbook_needs_floor": 1,
     "knowledge_promotion_minutes": 30,
     "knowledge_heat_threshold": 0.25,
     "knowledge_extractor": "rules",

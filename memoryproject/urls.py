@@ -22,6 +22,7 @@ from apps.review import urls as review_urls
 from apps.search import urls as search_urls
 from apps.tasks import urls as tasks_urls
 from apps.tenant_data import urls as tenant_data_urls
+from apps.tenants import metrics_view
 from apps.tenants import urls as tenants_urls
 from apps.tenants import views as tenant_views
 from apps.tenants.auth import ApiKeyAuthentication
@@ -57,6 +58,7 @@ pages = [route for app in APPS for route in app.urlpatterns]
 
 urlpatterns = [
     path("api/v1/", include(api_v1)),
+    path("metrics", metrics_view.metrics, name="metrics"),  # staff or this host only
     path("api/schema/", SpectacularAPIView.as_view(**_docs_access), name="api-schema"),
     path(
         "api/docs/",

@@ -13,16 +13,21 @@ same code path runs and costs nothing.
 from __future__ import annotations
 
 import contextvars
+import functools
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from neo4j import READ_ACCESS, WRITE_ACCESS, GraphDatabase, ManagedTransaction
+from django.conf import settings
+from neo4j import READ_ACCESS, WRITE_ACCESS, GraphDatabase, ManagedTransaction, unit_of_work
 from neo4j.api import BookmarkManager
 from neo4j.exceptions import ClientError
 
 from apps.graph.connection import graph_driver
 from apps.graph.scope import Scope
+from memoryproject.api_errors import ApplicationError
+from memoryproject.metrics import GRAPH_ROUND_TRIPS, QUERY_TIMEOUTS
 
 T = TypeVar("T")
 _round_trips: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar(
@@ -55,6 +60,81 @@ def _session(**config: Any):
     return graph_driver().session(bookmark_manager=_bookmarks.get(), **config)
 
 
+# The bounded block the reads run in: (deadline in monotonic seconds, its name, its seconds).
+_deadline: contextvars.ContextVar[tuple[float, str, float] | None] = contextvars.ContextVar(
+    "graph_deadline", default=None
+)
+TIMED_OUT = (
+    "Neo.ClientError.Transaction.TransactionTimedOut",
+    "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
+)
+
+
+class QueryTimeout(ApplicationError):
+    """A bounded read ran past its time: the database stopped it (503, counted per name)."""
+
+    status = 503
+
+    def __init__(self, name: str, seconds: float) -> None:
+        super().__init__(
+            f"The {name} took longer than {seconds:g} seconds and was stopped; ask for less or "
+            "try again.", code="query_timeout", limit=seconds,
+        )  # fmt: skip
+
+
+@contextmanager
+def time_bounded(seconds: float, *, name: str) -> Iterator[None]:
+    """Every read inside the block runs under the driver's transaction timeout, so the block
+    takes at most `seconds` in all (seed 001: similar, search and nearest stop after 5 seconds).
+    A read past it raises QueryTimeout, counted under `name`; a nested block keeps the outer."""
+    if _deadline.get() is not None:
+        yield
+        return
+    token = _deadline.set((time.monotonic() + seconds, name, seconds))
+    try:
+        yield
+    except QueryTimeout:
+        QUERY_TIMEOUTS.labels(name=name).inc()
+        raise
+    finally:
+        _deadline.reset(token)
+
+
+def bounded_read(name: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
+    """A selector whose reads together stop after `settings.GRAPH_SEARCH_SECONDS` (5)."""
+
+    def decorator(fn: Callable[..., T]) -> Callable[..., T]:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> T:
+            with time_bounded(settings.GRAPH_SEARCH_SECONDS, name=name):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def _bounded(work: Callable[[Any], T]) -> Callable[[Any], T]:
+    bound = _deadline.get()
+    if bound is None:
+        return work
+    left = bound[0] - time.monotonic()
+    if left <= 0:
+        raise QueryTimeout(bound[1], bound[2])
+    return unit_of_work(timeout=left)(work)
+
+
+@contextmanager
+def _timeouts_raised() -> Iterator[None]:
+    bound = _deadline.get()
+    try:
+        yield
+    except ClientError as exc:
+        if bound is None or exc.code not in TIMED_OUT:
+            raise
+        raise QueryTimeout(bound[1], bound[2]) from exc
+
+
 class UnscopedQuery(ValueError):
     """A query that does not filter by `$tenant` could reach another tenant's data."""
 
@@ -70,6 +150,7 @@ def _check(scope: Scope, query: str, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _count() -> None:
+    GRAPH_ROUND_TRIPS.inc()
     counter = _round_trips.get()
     if counter is not None:
         counter[0] += 1
@@ -156,20 +237,26 @@ def write_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
 
 
 def read_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
-    with _session(default_access_mode=READ_ACCESS) as session:
-        return session.execute_read(lambda tx: work(ScopedTx(scope, tx)))
+    unit = _bounded(lambda tx: work(ScopedTx(scope, tx)))
+    with _timeouts_raised(), _session(default_access_mode=READ_ACCESS) as session:
+        return session.execute_read(unit)
 
 
 def _execute(scope: Scope, query: str, params: dict[str, Any], mode: str) -> list[dict[str, Any]]:
     bound = _check(scope, query, params)
     _count()
 
+    def unit(tx: ManagedTransaction) -> list[dict[str, Any]]:
+        return [r.data() for r in tx.run(query, bound)]
+
     def run() -> list[dict[str, Any]]:
         with _session(default_access_mode=mode) as session:
-            runner = session.execute_read if mode == READ_ACCESS else session.execute_write
-            return runner(lambda tx: [r.data() for r in tx.run(query, bound)])
+            if mode == READ_ACCESS:
+                return session.execute_read(_bounded(unit))
+            return session.execute_write(unit)
 
-    return _retrying_gone(run)
+    with _timeouts_raised():
+        return _retrying_gone(run)
 
 
 def system_query(query: str, **params: Any) -> list[dict[str, Any]]:
@@ -178,3 +265,17 @@ def system_query(query: str, **params: Any) -> list[dict[str, Any]]:
     _count()
     with graph_driver().session() as session:
         return [r.data() for r in session.run(query, params)]
+
+
+def trial_unit(scope: Scope, work: Callable[[ScopedTx], T]) -> T:
+    """Run `work(tx)` in one write transaction that is always rolled back: a dry run sees what
+    its writes would give, and nothing is kept."""
+    with _session() as session:
+        tx = session.begin_transaction()
+        try:
+            stx = ScopedTx(scope, tx)  # type: ignore[arg-type]
+            result = work(stx)
+            stx.end()
+            return result
+        finally:
+            tx.rollback()

@@ -22,6 +22,7 @@ from django.conf import settings
 from django.utils.module_loading import import_string
 
 from memoryproject.chat_completions import ChatAnswerInvalid, ChatEndpoint, chat_complete_json
+from memoryproject.metrics import EXTRACTOR_SCHEMA_FAILURES
 
 LABELS = ("Identities", "Tools", "Projects", "Concepts")
 RELATIONS = (
@@ -228,6 +229,7 @@ class OpenAICompatibleExtractor:
                                         schema=TRIPLE_SCHEMA, schema_name="triples")  # fmt: skip
             triples = answer["triples"]
         except (ChatAnswerInvalid, KeyError, TypeError) as exc:
+            EXTRACTOR_SCHEMA_FAILURES.labels(extractor="knowledge.llm").inc()
             raise ExtractorError(f"The model's answer is not the schema: {exc!r:.200}") from None
         by_no = {m["no"]: m["uid"] for m in messages}
         for t in triples if isinstance(triples, list) else []:

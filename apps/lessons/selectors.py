@@ -240,3 +240,40 @@ def handoffs_for(
             (p for p in row["points_to"] if p), key=lambda p: (p["kind"], p["id"])
         )
     return rows
+
+
+# --- promotion rules a tenant declared (apps/lessons/services/promotion_rules.py) -------------
+
+RULES = """
+MATCH (r:PromotionRule {tenant: $tenant, active: true})
+RETURN r.name AS name, r.version AS version, r.spec AS spec, r.by AS by,
+       toString(r.created_at) AS created_at,
+       COUNT { MATCH (v:PromotionRule {tenant: $tenant, name: r.name}) } AS versions
+ORDER BY r.name LIMIT $limit
+"""
+
+RULE_VERSIONS = """
+MATCH (r:PromotionRule {tenant: $tenant, name: $name})
+RETURN r.version AS version, r.active AS active, r.spec AS spec, r.by AS by,
+       toString(r.created_at) AS created_at
+ORDER BY r.version DESC LIMIT $limit
+"""
+
+
+def promotion_rules_list(scope: Scope, *, limit: int = 100) -> list[dict]:
+    """The active version of every rule the tenant declared, by name."""
+    rows = cypher.read(scope, RULES, limit=limit)
+    for row in rows:
+        row["rule"] = stored_json_loads(row.pop("spec"))
+    return rows
+
+
+def promotion_rule_versions(scope: Scope, *, name: str, limit: int = 100) -> dict | None:
+    """A declared rule with its versions, the newest first; `active` marks the one in use."""
+    rows = cypher.read(scope, RULE_VERSIONS, name=name, limit=limit)
+    if not rows:
+        return None
+    for row in rows:
+        row["rule"] = stored_json_loads(row.pop("spec"))
+    active = next((r["version"] for r in rows if r["active"]), None)
+    return {"name": name, "active": active, "versions": rows}

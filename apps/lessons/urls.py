@@ -3,7 +3,7 @@
 from django.urls import path
 
 from apps.lessons import views
-from apps.lessons.api import episodes, handoffs, lessons, playbooks
+from apps.lessons.api import episodes, handoffs, lessons, playbooks, promotion
 
 api_urlpatterns = [
     path("episodes", episodes.EpisodesApi.as_view(), name="api-episodes"),
@@ -31,7 +31,19 @@ api_urlpatterns = [
         "handoffs/<str:key>/accept", handoffs.HandoffAcceptApi.as_view(), name="api-handoff-accept"
     ),
     path("agents/me", handoffs.AgentMeApi.as_view(), name="api-agent-me"),
-    path("promotions", lessons.PromoteApi.as_view(), name="api-promotions"),
+    path("promotions", promotion.PromoteApi.as_view(), name="api-promotions"),
+    path("promotions/dry-run", promotion.PromotionTryApi.as_view(), name="api-promotion-try"),
+    path("promotion-rules", promotion.PromotionRulesApi.as_view(), name="api-promotion-rules"),
+    path(
+        "promotion-rules/<str:name>",
+        promotion.PromotionRuleApi.as_view(),
+        name="api-promotion-rule",
+    ),
+    path(
+        "promotion-rules/<str:name>/activate",
+        promotion.PromotionRuleActivateApi.as_view(),
+        name="api-promotion-rule-activate",
+    ),
 ]
 
 urlpatterns = [
@@ -43,4 +55,6 @@ urlpatterns = [
     path("memory/playbooks/<str:key>", views.playbook_page, name="playbook"),
     path("memory/playbooks/<str:key>/switch", views.playbook_switch, name="playbook-switch"),
     path("memory/handoffs", views.handoffs_page, name="handoffs"),
+    path("memory/promotions", views.promotions_page, name="promotions"),
+    path("memory/promotions/<str:action>", views.promotion_action, name="promotion-action"),
 ]

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from apps.resolution.candidates import EntityCandidate, Receipt
 from apps.resolution.gate import Decision
+from memoryproject.metrics import GATE_DECISIONS
 
 
 def decision_receipt(candidate: EntityCandidate, decision: Decision, uid: str, action: str):
-    """The receipt of one group's decision, as both gate paths write it."""
+    """The receipt of one group's decision, as both gate paths write it (and counted)."""
+    GATE_DECISIONS.labels(action=action).inc()
     best = decision.proposals[0] if decision.proposals else decision.best
     return Receipt(
         kind="entity",

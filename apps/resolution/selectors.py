@@ -110,6 +110,7 @@ RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS 
 """
 
 
+@cypher.bounded_read("entity search")
 def entities_search(scope: Scope, *, q: str = "", type: str | None = None, limit: int = 20):
     """Active entities whose names match `q`'s words or whose embedding is near its meaning
     (from ENTITY_MEANING_FLOOR up), fused by reciprocal rank; without `q`, the most recently

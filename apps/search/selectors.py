@@ -54,6 +54,7 @@ RETURN m.uid AS uid, m.text AS text, m.user AS user, m.sid AS sid, m.no AS no,
 MESSAGES_OF_TENANT = MESSAGES.replace(" AND hit.user = $user LIMIT", " LIMIT")
 
 
+@cypher.bounded_read("search")
 def search_everything(scope: Scope, *, q: str, kinds: tuple[str, ...], limit: int,
                       user: str | None = None) -> dict:  # fmt: skip
     """{"results": one ranked list of at most `limit`, "omitted": kinds not searched and why}.

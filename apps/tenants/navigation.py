@@ -28,6 +28,7 @@ GROUPS = [
             ("Knowledge", "knowledge", Role.VIEWER),
             ("Kinds", "kinds", Role.VIEWER),
             ("Changes", "timeline-diff", Role.VIEWER),
+            ("Promotion rules", "promotions", Role.ADMIN),
         ],
     ),
     (

@@ -139,6 +139,7 @@ ORDER BY score DESC LIMIT $limit
 """
 
 
+@cypher.bounded_read("history search")
 def search_history(scope: Scope, *, kind: str, q: str, limit: int = 20) -> list[dict]:
     """Past States of a kind whose text holds the words of `q` (old words too), and when each
     held: [{key, valid_from, valid_to, values, score}]."""

@@ -26,7 +26,7 @@ NOT_PAGES = {
     "review-bulk", "review-skipped-clear", "review-confirm", "review-reject", "review-skip",
     "review-merge-undo", "review-suspect-keep", "review-suspect-undo", "playbook-switch",
     "entry-invalidate", "kind-rows-from-entries", "console-export", "console-import",
-    "console-delete",
+    "console-delete", "promotion-action",
     # fragments htmx asks for, and a download
     "dashboard-jobs", "entity-review-extras", "review-suspect", "graph-connection",
     "graph-picker", "graph-entity-community", "entity-timeline", "kinds-jobs",

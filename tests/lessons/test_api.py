@@ -148,7 +148,7 @@ def test_promotions(tenant, api_client, settings):
     receipt = api_client.post("/api/v1/promotions", {"rule": "ok", "at_least": 2}, format="json")
     assert receipt.json()["lessons"] == [{"id": "fixed", "status": "learned", "weight": 2}]
     unknown = api_client.post("/api/v1/promotions", {"rule": "nope"}, format="json")
-    assert unknown.status_code == 400
+    assert unknown.status_code == 404 and unknown.json()["error"]["field"] == "rule"
 
 
 def ok_rule(episode):

@@ -137,3 +137,18 @@ def test_reviewer_switches_on_and_off_with_who_and_when(tenant):
         AuditEvent.objects.filter(tenant=tenant, target="hot").values_list("action", flat=True)
     )
     assert sorted(actions) == ["playbook.switch_off", "playbook.switch_on"]
+
+
+def test_a_callers_needs_is_honoured_down_to_the_tenants_floor(tenant, scope):
+    """Seed 001: `needs=1  # 3 by default`; a tenant may set a floor no caller goes below."""
+    one = [closed_episode(scope)]
+    written = check_playbook_write(
+        scope, key="hot", trigger={"status": "hot"}, steps=STEPS, supported_by=one, needs=1
+    )
+    assert written == {"id": "hot#1", "version": 1, "status": "written"}
+    tenant.settings = {**tenant.settings, "playbook_needs_floor": 2}
+    tenant.save()
+    with pytest.raises(ApplicationError) as refused:
+        check_playbook_write(scope_for(tenant), key="cold", trigger={"status": "cold"},
+                             steps=STEPS, supported_by=one, needs=1)  # fmt: skip
+    assert refused.value.field == "supported_by" and refused.value.limit == 2

@@ -63,6 +63,7 @@ def test_promotion_waits_learns_writes_and_counts_each_episode_once(scope):
     # Nothing new: nothing counted again.
     assert check_promote(scope, rule="fan", at_least=2) == {
         "episodes": 0,
+        "at_least": 2,
         "lessons": [],
         "playbooks": [],
         "runs": [],

@@ -2,6 +2,7 @@
 touches a tenant that has memory of its own."""
 
 from apps.graph import cypher
+from apps.lessons.selectors import lesson_get, promotion_rules_list
 from apps.tenant_data.services.demo_data import demo_data_fill, demo_scope
 from apps.tenants.selectors import tenant_stats
 
@@ -19,6 +20,10 @@ def test_an_empty_tenant_gets_the_demo_data_once(tenant):
     assert stats["relations"] >= 3
     assert (stats["conversations"], stats["messages"]) == (1, 8)
     assert (stats["episodes"], stats["lessons"]) == (1, 1)
+    # The lesson comes from promotion, by the rule the demo declares in data.
+    assert result["lesson"] == "show-the-table"
+    assert [r["name"] for r in promotion_rules_list(scope)] == ["explain-by-table"]
+    assert lesson_get(scope, key="show-the-table")["support"] == 1
     summary = cypher.read(scope, SUMMARY)
     assert summary and summary[0]["upto"] == 6 and summary[0]["text"]
 

@@ -7,6 +7,8 @@
 (:Playbook)-[:RAN_IN {succeeded, version}]->(:Episode)
 (:Agent)-[:GAVE]->(:Handoff)-[:TO]->(:Agent), (:Handoff)-[:POINTS_TO {as_of}]->(anything above)
 (:PromotionCandidate)-[:SHOWN_BY {agrees}]->(:Episode): what a rule saw, each episode once.
+(:PromotionRule {name, version, spec, active}): a rule a tenant declared, every version kept;
+(:PromotionRuleHead {name, last}) numbers them.
 (:Knowledge)-[:FACT {relation, weight, confidence, nuance, heat, obs}]->(:Knowledge): seed 002.
 (:KnowledgeChain {user, sid, promoted_no}): how far each conversation chain was promoted.
 (:EntrySerial {tenant, last}): the tenant's last entry serial; every Entry takes the next one in
@@ -91,6 +93,19 @@ class PromotionCandidate(TenantNode):
     claim = StringProperty(required=True)  # lesson:<key> | playbook:<key>:<signature>
 
 
+class PromotionRule(TenantNode):
+    name = StringProperty(required=True)
+    version = IntegerProperty(required=True)
+    spec = StringProperty(required=True)  # the rule as JSON (apps/lessons/services/declared_rules)
+    active = BooleanProperty(default=False)
+    by = StringProperty()
+
+
+class PromotionRuleHead(TenantNode):
+    name = StringProperty(required=True)
+    last = IntegerProperty(default=0)
+
+
 class Knowledge(TenantNode):
     user = StringProperty(required=True)
     label = StringProperty(required=True)  # Identities | Tools | Projects | Concepts
@@ -125,6 +140,10 @@ SCHEMA = [
     "CREATE CONSTRAINT handoff_key IF NOT EXISTS FOR (h:Handoff) REQUIRE (h.tenant, h.key) IS UNIQUE",
     "CREATE CONSTRAINT promotion_candidate_key IF NOT EXISTS "
     "FOR (c:PromotionCandidate) REQUIRE (c.tenant, c.rule, c.claim) IS UNIQUE",
+    "CREATE CONSTRAINT promotion_rule_version IF NOT EXISTS "
+    "FOR (r:PromotionRule) REQUIRE (r.tenant, r.name, r.version) IS UNIQUE",
+    "CREATE CONSTRAINT promotion_rule_head IF NOT EXISTS "
+    "FOR (h:PromotionRuleHead) REQUIRE (h.tenant, h.name) IS UNIQUE",
     "CREATE CONSTRAINT knowledge_key IF NOT EXISTS "
     "FOR (k:Knowledge) REQUIRE (k.tenant, k.user, k.label, k.key) IS UNIQUE",
     "CREATE CONSTRAINT knowledge_chain_key IF NOT EXISTS "

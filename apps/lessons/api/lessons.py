@@ -1,5 +1,4 @@
-"""API of lessons (learn one, weigh it with evidence, read them) and of their promotion from
-ended episodes by a rule."""
+"""API of lessons: learn one, weigh it with evidence, read them (promotion is in promotion.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +10,6 @@ from rest_framework.views import APIView
 from apps.lessons import selectors
 from apps.lessons.api import ReadOrWrite
 from apps.lessons.services import lessons as lesson_services
-from apps.lessons.services.promotion import Receipts, check_promote
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
 from memoryproject.refusals import RecordsRefusals
@@ -128,44 +126,3 @@ class LessonEvidenceApi(RecordsRefusals, APIView):
     def post(self, request, key: str):
         data = validated(request, LessonEvidenceIn)
         return Response(lesson_services.check_lesson_weigh(request.auth, key=key, **data))
-
-
-class PromoteIn(StrictSerializer):
-    rule = serializers.CharField(max_length=120)
-    at_least = serializers.IntegerField(required=False, min_value=1, max_value=1000)
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
-
-
-class PromotionReceiptOut(serializers.Serializer):
-    id = serializers.CharField()
-    status = serializers.ChoiceField(choices=list(Receipts.ORDER))
-    reason = serializers.CharField(required=False)
-    weight = serializers.FloatField(required=False)
-    count = serializers.IntegerField(required=False, help_text="episodes agreeing so far")
-    version = serializers.IntegerField(required=False, help_text="a playbook's, once written")
-
-
-class PromotionRunOut(serializers.Serializer):
-    id = serializers.CharField()
-    episode = serializers.CharField()
-    status = serializers.CharField()
-    reason = serializers.CharField(required=False)
-    enabled = serializers.BooleanField(required=False)
-
-
-class PromotionOut(serializers.Serializer):
-    episodes = serializers.IntegerField(help_text="episodes the rule read in this call")
-    lessons = PromotionReceiptOut(many=True)
-    playbooks = PromotionReceiptOut(many=True)
-    runs = PromotionRunOut(many=True)
-
-
-class PromoteApi(RecordsRefusals, APIView):
-    refusal_kind = "promotion"
-    required_scope = KeyScope.MEMORY_WRITE
-
-    @extend_schema(request=PromoteIn, responses={200: PromotionOut},
-                   summary="Promote what repeats in ended episodes (a rule)")  # fmt: skip
-    def post(self, request):
-        data = validated(request, PromoteIn)
-        return Response(check_promote(request.auth, **data))

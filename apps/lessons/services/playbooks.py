@@ -1,6 +1,8 @@
 """Playbooks: what to do when a situation comes again, with four guards.
 
-1. Written only when `needs` episodes that ended support it (tenant setting `playbook_needs`, 3).
+1. Written only when `needs` episodes that ended support it: the caller's (seed 001's `needs=1`),
+   never below the tenant's `playbook_needs_floor` (1); the tenant's `playbook_needs` (3) when the
+   caller names none.
 2. A new version replaces the last one; no version is ever changed.
 3. A run is judged once, and three failures in a row switch the playbook off.
 4. A reviewer switches it on or off; who and when are kept (and audited).
@@ -146,15 +148,17 @@ def check_playbook_write(
     supported_by: list[str],
     needs: int | None = None,
 ) -> dict:
-    """Write a playbook drawn from at least `needs` episodes that ended, and never from fewer
-    than the tenant's `playbook_needs`."""
+    """Write a playbook drawn from at least `needs` episodes that ended (the tenant's
+    `playbook_needs` when None), never from fewer than the tenant's `playbook_needs_floor`."""
     validate_key(key, field="key")
     validate_trigger(trigger)
     validate_steps(steps)
     if needs is not None and (not isinstance(needs, int) or needs < 1):
         raise ApplicationError("needs is at least 1.", field="needs", limit=1)
-    # A caller may ask for more support than the tenant demands, never for less.
-    needs = max(needs or 0, int(scope.setting("playbook_needs")))
+    # The caller decides how much support is enough, down to the tenant's floor.
+    if needs is None:
+        needs = int(scope.setting("playbook_needs"))
+    needs = max(needs, int(scope.setting("playbook_needs_floor")))
     episodes = _episode_ids(supported_by, field="supported_by", at_least=needs)
 
     def work(stx):

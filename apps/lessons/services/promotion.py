@@ -1,7 +1,9 @@
 """promote(rule): what repeats in episodes that ended becomes a lesson or a playbook.
 
-The application registers rules by name in `settings.LESSON_PROMOTION_RULES` (dotted paths). A rule
-is a function of one closed episode (as `episode_get` gives it) that returns claims:
+A rule is named: a tenant declares one in data (apps/lessons/services/declared_rules.py, stored
+and versioned by promotion_rules.py), or the deployment registers a function by name in
+`settings.LESSON_PROMOTION_RULES` (dotted paths), which wins. A rule says, for one closed episode
+(as `episode_get` gives it), what it shows, as claims:
 
     {"lesson": key, "statement": str, "agrees": bool, "about": [entity uid, ...]}
     {"playbook": key, "trigger": {...}, "steps": [...]}
@@ -10,7 +12,8 @@ is a function of one closed episode (as `episode_get` gives it) that returns cla
 Every claim of every episode is checked before anything is written: one that is not a claim stops
 the promotion (recorded as a WriteFailure). Each episode is then applied in one transaction that
 also marks it read by the rule, so it counts once however often promotion runs, and a crash leaves
-either all of an episode's evidence or none of it.
+either all of an episode's evidence or none of it. `check_promotion_try` runs a declared rule the
+same way in one transaction that is rolled back: the receipts it would give, nothing written.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from django.utils.module_loading import import_string
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.lessons.selectors import episode_get
+from apps.lessons.services.declared_rules import claims_of, validate_rule
 from apps.lessons.services.lessons import CREATE as LESSON_CREATE
 from apps.lessons.services.lessons import MAX_STATEMENT_CHARS, do_lesson_evidence
 from apps.lessons.services.playbooks import (
@@ -30,12 +34,14 @@ from apps.lessons.services.playbooks import (
     validate_steps,
     validate_trigger,
 )
+from apps.lessons.services.promotion_rules import active_rule
 from apps.lessons.services.references import KEY_PATTERN
 from memoryproject.api_errors import ApplicationError
 from memoryproject.refusals import refusal_recorded
 
 MAX_EPISODES_PER_CALL = 200
 MAX_CLAIMS_PER_EPISODE = 50
+MAX_SHOWN_IN_TRY = 20
 
 UNREAD = """
 MATCH (ep:Episode {tenant: $tenant, status: 'closed'})
@@ -70,13 +76,29 @@ RETURN [k IN $lessons WHERE EXISTS { (:Lesson {tenant: $tenant, key: k}) }] AS l
 """
 
 
-def promotion_rule(name: str):
+def promotion_rule(scope: Scope, name: str):
+    """(function of one episode, the rule's own at_least or None) for a rule's name."""
     path = settings.LESSON_PROMOTION_RULES.get(name) if isinstance(name, str) else None
-    if not path:
+    if path:
+        return import_string(path), None
+    declared = active_rule(scope, name=name) if isinstance(name, str) else None
+    if declared is None:
         raise ApplicationError(
-            f"No promotion rule named {name!r}; rules are registered in settings.", field="rule"
-        )
-    return import_string(path)
+            f"No promotion rule named {name!r:.130}; declare one with POST "
+            "/api/v1/promotion-rules.", field="rule", code="not_found", status=404,
+        )  # fmt: skip
+    spec = declared["rule"]
+    return (lambda episode: claims_of(spec, episode)), spec.get("at_least")
+
+
+def _at_least(scope: Scope, asked, declared) -> int:
+    """The caller's at_least, else the rule's, else the tenant's `playbook_needs`."""
+    at_least = asked if asked is not None else declared
+    if at_least is None:
+        at_least = int(scope.setting("playbook_needs"))
+    if not isinstance(at_least, int) or isinstance(at_least, bool) or at_least < 1:
+        raise ApplicationError("at_least is at least 1.", field="at_least", limit=1)
+    return at_least
 
 
 def validate_claim(claim) -> dict:
@@ -211,12 +233,8 @@ def _apply_run(stx, scope, episode, claim, receipts) -> None:
     )
 
 
-@refusal_recorded("promotion")
-def check_promote(scope: Scope, *, rule: str, at_least: int = 3, limit: int = 200) -> dict:
-    """Read the closed episodes this rule has not read, oldest first, and apply what it says."""
-    fn = promotion_rule(rule)
-    if not isinstance(at_least, int) or at_least < 1:
-        raise ApplicationError("at_least is at least 1.", field="at_least", limit=1)
+def _shown(scope: Scope, rule: str, fn, limit: int) -> list[tuple[str, list[dict]]]:
+    """Every claim of every unread episode, checked before anything is written."""
     limit = max(1, min(limit, MAX_EPISODES_PER_CALL))
     uids = [r["uid"] for r in cypher.read(scope, UNREAD, rule=rule, limit=limit)]
     shown: list[tuple[str, list[dict]]] = []
@@ -229,32 +247,76 @@ def check_promote(scope: Scope, *, rule: str, at_least: int = 3, limit: int = 20
                 limit=MAX_CLAIMS_PER_EPISODE,
             )
         shown.append((uid, [validate_claim(c) for c in claims]))
+    return shown
 
+
+def _apply_episode(stx, scope, rule, uid, claims, at_least) -> Receipts:
+    known = stx.run(
+        EXISTING,
+        lessons=[c["lesson"] for c in claims if "lesson" in c],
+        entities=[u for c in claims for u in c.get("about", [])],
+    )[0]
+    local = Receipts()  # a retried transaction must not leave receipts of the first try
+    for claim in claims:
+        if "lesson" in claim:
+            _apply_lesson(stx, scope, rule, uid, claim, at_least, local, known)
+        elif "playbook" in claim:
+            _apply_playbook(stx, scope, rule, uid, claim, at_least, local)
+    for claim in claims:
+        if "ran" in claim:
+            _apply_run(stx, scope, uid, claim, local)
+    stx.run(MARK, episode=uid, rule=rule)
+    return local
+
+
+def _merge(receipts: Receipts, local: Receipts) -> None:
+    for key, receipt in local.lessons.items():
+        receipts.note(receipts.lessons, key, receipt)
+    for key, receipt in local.playbooks.items():
+        receipts.note(receipts.playbooks, key, receipt)
+    receipts.runs.extend(local.runs)
+
+
+@refusal_recorded("promotion")
+def check_promote(
+    scope: Scope, *, rule: str, at_least: int | None = None, limit: int = 200
+) -> dict:
+    """Read the closed episodes this rule has not read, oldest first, and apply what it says."""
+    fn, declared_at_least = promotion_rule(scope, rule)
+    at_least = _at_least(scope, at_least, declared_at_least)
+    shown = _shown(scope, rule, fn, limit)
     receipts = Receipts()
     for uid, claims in shown:
 
         def work(stx, uid=uid, claims=claims):
-            known = stx.run(
-                EXISTING,
-                lessons=[c["lesson"] for c in claims if "lesson" in c],
-                entities=[u for c in claims for u in c.get("about", [])],
-            )[0]
-            local = Receipts()  # a retried transaction must not leave receipts of the first try
-            for claim in claims:
-                if "lesson" in claim:
-                    _apply_lesson(stx, scope, rule, uid, claim, at_least, local, known)
-                elif "playbook" in claim:
-                    _apply_playbook(stx, scope, rule, uid, claim, at_least, local)
-            for claim in claims:
-                if "ran" in claim:
-                    _apply_run(stx, scope, uid, claim, local)
-            stx.run(MARK, episode=uid, rule=rule)
-            return local
+            return _apply_episode(stx, scope, rule, uid, claims, at_least)
 
-        local = cypher.write_unit(scope, work)
-        for key, receipt in local.lessons.items():
-            receipts.note(receipts.lessons, key, receipt)
-        for key, receipt in local.playbooks.items():
-            receipts.note(receipts.playbooks, key, receipt)
-        receipts.runs.extend(local.runs)
-    return receipts.as_dict(len(shown))
+        _merge(receipts, cypher.write_unit(scope, work))
+    return {**receipts.as_dict(len(shown)), "at_least": at_least}
+
+
+def check_promotion_try(
+    scope: Scope, *, rule: dict, at_least: int | None = None, limit: int = 200
+) -> dict:
+    """A dry run of a declared rule, saved or not, on the ended episodes its name has not read:
+    the receipts promotion would give now and, for the first episodes, the claims each showed.
+    Everything runs in one transaction that is rolled back, so nothing is written."""
+    spec = validate_rule(rule)
+    if spec["name"] in settings.LESSON_PROMOTION_RULES:
+        raise ApplicationError("That name is a rule of the deployment.", field="name")
+    at_least = _at_least(scope, at_least, spec.get("at_least"))
+    shown = _shown(scope, spec["name"], lambda episode: claims_of(spec, episode), limit)
+
+    def work(stx):
+        receipts = Receipts()
+        for uid, claims in shown:
+            _merge(receipts, _apply_episode(stx, scope, spec["name"], uid, claims, at_least))
+        return receipts
+
+    receipts = cypher.trial_unit(scope, work)
+    return {
+        **receipts.as_dict(len(shown)),
+        "at_least": at_least,
+        "dry_run": True,
+        "shown": [{"episode": uid, "claims": claims} for uid, claims in shown[:MAX_SHOWN_IN_TRY]],
+    }

@@ -1,6 +1,7 @@
 """A small, honest first-run data set for the demo tenant, written through the same services the
 API calls: documents (extracted and agent-sent facts) whose entities leave real pending reviews,
-a conversation with its summary, an episode that ended and the lesson learned from it.
+a conversation with its summary, an episode that ended, a promotion rule declared in data and the
+lesson it promotes from the episode.
 
 It only ever fills an empty tenant, and only once (an audit entry records it), so a second
 `make run`, a tenant someone already uses, or one whose demo data was erased, is left as it is."""
@@ -20,7 +21,8 @@ from apps.lessons.services.episodes import (
     check_episode_close,
     check_episode_open,
 )
-from apps.lessons.services.lessons import check_lesson_learn
+from apps.lessons.services.promotion import check_promote
+from apps.lessons.services.promotion_rules import check_promotion_rule_save
 from apps.tenants.auth import scope_for_system
 from apps.tenants.models import AuditEvent, KeyScope, Tenant
 from apps.tenants.selectors import tenant_stats
@@ -97,6 +99,22 @@ CONVERSATION = [
     ("assistant", "The Science Museum in London built a working Difference Engine No. 2 in 1991."),
 ]
 CONVERSATION_USER, CONVERSATION_SID = "grace", "history-of-computing"
+# One episode is enough in a demo: the rule asks for one (`at_least`), a real tenant's for more.
+DEMO_RULE = {
+    "name": "explain-by-table",
+    "description": "An explanation the student understood teaches how to explain.",
+    "episodes": {"having": ["outcome.understood", "outcome.method"]},
+    "at_least": 1,
+    "lessons": [
+        {
+            "id": "show-the-{outcome.method}",
+            "statement": "Explain an early program by walking through its {outcome.method} "
+            "of operations.",
+            "agrees": {"field": "outcome.understood", "equals": True},
+            "about": "episode",
+        }
+    ],
+}
 
 HAS_DATA = """
 RETURN COUNT { MATCH (n:Document {tenant: $tenant}) } + COUNT { MATCH (n:Entity {tenant: $tenant}) }
@@ -177,15 +195,10 @@ def _episode_and_lesson(scope: Scope) -> str:
     check_episode_close(
         scope,
         episode=opened["id"],
-        outcome={"understood": True},
+        outcome={"understood": True, "method": "table"},
         text="Walking through Note G's table, row by row, made it clear.",
         cites=[{"kind": "entry", "id": first["id"]}],
     )
-    learned = check_lesson_learn(
-        scope,
-        key="show-the-table",
-        statement="Explain an early program by walking through its table of operations.",
-        supported_by=[opened["id"]],
-        about=about,
-    )
-    return learned["id"]
+    check_promotion_rule_save(scope, rule=DEMO_RULE)
+    promoted = check_promote(scope, rule=DEMO_RULE["name"])
+    return promoted["lessons"][0]["id"]
