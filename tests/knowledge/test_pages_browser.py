@@ -6,7 +6,7 @@ import pytest
 
 from apps.knowledge.services import knowledge_promote_chains
 from apps.tenants.models import Role
-from tests.conftest import browser_login, scope_for
+from tests.conftest import browser_login, nav_click, scope_for
 from tests.lessons.conftest import say
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -18,7 +18,7 @@ def test_the_knowledge_graph_of_a_user(live_server, page, tenant, make_person):
         say(scope, "ann", text)
     knowledge_promote_chains(scope)
     browser_login(page, live_server, make_person(tenant, Role.VIEWER))
-    page.click("nav >> text=Knowledge")
+    nav_click(page, "Knowledge")
     page.click("#users >> text=ann")
     assert page.locator('[data-fact="ann USES go"] [data-weight]').inner_text() == "2"
     assert "docker" in page.locator('[data-label="Tools"]').inner_text()

@@ -14,7 +14,7 @@ from apps.lessons.services.handoffs import check_handoff_give
 from apps.lessons.services.lessons import check_lesson_learn, check_lesson_weigh
 from apps.lessons.services.playbooks import check_playbook_run, check_playbook_write
 from apps.tenants.models import Role
-from tests.conftest import browser_login, htmx_settled, scope_for
+from tests.conftest import browser_login, htmx_settled, nav_click, scope_for
 from tests.lessons.conftest import closed_episode, entity_make
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -44,7 +44,7 @@ def test_episode_timeline_lessons_and_handoffs(live_server, page, tenant, make_p
     )
 
     browser_login(page, live_server, make_person(tenant, Role.VIEWER))
-    page.click("nav >> text=Episodes")
+    nav_click(page, "Episodes")
     page.click("text=d1 overheats")
     # A click that navigates returns once the next page started loading: wait until it shows.
     expect(page.locator("#timeline li.entry")).to_have_count(3)
@@ -53,7 +53,7 @@ def test_episode_timeline_lessons_and_handoffs(live_server, page, tenant, make_p
     assert "cites entry: observation #1" in page.locator("#entry-2").inner_text()
     assert page.locator("[data-status]").inner_text() == "closed"
 
-    page.click("nav >> text=Lessons")
+    nav_click(page, "Lessons")
     assert page.locator("#lessons tbody tr").inner_text().strip() == "No lessons."  # weight 0 < 1
     page.click("text=Show all")
     page.click("text=Hot <i>d1</i> survives")
@@ -64,7 +64,7 @@ def test_episode_timeline_lessons_and_handoffs(live_server, page, tenant, make_p
         )
     ) == ["against", "for"]
 
-    page.click("nav >> text=Handoffs")
+    nav_click(page, "Handoffs")
     section = page.locator('[data-receiver="agent:planner"]')
     assert "d1 overheats" in section.inner_text() and "given" in section.inner_text()
     assert page.console_errors == []
@@ -97,7 +97,7 @@ def test_playbook_versions_runs_and_the_reviewer_switch(live_server, page, tenan
 
     reviewer = make_person(tenant, Role.REVIEWER)
     browser_login(page, live_server, reviewer)
-    page.click("nav >> text=Playbooks")
+    nav_click(page, "Playbooks")
     page.click("#playbooks >> text=hot")
     expect(page.locator("article.version")).to_have_count(2)
     assert "Version 2 (current)" in page.locator("article.version").first.inner_text()

@@ -252,12 +252,17 @@ def test_a_time_without_a_zone_is_refused(api_client):
     assert api_client.post(path, body, format="json").status_code == 201
 
 
-def test_a_callers_needs_cannot_go_below_the_tenants(api_client):
+def test_a_playbook_without_needs_takes_the_tenants_and_needs_below_one_is_refused(api_client):
     ep = closed(api_client)
-    body = {"key": "p", "trigger": {"a": 1}, "steps": STEPS, "supported_by": [ep], "needs": 1}
+    body = {"key": "p", "trigger": {"a": 1}, "steps": STEPS, "supported_by": [ep]}
     refused(api_client.post("/api/v1/playbooks", body, format="json"), field="supported_by",
             limit=3)  # fmt: skip
+    refused(api_client.post("/api/v1/playbooks", {**body, "needs": 0}, format="json"),
+            field="needs")  # fmt: skip
     assert api_client.get("/api/v1/playbooks").json()["results"] == []
+    # A caller's own needs is honoured down to the tenant's floor (seed 001's needs=1).
+    assert api_client.post("/api/v1/playbooks", {**body, "needs": 1},
+                           format="json").status_code == 201  # fmt: skip
 
 
 def test_a_refusal_with_a_malformed_user_keeps_no_text(tenant, api_client):

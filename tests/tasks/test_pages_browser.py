@@ -9,7 +9,7 @@ from apps.tasks.services.evidence import check_evidence_add, check_evidence_synt
 from apps.tasks.services.task_writes import TaskCreate, check_tasks_apply
 from apps.tenants.models import Role
 from tests.browser.test_graph_view_browser import artifact
-from tests.conftest import browser_login, scope_for
+from tests.conftest import browser_login, nav_click, scope_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -38,7 +38,7 @@ def test_dag_of_200_tasks_task_page_and_ready_set(live_server, page, tenant, mak
 
     page.set_viewport_size({"width": 1366, "height": 900})
     browser_login(page, live_server, make_person(tenant, Role.VIEWER))
-    page.click("nav >> text=Tasks")
+    nav_click(page, "Tasks")
     # A click that navigates returns once the next page started loading: wait until it shows.
     page.wait_for_selector("#dag-graph[data-ready=true]")
     assert cy(page, "nodes().length") == 20  # 10 areas collapsed + 10 lone tasks
