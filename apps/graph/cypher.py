@@ -60,8 +60,9 @@ def _session(**config: Any):
     return graph_driver().session(bookmark_manager=_bookmarks.get(), **config)
 
 
-# The bounded block the reads run in: (deadline in monotonic seconds, its name, its seconds).
-_deadline: contextvars.ContextVar[tuple[float, str, float] | None] = contextvars.ContextVar(
+# The bounded block the reads run in: [deadline in monotonic seconds, from its first read;
+# its name; its seconds].
+_deadline: contextvars.ContextVar[list | None] = contextvars.ContextVar(
     "graph_deadline", default=None
 )
 TIMED_OUT = (
@@ -84,13 +85,14 @@ class QueryTimeout(ApplicationError):
 
 @contextmanager
 def time_bounded(seconds: float, *, name: str) -> Iterator[None]:
-    """Every read inside the block runs under the driver's transaction timeout, so the block
-    takes at most `seconds` in all (seed 001: similar, search and nearest stop after 5 seconds).
+    """Every read inside the block runs under the driver's transaction timeout, so its reads
+    take at most `seconds` in all, counted from the first (seed 001: similar, search and
+    nearest stop after 5 seconds).
     A read past it raises QueryTimeout, counted under `name`; a nested block keeps the outer."""
     if _deadline.get() is not None:
         yield
         return
-    token = _deadline.set((time.monotonic() + seconds, name, seconds))
+    token = _deadline.set([None, name, seconds])  # the deadline is set at the first read
     try:
         yield
     except QueryTimeout:
@@ -115,11 +117,15 @@ def bounded_read(name: str) -> Callable[[Callable[..., T]], Callable[..., T]]:
 
 
 def _bounded(work: Callable[[Any], T]) -> Callable[[Any], T]:
+    # The block's time starts at its first read: the work before it (embedding the query; a
+    # cold process loads the model then) is not the database's and took first searches past it.
     bound = _deadline.get()
     if bound is None:
         return work
+    if bound[0] is None:
+        bound[0] = time.monotonic() + bound[2]
     left = bound[0] - time.monotonic()
-    if left <= 0:
+    if left < 0.001:  # the driver counts in milliseconds
         raise QueryTimeout(bound[1], bound[2])
     return unit_of_work(timeout=left)(work)
 

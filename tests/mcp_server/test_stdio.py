@@ -165,4 +165,5 @@ def test_stdio_serves_the_profile_it_was_started_with(tenant):
         return tools, await call(client, "open_nodes", names=["Grace Hopper"])
 
     tools, opened = over_stdio(raw, memory, profile="memory")
-    assert tools == MEMORY and [e["name"] for e in opened["entities"]] == ["Grace Hopper"]
+    assert "entities" in opened, opened
+    assert tools == MEMORY and [e["name"] for e in opened["entities"]] == ["Grace Hopper"], opened
