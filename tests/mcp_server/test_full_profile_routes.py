@@ -3,7 +3,6 @@ off the URL conf, so a new route without a tool fails here until it gets one."""
 
 from __future__ import annotations
 
-import anyio
 import pytest
 from django.urls import URLPattern
 
@@ -11,6 +10,7 @@ from apps.mcp_server.profiles import profile_tools
 from apps.mcp_server.tools import mcp_server
 from apps.mcp_server.tools.rest_routes import ROUTES
 from memoryproject.urls import api_v1
+from tests.mcp_server.conftest import run_apart
 
 WRITES = ("post", "put", "patch", "delete")
 # Write routes served by a hand-made tool: (route name, method) -> tool.
@@ -52,7 +52,7 @@ def write_routes() -> set[tuple[str, str]]:
 @pytest.fixture(scope="module")
 def full_tools() -> set[str]:
     server = mcp_server()
-    names = [tool.name for tool in anyio.run(server.list_tools)]
+    names = [tool.name for tool in run_apart(server.list_tools)]
     return set(profile_tools("full", names))
 
 
