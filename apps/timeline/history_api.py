@@ -12,6 +12,8 @@ from apps.tenants.models import KeyScope
 from apps.timeline import selectors
 from apps.timeline.impact import check_entry_invalidate, impact_of_entry, impact_of_state
 from apps.timeline.rows import MAX_KEY_CHARS, parse_time
+from apps.timeline.similar import MAX_LIMIT as MAX_SIMILAR
+from apps.timeline.similar import similar
 from apps.timeline.time_diff import diff_between
 from apps.timeline.trust import agent_trust
 from apps.timeline.what_if import MAX_ROWS as MAX_WHAT_IF_ROWS
@@ -39,6 +41,17 @@ class AsOfIn(StrictSerializer):
 class SearchIn(StrictSerializer):
     q = serializers.CharField(max_length=500)
     limit = serializers.IntegerField(required=False, min_value=1, max_value=100, default=20)
+
+
+class SimilarIn(StrictSerializer):
+    through = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=900,
+        help_text="relation types, comma-separated; all when empty",
+    )
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=MAX_SIMILAR,
+                                     default=20)  # fmt: skip
 
 
 class SpanIn(StrictSerializer):
@@ -243,6 +256,18 @@ class SearchHistoryApi(Reader):
         query = validated(request, SearchIn, data=query_params(request))
         rows = selectors.search_history(request.auth, kind=kind[:40], q=query["q"],
                                         limit=query["limit"])  # fmt: skip
+        return Response({"results": rows})
+
+
+class SimilarApi(Reader):
+    @extend_schema(parameters=[SimilarIn], responses=ResultsOut,
+                   summary="Entities of the kind ranked by the relation targets they share "
+                           "with this one (rare targets weigh more)")  # fmt: skip
+    def get(self, request, kind: str, key: str):
+        query = validated(request, SimilarIn, data=query_params(request))
+        through = [n.strip() for n in query.get("through", "").split(",") if n.strip()]
+        rows = similar(request.auth, kind=kind[:40], key=key[:MAX_KEY_CHARS],
+                       through=through, limit=query["limit"])  # fmt: skip
         return Response({"results": rows})
 
 

@@ -18,6 +18,8 @@ api_urlpatterns = [
          history_api.RelatedApi.as_view(), name="api-related"),
     path("kinds/<str:kind>/entities/<str:key>/pointing-at/<str:rel>",
          history_api.PointingAtApi.as_view(), name="api-pointing-at"),
+    path("kinds/<str:kind>/entities/<str:key>/similar", history_api.SimilarApi.as_view(),
+         name="api-similar"),
     path("kinds/<str:kind>/history-search", history_api.SearchHistoryApi.as_view(),
          name="api-history-search"),
     path("diff", history_api.DiffApi.as_view(), name="api-diff"),
