@@ -18,7 +18,7 @@ from apps.timeline.services import check_row_update, check_rows_write
 from memoryproject.api_errors import StrictSerializer
 from memoryproject.api_schema import ErrorOut
 from memoryproject.refusals import RecordsRefusals
-from memoryproject.request_inputs import body_checked, validated
+from memoryproject.request_inputs import validated
 
 
 class RelationIn(StrictSerializer):
@@ -34,6 +34,9 @@ class KindIn(StrictSerializer):
         child=serializers.ChoiceField(choices=kind_services.VALUE_TYPES), required=False
     )
     relations = serializers.DictField(child=RelationIn(), required=False)
+    embed = serializers.ListField(child=serializers.CharField(max_length=40), required=False,
+                                  max_length=kind_services.MAX_VALUES,
+                                  help_text="text values whose text is embedded (nearest)")  # fmt: skip
 
 
 class KindOut(serializers.Serializer):
@@ -113,16 +116,26 @@ class RowUpdateApi(RecordsRefusals, APIView):
         return Response(receipt)
 
 
+class RowsFromEntriesIn(StrictSerializer):
+    types = serializers.ListField(
+        child=serializers.CharField(max_length=40),
+        required=False,
+        min_length=1,
+        max_length=20,
+        help_text="entry types to read (every type when left out); a run of its own mark",
+    )
+
+
 class RowsFromEntriesApi(RecordsRefusals, APIView):
     required_scope = KeyScope.MEMORY_WRITE
 
     @extend_schema(
-        request=None,
+        request=RowsFromEntriesIn,
         responses={202: JobAcceptedOut, 404: OpenApiResponse(ErrorOut, description="no such kind"),
                    503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN)},
         summary="Queue a job that reads rows of this kind from the text of episode entries",
     )  # fmt: skip
     def post(self, request, kind: str):
-        body_checked(request)
-        job = rows_from_entries_queue(request.auth, kind=kind[:40])
+        data = validated(request, RowsFromEntriesIn)
+        job = rows_from_entries_queue(request.auth, kind=kind[:40], types=data.get("types"))
         return job_accepted(job)

@@ -40,9 +40,10 @@ class KindSpec:
     type: str = "Object"  # the POLE+O type its entities take
     values: dict[str, str] = field(default_factory=dict)
     relations: dict[str, Relation] = field(default_factory=dict)
+    embed: tuple[str, ...] = ()  # the text values whose text is embedded (apps/timeline/meaning)
 
     def as_dict(self) -> dict:
-        return {
+        out = {
             "name": self.name,
             "key": self.key,
             "type": self.type,
@@ -51,6 +52,9 @@ class KindSpec:
                 n: {"target": r.target, "one": r.one} for n, r in sorted(self.relations.items())
             },
         }
+        if self.embed:
+            out["embed"] = list(self.embed)
+        return out
 
     @property
     def text_values(self) -> list[str]:
@@ -64,6 +68,7 @@ def kind_from_dict(raw: dict) -> KindSpec:
         type=raw.get("type", "Object"),
         values=dict(raw.get("values") or {}),
         relations={n: Relation(**r) for n, r in (raw.get("relations") or {}).items()},
+        embed=tuple(raw.get("embed") or ()),
     )
 
 
@@ -112,10 +117,16 @@ def validate_kind(raw: object) -> KindSpec:
         if not isinstance(one, bool):
             raise ApplicationError("one is true or false.", field=f"{where}.one")
         parsed[rname] = Relation(target=target, one=one)
-    unknown = set(raw) - {"name", "key", "type", "values", "relations"}
+    unknown = set(raw) - {"name", "key", "type", "values", "relations", "embed"}
     if unknown:
         raise ApplicationError(f"Unknown field {sorted(unknown)[0][:40]}.", field="kind")
-    return KindSpec(name=name, key=key, type=type_, values=dict(values), relations=parsed)
+    embed = raw.get("embed") or []
+    if not isinstance(embed, list) or any(
+        not isinstance(n, str) or values.get(n) != "text" for n in embed
+    ):
+        raise ApplicationError("embed lists text values of the kind.", field="embed")
+    return KindSpec(name=name, key=key, type=type_, values=dict(values), relations=parsed,
+                    embed=tuple(sorted(set(embed))))  # fmt: skip
 
 
 KIND_READ = """

@@ -33,14 +33,23 @@ def same(state: dict, row: Row) -> bool:
     return said == row.content()
 
 
-def do_late_wave(stx: ScopedTx, wave: list[Row], by_key: dict, by: str) -> dict[int, dict]:
-    """One wave (at most one late row per entity): one read, then the writes it decides."""
+def _relations(state: dict | None) -> str:
+    return content_of({}, json.loads(state["relations_json"] or "{}") if state else {})[1]
+
+
+def do_late_wave(
+    stx: ScopedTx, wave: list[Row], by_key: dict, by: str
+) -> tuple[dict[int, dict], set[str]]:
+    """One wave (at most one late row per entity): one read, then the writes it decides.
+    Returns the receipts and the entities whose relation windows the wave changed: a late row
+    that names the relations of the State it falls in leaves every window as it was, so those
+    entities need no rebuild (most late rows of a feed only correct a value)."""
     from apps.timeline.write_rule import _new_state, _receipt, _start
 
     rows = {row.index: row for row in wave}
     params = [{"index": r.index, "entity": by_key[(r.kind.name, r.key)].uid, "t": r.t}
               for r in wave]  # fmt: skip
-    inserts, moves, seen, receipts = [], [], [], {}
+    inserts, moves, seen, receipts, windows = [], [], [], {}, set()
     for got in stx.run(q.STATES_AROUND, rows=params):
         row = rows[got["index"]]
         target = by_key[(row.kind.name, row.key)]
@@ -59,6 +68,8 @@ def do_late_wave(stx: ScopedTx, wave: list[Row], by_key: dict, by: str) -> dict[
             receipts[row.index] = _receipt(row, "refused", "stale: a later row said otherwise")
         elif same(after, row):
             moves.append({"next": after["uid"], "prev": state and state["uid"], "t": row.t})
+            if _relations(state) != _relations(after):
+                windows.add(target.uid)
             _start(target, row.t)
             receipts[row.index] = _receipt(row, "changed", "late: the next State starts earlier",
                                            after["uid"])  # fmt: skip
@@ -66,6 +77,8 @@ def do_late_wave(stx: ScopedTx, wave: list[Row], by_key: dict, by: str) -> dict[
             new = _new_state(row, target, state and state["uid"])
             new["next"] = after["uid"]
             inserts.append({k: v for k, v in new.items() if k not in ("valid_to", "seen_last")})
+            if _relations(state) != row.content()[1]:
+                windows.add(target.uid)
             _start(target, row.t)
             receipts[row.index] = _receipt(row, "changed", "late: put into the history",
                                            new["uid"])  # fmt: skip
@@ -75,4 +88,4 @@ def do_late_wave(stx: ScopedTx, wave: list[Row], by_key: dict, by: str) -> dict[
         stx.run(q.STATES_START_EARLIER, moves=moves)
     if seen:
         stx.run(q.STATES_SEEN, seen=seen)
-    return receipts
+    return receipts, windows

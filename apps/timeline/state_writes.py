@@ -134,6 +134,14 @@ SET e.updated_at = datetime(),
                         ELSE e.created_at END
 FOREACH (_ IN CASE WHEN row.state IS NULL THEN [] ELSE [1] END |
   SET e.last_state = row.state, e.values_json = row.values_json, e.current_since = row.since)
+// The write that changes the embedded text takes the vector out of the index and marks the
+// entity to wait for embed() (apps/timeline/meaning.py); other values keep the vector.
+FOREACH (_ IN CASE WHEN row.embed_hash IS NOT NULL AND coalesce(e.embed_hash, '') <> row.embed_hash
+              THEN [1] ELSE [] END |
+  SET e.embed_hash = row.embed_hash REMOVE e.text_vector, e.text_vector_model)
+FOREACH (_ IN CASE WHEN row.embed_hash IS NOT NULL AND row.embed_hash <> ''
+                        AND e.text_vector IS NULL THEN [1] ELSE [] END |
+  SET e:KindTextToEmbed)
 """
 
 # The late rows of one wave, each with the State it falls in and the one after it.

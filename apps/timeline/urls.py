@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from apps.timeline import api, history_api, views
+from apps.timeline import api, history_api, meaning_api, views
 
 api_urlpatterns = [
     path("kinds", api.KindsApi.as_view(), name="api-kinds"),
@@ -20,6 +20,8 @@ api_urlpatterns = [
          history_api.PointingAtApi.as_view(), name="api-pointing-at"),
     path("kinds/<str:kind>/entities/<str:key>/similar", history_api.SimilarApi.as_view(),
          name="api-similar"),
+    path("kinds/<str:kind>/embed", meaning_api.EmbedApi.as_view(), name="api-kind-embed"),
+    path("kinds/<str:kind>/nearest", meaning_api.NearestApi.as_view(), name="api-kind-nearest"),
     path("kinds/<str:kind>/history-search", history_api.SearchHistoryApi.as_view(),
          name="api-history-search"),
     path("diff", history_api.DiffApi.as_view(), name="api-diff"),

@@ -20,6 +20,7 @@ from apps.resolution.gate import PROPOSALS
 from apps.resolution.signals import name_normalize
 from apps.timeline import state_writes as q
 from apps.timeline.late_rows import do_late_wave, native
+from apps.timeline.meaning import text_hash
 from apps.timeline.relation_windows import (
     do_relations_close,
     do_relations_open,
@@ -185,10 +186,12 @@ def _entities_set(stx, targets) -> None:
         if values and target.text_values:
             merged = {**json.loads(target.text_values), **json.loads(values)}
             values = json.dumps(merged, sort_keys=True, ensure_ascii=False)
+        embed = target.kind.embed if state else ()
         rows.append({
             "uid": target.uid, "first": target.first,
             "state": state and state["uid"], "since": state and state["valid_from"],
             "values_json": values if values != "{}" else None,
+            "embed_hash": text_hash(embed, json.loads(values or "{}")) if embed else None,
         })  # fmt: skip
     if rows:
         stx.run(q.ENTITIES_SET, entities=rows)
@@ -199,12 +202,12 @@ def _late_waves(stx, late, by_key, receipts, kinds, by) -> None:
     depth = max((len(rows) for rows in late.values()), default=0)
     for n in range(depth):
         wave = [rows[n] for rows in late.values() if len(rows) > n]
-        for row in wave:
-            target = by_key[(row.kind.name, row.key)]
-            if row.kind.relations:
-                touched[target.uid] = row.kind
-        receipts.update(do_late_wave(stx, wave, by_key, by))
-    starts = [{"uid": t.uid, "first": t.first, "state": None, "since": None, "values_json": None}
+        kind_of = {by_key[(row.kind.name, row.key)].uid: row.kind for row in wave}
+        done, windows = do_late_wave(stx, wave, by_key, by)
+        receipts.update(done)
+        touched.update({uid: kind_of[uid] for uid in windows if kind_of[uid].relations})
+    starts = [{"uid": t.uid, "first": t.first, "state": None, "since": None, "values_json": None,
+               "embed_hash": None}
               for t in by_key.values() if t.first is not None and late]  # fmt: skip
     if starts:
         stx.run(q.ENTITIES_SET, entities=starts)

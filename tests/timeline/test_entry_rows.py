@@ -156,3 +156,27 @@ def test_the_api_queues_a_job_whose_progress_and_result_show(kinds, tenant, make
     assert selectors.history(kinds, kind="Device", key="d1")[0]["values"] == {"status": "ok"}
     reader = make_api_client(tenant, scopes=["memory:read"])
     assert reader.post("/api/v1/kinds/Device/rows-from-entries").status_code == 403
+
+
+def test_a_run_of_some_entry_types_reads_only_those_under_its_own_mark(kinds, api_client):
+    from apps.graph.write_failures import write_failures_list as failures
+
+    ep = check_episode_open(kinds)["id"]
+    note(kinds, ep, "serial: d1\nt: 2026-01-01T00:00:00Z\nstatus: ok")
+    check_entry_record(kinds, episode=ep, type="forecast",
+                       text="serial: d2\nt: 2026-01-01T00:00:00Z\nstatus: hot")  # fmt: skip
+    got = entries_extract(kinds, kind="Device", types=["observation"])
+    assert got["read"] == 1 and got["types"] == ["observation"]
+    assert selectors.history(kinds, kind="Device", key="d2") == []
+    assert entries_extract(kinds, kind="Device", types=["observation"])["read"] == 0
+    # Another set of types, and every type, have marks of their own: each reads its entries once.
+    assert entries_extract(kinds, kind="Device", types=["forecast", "observation"])["read"] == 2
+    assert entries_extract(kinds, kind="Device")["read"] == 2
+    assert entries_extract(kinds, kind="Device")["read"] == 0
+    with pytest.raises(Exception) as bad:
+        entries_extract(kinds, kind="Device", types=["Not A Type"])
+    assert getattr(bad.value, "field", None) == "types"
+    refused = api_client.post("/api/v1/kinds/Device/rows-from-entries",
+                              {"types": ["BAD TYPE"]}, format="json")  # fmt: skip
+    assert refused.status_code == 400 and refused.json()["error"]["field"] == "types"
+    assert len(failures(kinds)) >= 1  # the refusal is kept

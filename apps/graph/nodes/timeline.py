@@ -47,4 +47,12 @@ SCHEMA = [
     "CREATE INDEX related_valid_from IF NOT EXISTS FOR ()-[r:RELATED_TO]-() ON (r.valid_from)",
     "CREATE INDEX related_valid_to IF NOT EXISTS FOR ()-[r:RELATED_TO]-() ON (r.valid_to)",
     "CREATE FULLTEXT INDEX state_words IF NOT EXISTS FOR (s:State) ON EACH [s.words, s.tenant]",
+    # Meaning search over kinds' text values (apps/timeline/meaning.py): the entities whose text
+    # waits for a vector carry the label KindTextToEmbed; the vector keeps its model's name and
+    # the search filters by tenant, kind and model inside the index.
+    "CREATE INDEX kind_text_waiting IF NOT EXISTS FOR (e:KindTextToEmbed) ON (e.tenant, e.kind)",
+    "CYPHER 25 CREATE VECTOR INDEX kind_text_embedding IF NOT EXISTS FOR (e:Entity) "
+    "ON e.text_vector WITH [e.tenant, e.kind, e.text_vector_model] "
+    "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
+    "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",
 ]

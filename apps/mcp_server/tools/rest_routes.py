@@ -54,6 +54,7 @@ ROUTES = {
     ("api-kinds", "post"): "declare_kind",
     ("api-rows", "post"): "write_rows",
     ("api-rows-from-entries", "post"): "rows_from_entries",
+    ("api-kind-embed", "post"): "embed_kind_texts",
     ("api-row-update", "patch"): "update_row",
     ("api-what-if", "post"): "what_if",
     ("api-entry-invalidate", "post"): "invalidate_entry",

@@ -1,0 +1,61 @@
+"""Agent API of meaning search over kinds' text values: embed what waits, and nearest."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from apps.tenants.models import KeyScope
+from apps.timeline.meaning import MAX_EMBED, MAX_NEAREST, check_kind_embed, nearest
+from memoryproject.api_errors import StrictSerializer
+from memoryproject.refusals import RecordsRefusals
+from memoryproject.request_inputs import query_params, validated
+
+
+class EmbedIn(StrictSerializer):
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=MAX_EMBED, default=100)
+
+
+class EmbedOut(serializers.Serializer):
+    kind = serializers.CharField()
+    model = serializers.CharField(help_text="the model whose name each vector keeps")
+    embedded = serializers.IntegerField()
+    waiting = serializers.IntegerField(help_text="entities whose text still waits for a vector")
+
+
+class NearestIn(StrictSerializer):
+    q = serializers.CharField(max_length=2000)
+    limit = serializers.IntegerField(required=False, min_value=1, max_value=MAX_NEAREST,
+                                     default=10)  # fmt: skip
+
+
+class NearestOut(serializers.Serializer):
+    kind = serializers.CharField()
+    model = serializers.CharField()
+    results = serializers.ListField(child=serializers.DictField(), help_text="{key, score, text}")
+
+
+class EmbedApi(RecordsRefusals, APIView):
+    refusal_kind = "embed"
+    required_scope = KeyScope.MEMORY_WRITE
+
+    @extend_schema(request=EmbedIn, responses=EmbedOut,
+                   summary="Give vectors to the entities of the kind whose text waits "
+                           "(at most `limit`); call again until `waiting` is 0")  # fmt: skip
+    def post(self, request, kind: str):
+        data = validated(request, EmbedIn)
+        return Response(check_kind_embed(request.auth, kind=kind[:40], limit=data["limit"]))
+
+
+class NearestApi(APIView):
+    required_scope = KeyScope.MEMORY_READ
+
+    @extend_schema(parameters=[NearestIn], responses=NearestOut,
+                   summary="Entities of the kind nearest in meaning to q, by their embedded "
+                           "text values")  # fmt: skip
+    def get(self, request, kind: str):
+        query = validated(request, NearestIn, data=query_params(request))
+        return Response(nearest(request.auth, kind=kind[:40], q=query["q"],
+                                limit=query["limit"]))  # fmt: skip
