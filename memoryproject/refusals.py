@@ -11,6 +11,7 @@ Both go through `refusal_record`, which marks the exception recorded."""
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Callable
 from typing import TypeVar
@@ -33,16 +34,43 @@ def refusal_record(
     subject_user: str | None = None,
     subject_sid: str | None = None,
     exc: BaseException | None = None,
+    key: str | None = None,
+    content: object = None,
 ) -> None:
     """Count one refusal; `subject_user`/`subject_sid` name the conversation it was about (so
-    erasing the user erases it). `exc` is marked, so no other door counts it again."""
+    erasing the user erases it); `key` what it was about, `content` what was refused (bounded
+    to 2,000 characters). `exc` is marked, so no other door counts it again."""
     write_failure_record(scope, kind=kind, reason=reason, subject_user=subject_user,
-                         subject_sid=subject_sid)  # fmt: skip
+                         subject_sid=subject_sid, key=key,
+                         content=None if content is None else content_text(content))  # fmt: skip
     code = getattr(exc, "code", None) or reason.split(":", 1)[0]
     known = isinstance(code, str) and re.fullmatch(r"[a-z_]{1,40}", code)
     REFUSED_WRITES.labels(kind=kind[:40], reason=code if known else "other").inc()
     if exc is not None:
         exc.recorded = True  # type: ignore[attr-defined]
+
+
+KEY_NAMES = ("key", "uid", "id", "episode", "task", "name", "kind")
+
+
+def key_of(*sources: dict) -> str | None:
+    """What a refused write was about: the first key-like name its arguments give."""
+    for source in sources:
+        for name in KEY_NAMES:
+            value = source.get(name) if isinstance(source, dict) else None
+            if isinstance(value, str | int) and not isinstance(value, bool) and str(value):
+                return str(value)
+    return None
+
+
+def content_text(content: object) -> str:
+    """The refused content as text, cut at 2,000 characters (objects as sorted JSON)."""
+    if isinstance(content, str):
+        return content[:2000]
+    try:
+        return json.dumps(content, sort_keys=True, default=str, ensure_ascii=False)[:2000]
+    except (TypeError, ValueError):
+        return repr(content)[:2000]
 
 
 def refusal_recorded(kind: str) -> Callable[[F], F]:
@@ -55,7 +83,8 @@ def refusal_recorded(kind: str) -> Callable[[F], F]:
                 return fn(scope, *args, **kwargs)
             except ApplicationError as exc:
                 if not getattr(exc, "recorded", False):
-                    refusal_record(scope, kind=kind, reason=f"{exc.code}: {exc.message}", exc=exc)
+                    refusal_record(scope, kind=kind, reason=f"{exc.code}: {exc.message}",
+                                   exc=exc, key=key_of(kwargs), content=kwargs)  # fmt: skip
                 raise
 
         return wrapper  # type: ignore[return-value]
@@ -89,4 +118,10 @@ class RecordsRefusals:
         detail = error.get("fields") or error.get("message", "")
         reason = f"{self.request.method} {self.request.path}{where}{limit}: {detail}"
         kind = self.refusal_kind or str(error.get("code", "refused"))
-        refusal_record(scope, kind=kind, reason=reason, exc=exc)
+        try:
+            data = self.request.data
+        except Exception:  # the body itself was refused (415, 400, 413): nothing to keep
+            data = None
+        refusal_record(scope, kind=kind, reason=reason, exc=exc,
+                       key=key_of(getattr(self, "kwargs", None) or {}, data or {}),
+                       content=data or None)  # fmt: skip
