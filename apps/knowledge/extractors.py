@@ -83,6 +83,10 @@ def validate_triples(triples, *, message_uids: set[str]) -> list[dict]:
         if relation not in RELATIONS:
             nuance = f"{t.get('relation')}: {nuance}".strip(": ")
             relation = "RELATES_TO"
+        if relation == "RELATES_TO" and not nuance.strip():
+            raise ExtractorError(
+                "A RELATES_TO triple carries its meaning in `nuance`; it is empty."
+            )
         checked.append(
             {
                 "from": source,

@@ -21,6 +21,7 @@ from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.graph.write_failures import write_failure_record
 from apps.knowledge.extractors import ExtractorError, extractor_named, validate_triples
+from memoryproject.metrics import EXTRACTOR_SCHEMA_FAILURES
 
 HEAT_HALF_LIFE_HOURS = 24.0
 HEAT_WINDOW = timedelta(days=7)
@@ -180,7 +181,14 @@ def knowledge_promote_chains(
             triples = extractor.extract(
                 {"user": chain["user"], "sid": chain["sid"], "heat": heat}, messages
             )
-            checked = validate_triples(triples, message_uids={m["uid"] for m in messages})
+            try:
+                checked = validate_triples(triples, message_uids={m["uid"] for m in messages})
+            except ExtractorError:
+                # An answer outside the ontology is a schema failure of whichever extractor gave
+                # it (the model's extractor counts the answers that break its JSON schema itself).
+                name = str(getattr(extractor, "name", type(extractor).__name__))[:40]
+                EXTRACTOR_SCHEMA_FAILURES.labels(extractor=name).inc()
+                raise
         except ExtractorError as exc:
             # Schema failures abort this chain only; it is tried again on the next tick.
             write_failure_record(

@@ -39,6 +39,8 @@ def test_the_ontology_is_enforced():
         {**base, "messages": []},
         {**base, "messages": ["other"]},
         {**base, "confidence": "high"},
+        {**base, "relation": "RELATES_TO", "nuance": ""},  # the fallback must say what it means
+        {**base, "relation": "relates_to", "nuance": "  "},
         "x",
     ]:
         with pytest.raises(ExtractorError):
@@ -126,3 +128,29 @@ def test_an_answer_outside_the_schema_aborts_that_chain_only(scope, chat_server,
     # The chain was not marked: the next run tries it again.
     chat_server.answers.append(json.dumps({"triples": []}))
     assert knowledge_promote_chains(scope, extractor=OpenAICompatibleExtractor())["promoted"] == 1
+
+
+class EmptyNuance:
+    """An extractor whose answer is a RELATES_TO that says nothing of what it means."""
+
+    name = "empty-nuance"
+
+    def extract(self, chain, messages):
+        return [{"from": chain["user"], "from_label": "Identities", "relation": "RELATES_TO",
+                 "to": "go", "to_label": "Tools", "nuance": "", "confidence": 0.9,
+                 "messages": [messages[0]["uid"]]}]  # fmt: skip
+
+
+def test_a_relates_to_without_nuance_is_a_counted_schema_failure(scope):
+    from apps.graph.write_failures import write_failures_list
+    from memoryproject.metrics import EXTRACTOR_SCHEMA_FAILURES
+
+    counted = EXTRACTOR_SCHEMA_FAILURES.labels(extractor="empty-nuance")
+    before = counted._value.get()
+    for text in ["a", "b", "c"]:
+        say(scope, "ann", text)
+    result = knowledge_promote_chains(scope, extractor=EmptyNuance())
+    assert result["failed"] == 1 and "nuance" in result["receipts"][0]["reason"]
+    assert knowledge_graph(scope, user="ann") == []
+    assert counted._value.get() == before + 1
+    assert any("nuance" in f["reason"] for f in write_failures_list(scope))
