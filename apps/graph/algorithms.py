@@ -10,7 +10,8 @@ and the algorithm need are checked against settings.GRAPH_ALGORITHMS (GraphTooLa
 Relation properties in the projection: `weight` (the relation's weight, 1.0 when absent) and
 `cost` (1 / weight: heavier relations are shorter, for paths).
 
-A `View` narrows the projection: the relations of one predicate, the direction kept (for
+A `View` narrows the projection: the relations of one predicate (or of a list), the entities of
+some kinds, the direction kept (for
 PageRank and betweenness), episodes ABOUT entities added as nodes (records), or one time `at`:
 then only the entities created by then and the relations that held then (`valid_from <= at <
 valid_to`, a missing end open) are projected, and no record.
@@ -46,16 +47,18 @@ RETURN nodes, relations, bytesMax
 # open, so relations written without windows always hold.
 PROJECT = """
 CALL () {
-  MATCH (s:Entity {tenant: $tenant, status: 'active'}) WHERE $at IS NULL OR s.created_at <= $at
+  MATCH (s:Entity {tenant: $tenant, status: 'active'})
+  WHERE ($at IS NULL OR s.created_at <= $at) AND ($kinds IS NULL OR s.kind IN $kinds)
   OPTIONAL MATCH (s)-[r:RELATED_TO]->(t:Entity {tenant: $tenant, status: 'active'})
-  WHERE ($predicate IS NULL OR r.predicate = $predicate)
+  WHERE ($predicate IS NULL OR r.predicate = $predicate) AND ($kinds IS NULL OR t.kind IN $kinds)
+    AND ($predicates IS NULL OR r.predicate IN $predicates)
     AND ($at IS NULL OR (t.created_at <= $at
                          AND (r.valid_from IS NULL OR r.valid_from <= $at)
                          AND (r.valid_to IS NULL OR r.valid_to > $at)))
   RETURN s, t, toFloat(coalesce(r.weight, 1.0)) AS weight
   UNION ALL
   MATCH (s:Episode {tenant: $tenant})-[:ABOUT]->(t:Entity {tenant: $tenant, status: 'active'})
-  WHERE $episodes AND $at IS NULL
+  WHERE $episodes AND $at IS NULL AND ($kinds IS NULL OR t.kind IN $kinds)
   RETURN s, t, 1.0 AS weight
 }
 WITH gds.graph.project($tenant + '/' + $call, s, t,
@@ -222,9 +225,13 @@ class View:
     predicate: str | None = None
     directed: bool = False
     episodes: bool = False
+    kinds: tuple[str, ...] | None = None  # entities of these kinds only (groups of kinds)
+    predicates: tuple[str, ...] | None = None  # relations of these predicates only
 
     def params(self) -> dict:
         return {"at": self.at, "predicate": self.predicate, "episodes": self.episodes,
+                "kinds": list(self.kinds) if self.kinds else None,
+                "predicates": list(self.predicates) if self.predicates else None,
                 "undirected": [] if self.directed else ["*"]}  # fmt: skip
 
 

@@ -36,12 +36,24 @@ class GroupsIn(AtIn):
     limit = serializers.IntegerField(required=False, min_value=1, max_value=MAX_LIMIT, default=20)
     members = serializers.IntegerField(required=False, min_value=1, max_value=MAX_LIMIT,
                                        default=10)  # fmt: skip
+    kinds = serializers.CharField(
+        required=False, max_length=900, help_text="entities of these kinds only, comma-separated"
+    )
+    relations = serializers.CharField(required=False, max_length=900,
+                                      help_text="relations of these predicates only, "
+                                                "comma-separated")  # fmt: skip
 
 
 class RankIn(AtIn):
     predicate = serializers.CharField(required=False, max_length=MAX_PREDICATE_CHARS,
                                       help_text="the relations of this predicate only")  # fmt: skip
     limit = serializers.IntegerField(required=False, min_value=1, max_value=MAX_LIMIT, default=20)
+
+
+class BetweenIn(RankIn):
+    sample = serializers.IntegerField(required=False, min_value=1, max_value=selectors.MAX_SAMPLE,
+                                      help_text="sources to count paths from (automatic when "
+                                                "left out; the node count or more: exact)")  # fmt: skip
 
 
 class ConnectionIn(AtIn):
@@ -142,8 +154,11 @@ class GroupsApi(GraphApi):
                    summary="What belongs together: weakly connected groups")  # fmt: skip
     def get(self, request):
         p = self.inputs(request)
+        names = {n: [x.strip() for x in p.get(n, "").split(",") if x.strip()][:20]
+                 for n in ("kinds", "relations")}  # fmt: skip
         answer = selectors.graph_groups(request.auth, at=p.get("at"), records="records" in p,
-                                        limit=p["limit"], members=p["members"])  # fmt: skip
+                                        limit=p["limit"], members=p["members"],
+                                        kinds=names["kinds"], relations=names["relations"])  # fmt: skip
         return Response(GroupsOut(answer).data)
 
 
@@ -160,13 +175,13 @@ class ImportantApi(GraphApi):
 
 
 class BetweenApi(GraphApi):
-    params = RankIn
+    params = BetweenIn
 
-    @extend_schema(parameters=[RankIn], responses=BetweenOut,
+    @extend_schema(parameters=[BetweenIn], responses=BetweenOut,
                    summary="Betweenness along the relations (sampled on large graphs)")  # fmt: skip
     def get(self, request):
         p = self.inputs(request)
-        answer = selectors.graph_between(request.auth, at=p.get("at"),
+        answer = selectors.graph_between(request.auth, at=p.get("at"), sample=p.get("sample"),
                                          predicate=p.get("predicate"), limit=p["limit"])  # fmt: skip
         return Response(BetweenOut(answer).data)
 

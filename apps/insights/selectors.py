@@ -67,11 +67,16 @@ def _entity(row: dict, **extra) -> dict:
 
 
 def graph_groups(scope: Scope, *, at: datetime | None = None, records: bool = False,
-                 limit: int = 20, members: int = 10) -> dict:  # fmt: skip
+                 limit: int = 20, members: int = 10, kinds: list[str] | None = None,
+                 relations: list[str] | None = None) -> dict:  # fmt: skip
     """Weakly connected groups (relations either way; with `records`, episodes ABOUT entities
     join them, never at a time), largest first: each with its size, its count of records, and
-    its oldest `members`; a group is named by its oldest member's uid."""
-    view = View(at=at, episodes=records and at is None)
+    its oldest `members`; a group is named by its oldest member's uid. `kinds` keeps the
+    entities of those kinds only, `relations` the relations of those predicates only."""
+    kinds = sorted(set(kinds)) if kinds else None
+    relations = sorted(set(relations)) if relations else None
+    view = View(at=at, episodes=records and at is None, kinds=tuple(kinds) if kinds else None,
+                predicates=tuple(relations) if relations else None)  # fmt: skip
 
     def compute() -> dict:
         by_group: dict[int, list[dict]] = {}
@@ -93,7 +98,8 @@ def graph_groups(scope: Scope, *, at: datetime | None = None, records: bool = Fa
             ],
         }
 
-    question = {"q": "groups", "records": records, "limit": limit, "members": members}
+    question = {"q": "groups", "records": records, "limit": limit, "members": members,
+                "kinds": kinds, "relations": relations}  # fmt: skip
     return _answer(scope, question, at, compute)
 
 
@@ -119,23 +125,33 @@ def betweenness_sample(nodes: int, relations: int) -> int | None:
     return None if sample >= nodes else sample
 
 
+MAX_SAMPLE = 10_000
+
+
 def graph_between(scope: Scope, *, at: datetime | None = None, predicate: str | None = None,
-                  limit: int = 20) -> dict:  # fmt: skip
+                  limit: int = 20, sample: int | None = None) -> dict:  # fmt: skip
     """Betweenness along the direction of the relations: who stands on the shortest chains
     between others. Exact on a small graph; on a larger one estimated from `sample` sources
-    (stated in the answer) and scaled up."""
+    (stated in the answer) and scaled up. A caller's `sample` (1 to MAX_SAMPLE) chooses how many
+    sources; as many as the graph has nodes, or more, is the exact count."""
     view = View(at=at, predicate=predicate, directed=True)
+    if sample is not None and not 1 <= sample <= MAX_SAMPLE:
+        raise ApplicationError(f"sample is 1 to {MAX_SAMPLE} sources.", field="sample",
+                               limit=MAX_SAMPLE)  # fmt: skip
 
     def compute() -> dict:
         size = algorithms.graph_size(scope, view)
-        sample = betweenness_sample(size["nodes"], size["relations"])
-        rows = algorithms.betweenness(scope, view, sample=sample, limit=limit)
+        if sample is None:
+            chosen = betweenness_sample(size["nodes"], size["relations"])
+        else:
+            chosen = None if sample >= size["nodes"] else sample
+        rows = algorithms.betweenness(scope, view, sample=chosen, limit=limit)
         return {
-            "exact": sample is None, "sample": sample, "nodes": size["nodes"],
+            "exact": chosen is None, "sample": chosen, "nodes": size["nodes"],
             "results": [_entity(r, score=round(r["score"], 6)) for r in rows],
         }  # fmt: skip
 
-    question = {"q": "between", "predicate": predicate, "limit": limit}
+    question = {"q": "between", "predicate": predicate, "limit": limit, "sample": sample}
     return {**_answer(scope, question, at, compute), "predicate": predicate}
 
 

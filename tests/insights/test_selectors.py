@@ -7,6 +7,7 @@ import pytest
 
 from apps.graph import cypher
 from apps.insights import selectors
+from memoryproject.api_errors import ApplicationError
 from tests.conftest import scope_for
 from tests.insights.known_graph import CLOSED, T1, T2, gds_pagerank, known_graph_write, known_nx
 
@@ -88,6 +89,14 @@ def test_ties_go_to_the_oldest_and_a_sample_is_stated(known, settings):
                                  "betweenness_min_sample": 4}  # fmt: skip
     sampled = selectors.graph_between(scope, limit=5)
     assert sampled["exact"] is False and sampled["sample"] == 4 and sampled["nodes"] == 12
+    # A caller's sample: how many sources; as many as the graph has nodes is the exact count.
+    chosen = selectors.graph_between(scope, limit=5, sample=6)
+    assert chosen["exact"] is False and chosen["sample"] == 6
+    whole = selectors.graph_between(scope, limit=100, sample=12)
+    assert whole["exact"] is True and whole["sample"] is None
+    with pytest.raises(ApplicationError) as bad:
+        selectors.graph_between(scope, sample=0)
+    assert bad.value.field == "sample"
 
 
 @pytest.mark.slow
