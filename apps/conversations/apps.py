@@ -15,6 +15,7 @@ class ConversationsConfig(AppConfig):
                 counts=(
                     ("conversations", "COUNT { MATCH (n:Session {tenant: $tenant}) }"),
                     ("messages", "COUNT { MATCH (n:Message {tenant: $tenant}) }"),
+                    ("traces", "COUNT { MATCH (n:ReasoningTrace {tenant: $tenant}) }"),
                 ),
                 job_labels=(
                     ("conversation_import", "Conversation import"),

@@ -97,6 +97,7 @@ class StatsOut(serializers.Serializer):
     relations = serializers.IntegerField()
     conversations = serializers.IntegerField()
     messages = serializers.IntegerField()
+    traces = serializers.IntegerField(help_text="reasoning traces: what each retrieval touched")
     pending_reviews = serializers.IntegerField()
     episodes = serializers.IntegerField()
     lessons = serializers.IntegerField()

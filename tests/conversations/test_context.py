@@ -183,3 +183,13 @@ def test_concurrent_context_calls_on_the_same_entities_all_record_their_trace(sc
     )[0]["kept"]
     # Fewer than the five kept: each call's uid is there, none lost to a concurrent update.
     assert sorted(kept) == sorted(traces)
+
+
+def test_stats_count_the_traces_of_retrievals(scope):
+    from apps.tenants.selectors import tenant_stats
+
+    say(scope, "My turbine in hall three keeps overheating every afternoon.")
+    assert tenant_stats(scope)["traces"] == 0
+    context.check_context(scope, user="ann", sid="main", message="Why is it hot?", k=1)
+    context.check_context(scope, user="ann", sid="main", message="And the turbine?", k=1)
+    assert tenant_stats(scope)["traces"] == 2
