@@ -327,6 +327,10 @@ ENTRY_EXTRACTORS = {
 ENTRY_LLM_URL = os.environ.get("ENTRY_LLM_URL", "")  # an OpenAI-compatible /v1 base URL
 ENTRY_LLM_MODEL = os.environ.get("ENTRY_LLM_MODEL", "gpt-4o-mini")
 ENTRY_LLM_API_KEY = os.environ.get("ENTRY_LLM_API_KEY", "")
+# The endpoint of declared promotion rules of kind `llm` (apps/lessons/services/llm_rule.py).
+PROMOTION_LLM_URL = os.environ.get("PROMOTION_LLM_URL", "")  # an OpenAI-compatible /v1 base URL
+PROMOTION_LLM_MODEL = os.environ.get("PROMOTION_LLM_MODEL", "gpt-4o-mini")
+PROMOTION_LLM_API_KEY = os.environ.get("PROMOTION_LLM_API_KEY", "")
 # Beat fires the ticker every minute; each tenant is promoted every `knowledge_promotion_minutes`.
 CELERY_BEAT_SCHEDULE = {
     "knowledge-promotion-ticker": {

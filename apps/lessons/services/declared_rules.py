@@ -38,7 +38,7 @@ MAX_PARTS = 10  # lessons, playbooks and runs, each
 MAX_WHERE = 20
 MAX_TEMPLATE_CHARS = 500
 CONDITIONS = ("equals", "not_equals", "in")
-TOP_KEYS = {"name", "description", "episodes", "at_least", "lessons", "playbooks", "runs"}
+TOP_KEYS = {"name", "description", "episodes", "at_least", "lessons", "playbooks", "runs", "llm"}
 Scalar = str | int | float | bool
 
 
@@ -162,6 +162,14 @@ def validate_rule(rule: Any) -> dict:
     for i, name in enumerate(having):
         _field(name, f"episodes.having[{i}]")
     lessons, playbooks, runs = (_parts(rule, n) for n in ("lessons", "playbooks", "runs"))
+    if "llm" in rule:  # a model says what each episode shows (llm_rule.py)
+        from apps.lessons.services.llm_rule import validate_llm_part
+
+        if lessons or playbooks or runs:
+            _refuse("An llm rule lets the model say the lessons, playbooks and runs; give "
+                    "llm or them, not both.", "llm")  # fmt: skip
+        validate_llm_part(rule["llm"])
+        return rule
     if not (lessons or playbooks or runs):
         _refuse("A rule shows at least one lesson, playbook or run.", "lessons")
     for i, part in enumerate(lessons):

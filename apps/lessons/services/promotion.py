@@ -88,7 +88,16 @@ def promotion_rule(scope: Scope, name: str):
             "/api/v1/promotion-rules.", field="rule", code="not_found", status=404,
         )  # fmt: skip
     spec = declared["rule"]
-    return (lambda episode: claims_of(spec, episode)), spec.get("at_least")
+    return rule_claims(spec), spec.get("at_least")
+
+
+def rule_claims(spec: dict):
+    """The function of one episode a declared rule is: its templates, or the model's reading."""
+    if "llm" in spec:
+        from apps.lessons.services.llm_rule import llm_claims
+
+        return lambda episode: llm_claims(spec, episode)
+    return lambda episode: claims_of(spec, episode)
 
 
 def _at_least(scope: Scope, asked, declared) -> int:
@@ -305,7 +314,7 @@ def check_promotion_try(
     if spec["name"] in settings.LESSON_PROMOTION_RULES:
         raise ApplicationError("That name is a rule of the deployment.", field="name")
     at_least = _at_least(scope, at_least, spec.get("at_least"))
-    shown = _shown(scope, spec["name"], lambda episode: claims_of(spec, episode), limit)
+    shown = _shown(scope, spec["name"], rule_claims(spec), limit)
 
     def work(stx):
         receipts = Receipts()
