@@ -7,9 +7,9 @@ Uses the Neo4j of the data dir (ANAMNESIS_DATA_DIR / NEO4J_LOCAL_PORT or NEO4J_B
 tenants of its own, deleted at the end. Everything is written through the real services: devices
 in rooms of about 10 devices and used by 2 of the teams of about 40 users (the neighbourhood of a
 device keeps its size as the graph grows, as rooms and teams do in a real one); every fifth
-device has moved rooms once, so windows of the past are read too. The measured tenant and as
-many other tenants' devices grow together from --small to --large each (the whole database
-grows, not the tenant alone). At each size: the median of --calls similar() calls over random
+device has moved rooms once, so windows of the past are read too. The measured tenant's devices
+grow from --small to --large and another tenant's with them, --others as many (the whole
+database grows, not the tenant alone). At each size: the median of --calls similar() calls over random
 devices, and the database hits of one call (PROFILE); then the ratio large/small.
 """
 
@@ -115,6 +115,12 @@ def main() -> None:
     parser.add_argument("--small", type=int, default=1000)
     parser.add_argument("--large", type=int, default=50000)
     parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument(
+        "--others",
+        type=float,
+        default=0.5,
+        help="the other tenant's devices, as a share of the measured one's",
+    )
     args = parser.parse_args()
     graph_connect()
     schema_install()
@@ -131,11 +137,11 @@ def main() -> None:
         done = 0
         for size in (args.small, args.large):
             started = time.perf_counter()
-            for scope in scopes:
-                grow(scope, done, size)
+            grow(measured, done, size)
+            grow(scopes[1], int(done * args.others), int(size * args.others))
             done = size
-            print(f"{size} devices in each of {len(scopes)} tenants, written in "
-                  f"{time.perf_counter() - started:.0f} s")  # fmt: skip
+            print(f"{size} devices in the measured tenant, {int(size * args.others)} in another, "
+                  f"written in {time.perf_counter() - started:.0f} s")  # fmt: skip
             figures[size] = measure(measured, size, args.calls)
             ms, results, hits = figures[size]
             print(f"  similar(): median {ms:.2f} ms of {args.calls} calls, {results:.1f} results "
