@@ -48,3 +48,5 @@ vendor:
 	@# The source map is not vendored: its comment would send browsers for a file that is not there.
 	sed '/^\/\/# sourceMappingURL=/d' node_modules/cytoscape-dagre/dist/cytoscape-dagre.min.js \
 	  > static/vendor/cytoscape-dagre-4.0.1.min.js
+	@# axe-core is not served by any page: only the browser tests inject it (the accessibility check).
+	cp node_modules/axe-core/axe.min.js static/vendor/axe-core-4.14.1.min.js

@@ -74,6 +74,11 @@ urlpatterns = [
     path("favicon.ico", RedirectView.as_view(url=static("favicon.svg"), permanent=True)),
     path("accounts/login/", tenant_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/set-password/<uidb64>/<token>/",
+        tenant_views.SetPasswordView.as_view(),
+        name="set-password",
+    ),
     path("admin/", admin.site.urls),
     path("", include(pages)),
 ]

@@ -246,13 +246,13 @@ def page(browser):
     context.close()
 
 
-def screenshot(page, name: str) -> Path:
-    """Save the page as the browser tests' artifact `name`.png: in $BROWSER_ARTIFACTS_DIR, by
-    default .local/browser-artifacts (CI uploads the folder)."""
+def screenshot(page, name: str, *, full_page: bool = False) -> Path:
+    """Save the page (the window, or `full_page`) as the browser tests' artifact `name`.png: in
+    $BROWSER_ARTIFACTS_DIR, by default .local/browser-artifacts (CI uploads the folder)."""
     folder = Path(os.environ.get("BROWSER_ARTIFACTS_DIR", ROOT / ".local" / "browser-artifacts"))
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"{name}.png"
-    page.screenshot(path=str(path))
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 

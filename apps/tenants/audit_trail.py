@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from apps.tenants.memory_parts import erasure_job_kinds
 from apps.tenants.models import AuditEvent, Job, Tenant
+from apps.tenants.settings_labels import LABELS
 
 CONSOLE_ACTIONS = ("member.", "key.", "settings.")
 MAX_FILTER_CHARS = 200
@@ -57,6 +58,19 @@ def plain_value(value) -> str:
     return str(value)
 
 
+def target_shown(event: AuditEvent) -> dict:
+    """What the console's audit links the target to: a member (`user:`), an API key (`key:`),
+    or a setting (by its label)."""
+    target = event.target or ""
+    if target.startswith("user:"):
+        return {"target_user": target[5:]}
+    if target.startswith("key:"):
+        return {"target_key": target[4:]}
+    if event.action.startswith("settings.") and target in LABELS:
+        return {"target_setting": LABELS[target].label}
+    return {}
+
+
 def audit_events(
     *, tenant: Tenant, where: AuditFilter, now: datetime | None = None, limit: int = PAGE_SIZE
 ) -> list[dict]:
@@ -74,6 +88,7 @@ def audit_events(
             "actor_kind": e.actor_kind,
             "action": e.action,
             "target": e.target,
+            **target_shown(e),
             "details": {k: plain_value(v) for k, v in shown_details(e).items()},
         }
         for e in events.order_by("-at")[:limit]

@@ -6,12 +6,13 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from apps.tenants import audit_trail, keys, members, tenant_settings
+from apps.tenants import audit_trail, invitations, keys, members, tenant_settings
 from apps.tenants.console_access import consoles_for
 from apps.tenants.models import KeyScope, Role
 from apps.tenants.roles import console_tenant_required
 from apps.tenants.usage import tenant_usage
 from memoryproject.api_errors import ApplicationError
+from memoryproject.bar_plots import bar_plot
 from memoryproject.page_render import render_page_or_fragment
 
 
@@ -36,9 +37,14 @@ def console_home(request):
 @console_tenant_required
 def console_usage(request):
     usage = tenant_usage(request.console.scope, tenant=request.console.tenant)
+    throughput = bar_plot(
+        [d["day"][5:] for d in usage["throughput"]],
+        {"ingested": [d["done"] for d in usage["throughput"]],
+         "failed": [d["failed"] for d in usage["throughput"]]},
+    )  # fmt: skip
     return render_page_or_fragment(
         request, "tenants/console/usage.html", "tenants/console/partials/usage.html",
-        _context(request, "usage", usage=usage),
+        _context(request, "usage", usage=usage, throughput=throughput),
     )  # fmt: skip
 
 
@@ -59,10 +65,12 @@ def _after(page, request, change):
     return page(request)
 
 
-def _members_page(request, *, error: ApplicationError | None = None, status: int = 200):
+def _members_page(request, *, error: ApplicationError | None = None, status: int = 200,
+                  invited=None):  # fmt: skip
     return _section_page(
-        request, "members", status=status, roles=Role.choices, error=error,
-        members=members.members_list(tenant=request.console.tenant),
+        request, "members", status=status, roles=Role.choices, error=error, invited=invited,
+        members=members.members_list(tenant=request.console.tenant), default_role=Role.VIEWER,
+        mail_configured=invitations.mail_configured(),
     )  # fmt: skip
 
 
@@ -75,10 +83,23 @@ def console_members(request):
 @require_POST
 @console_tenant_required
 def member_invite(request):
-    return _after(_members_page, request, lambda: members.check_member_invite(
-        request.console.scope, tenant=request.console.tenant,
-        username=request.POST.get("username", ""), role=request.POST.get("role", ""),
-    ))  # fmt: skip
+    tenant = request.console.tenant
+    try:
+        membership = members.check_member_invite(
+            request.console.scope, tenant=tenant,
+            username=request.POST.get("username", ""), role=request.POST.get("role", ""),
+        )  # fmt: skip
+    except ApplicationError as refusal:
+        return _members_page(request, error=refusal, status=refusal.status)
+    user, invited = membership.user, {"username": membership.user.username, "link": ""}
+    if invitations.needs_password(user):  # a new account, or one that never set a password
+        link = request.build_absolute_uri(invitations.set_password_path(user))
+        invited["link"] = link
+        invited["mailed"] = invitations.invite_mail_send(user=user, link=link,
+                                                         tenant_name=tenant.name)  # fmt: skip
+    response = _members_page(request, invited=invited)
+    response["Cache-Control"] = "no-store"  # the one-time link is in this answer only
+    return response
 
 
 @require_POST
@@ -174,7 +195,8 @@ def console_settings(request):
         except ApplicationError as refusal:
             errors, status = refusal.extra.get("errors", {refusal.field: refusal.message}), 400
         else:
-            messages.success(request, f"{len(changed)} setting(s) changed.")
+            count = len(changed)
+            messages.success(request, f"{count} setting{'' if count == 1 else 's'} changed.")
             return redirect("console-settings", slug=tenant.slug)
     rows = tenant_settings.settings_rows(tenant=tenant)
     if errors:  # keep what the admin typed beside what was wrong with it

@@ -1,12 +1,13 @@
-"""People of a tenant: invite an existing account with a role, change the role, remove. Each
-change is audited; a tenant always keeps at least one admin."""
+"""People of a tenant: invite an account (an email address nobody has yet makes one, see
+apps/tenants/invitations.py) with a role, change the role, remove. Each change is audited; a
+tenant always keeps at least one admin."""
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from apps.graph.scope import Scope
+from apps.tenants.invitations import invited_account
 from apps.tenants.models import Membership, Role, Tenant
 from apps.tenants.services import audit_record
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
@@ -27,24 +28,31 @@ def validate_role(role: str) -> str:
 
 
 def check_member_invite(scope: Scope, *, tenant: Tenant, username: str, role: str) -> Membership:
-    """Give an existing account a role in the tenant; an account that has one already keeps it
-    (change it instead)."""
+    """Give an account a role in the tenant; `username` is a username or an email address (one
+    nobody has makes a new account without a password: `membership.account_created`). An
+    account that has a role already keeps it (change it instead)."""
     validate_role(role)
     username = (username or "").strip()
     if not username or len(username) > MAX_USERNAME_CHARS:
-        raise ApplicationError("username is required.", field="username", limit=MAX_USERNAME_CHARS)
-    user = get_user_model().objects.filter(username=username, is_active=True).first()
-    if user is None:
-        raise NotFoundError("No active account has this username.", field="username")
-    membership, created = Membership.objects.get_or_create(
-        user=user, tenant=tenant, defaults={"role": role}
-    )
-    if not created:
-        raise ConflictError(
-            f"{username} is already {membership.role} here; change the role instead.",
+        raise ApplicationError(
+            f"username (or email address) is required, at most {MAX_USERNAME_CHARS} characters.",
             field="username",
+            limit=MAX_USERNAME_CHARS,
         )
-    audit_record(scope, action="member.invited", target=f"user:{username}", details={"role": role})
+    with transaction.atomic():
+        user, account_created = invited_account(username)
+        membership, created = Membership.objects.get_or_create(
+            user=user, tenant=tenant, defaults={"role": role}
+        )
+        if not created:
+            raise ConflictError(
+                f"{user.username} is already {membership.role} here; change the role instead.",
+                field="username",
+            )
+        details = {"role": role, **({"account_created": True} if account_created else {})}
+        audit_record(scope, action="member.invited", target=f"user:{user.username}",
+                     details=details)  # fmt: skip
+    membership.account_created = account_created
     return membership
 
 

@@ -13,6 +13,7 @@ from django.db import transaction
 from apps.graph.scope import Scope
 from apps.tenants.models import Tenant
 from apps.tenants.services import audit_record
+from apps.tenants.settings_labels import GROUPS, label_for
 from memoryproject.api_errors import ApplicationError
 
 MAX_TEXT_CHARS = 100
@@ -66,10 +67,12 @@ def rule_for(name: str) -> Rule:
 
 
 def settings_rows(*, tenant: Tenant) -> list[dict]:
-    """Each setting with its value, its default, whether it is overridden, and its bounds."""
+    """Each setting with its value, its default, whether it is overridden, its bounds, and how a
+    person reads it (group, label, unit, help: apps/tenants/settings_labels.py), by group."""
     rows = []
     for name, default in django_settings.TENANT_DEFAULTS.items():
         rule = rule_for(name)
+        shown = label_for(name, rule.help)
         rows.append(
             {
                 "name": name,
@@ -80,10 +83,13 @@ def settings_rows(*, tenant: Tenant) -> list[dict]:
                 "low": rule.low,
                 "high": rule.high,
                 "choices": rule.choices(name),
-                "help": rule.help,
+                "help": shown.help,
+                "group": shown.group,
+                "label": shown.label,
+                "unit": shown.unit,
             }
         )
-    return rows
+    return sorted(rows, key=lambda row: GROUPS.index(row["group"]))
 
 
 def _parse(name: str, raw) -> object:

@@ -1,6 +1,7 @@
 """Pages of the foundation: log in (with a bound on guesses), dashboard with live stats, tenant
 switcher."""
 
+from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -29,6 +30,20 @@ class LoginView(auth_views.LoginView):
         response = super().post(request, *args, **kwargs)
         if response.status_code == 200:  # the form came back: the password did not match
             attempt_failed("login", ident)
+        return response
+
+
+class SetPasswordView(auth_views.PasswordResetConfirmView):
+    """The one-time link of an invitation (apps/tenants/invitations.py): Django's reset-confirm
+    view and token; the new password logs its owner in. A used or expired link says so."""
+
+    template_name = "registration/set_password.html"
+    post_reset_login = True
+    success_url = "/"
+
+    def form_valid(self, form):
+        response = super().form_valid(form)
+        messages.success(self.request, "Your password is set; you are logged in.")
         return response
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from apps.timeline import api, history_api, meaning_api, views
+from apps.timeline import agent_views, api, history_api, meaning_api, views
 
 api_urlpatterns = [
     path("kinds", api.KindsApi.as_view(), name="api-kinds"),
@@ -36,6 +36,7 @@ api_urlpatterns = [
 urlpatterns = [
     path("entities/<str:uid>/timeline", views.entity_timeline_part, name="entity-timeline"),
     path("memory/kinds", views.kinds_page, name="kinds"),
+    path("memory/agents/<path:name>", agent_views.agent_page, name="agent-page"),
     path("memory/kinds/jobs", views.entry_row_jobs_part, name="kinds-jobs"),
     path(
         "memory/kinds/<str:kind>/rows-from-entries",

@@ -18,6 +18,7 @@ from apps.timeline.kinds import check_kind_declare, kinds_list
 from apps.timeline.page_selectors import entity_timeline, entry_row_jobs
 from apps.timeline.rows import parse_time
 from apps.timeline.time_diff import diff_between
+from apps.timeline.value_plots import value_plots
 from memoryproject.api_errors import ApplicationError
 from memoryproject.json_values import FREE_FORM, json_loads
 from memoryproject.request_inputs import MAX_UID_CHARS
@@ -93,7 +94,9 @@ def entity_timeline_part(request, uid: str):
     timeline = entity_timeline(request.scope, uid=uid[:MAX_UID_CHARS], at=at)
     if timeline is None:
         raise Http404("No such entity.")
-    return render(request, "timeline/partials/entity_timeline.html", {"tl": timeline})
+    plots = value_plots(timeline["states"])
+    return render(request, "timeline/partials/entity_timeline.html", {"tl": timeline,
+                  "value_plots": plots})  # fmt: skip
 
 
 @require_GET

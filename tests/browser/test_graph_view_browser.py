@@ -12,7 +12,7 @@ import pytest
 
 from apps.tenants.models import Role
 from tests.browser.test_graph_browser import pick
-from tests.conftest import browser_login, scope_for
+from tests.conftest import browser_login, scope_for, screenshot
 from tests.insights.known_graph import known_graph_write
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -26,7 +26,8 @@ def artifact(name: str) -> Path:
 
 
 def shot(page, name: str) -> None:
-    page.screenshot(path=str(artifact(name)), full_page=True)
+    # In the artifact folder of every browser test (tests/conftest.py screenshot).
+    screenshot(page, name, full_page=True)
 
 
 def drawn(page, view: str, what: str):
@@ -99,6 +100,8 @@ def test_the_graph_page_draws_communities_and_the_connection_path(live_server, p
     assert drawn(page, "graph-picture", "edges('.path').length") == 3
     assert drawn(page, "graph-picture", "nodes('.path').length") == 4
     assert prefix + "B2" in drawn(page, "graph-picture", "nodes('.path').map(n => n.id())")
+    page.locator("#graph-picture").scroll_into_view_if_needed()
+    screenshot(page, "graph-page-path-window-1920x1080")  # the window only (the README's)
     shot(page, "graph-page-path-1920x1080")
     page.set_viewport_size({"width": 1366, "height": 900})
     shot(page, "graph-page-path-1366x900")

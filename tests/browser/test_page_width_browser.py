@@ -63,7 +63,8 @@ def links_on(page, origin: str) -> list[str]:
     return [h.split("#")[0] for h in hrefs if h.startswith(origin)]
 
 
-def test_every_page_is_as_wide_as_the_window(live_server, page, tenant, make_person):
+def admin_with_demo_data(page, live_server, tenant, make_person):
+    """The demo data set and a usage sample in `tenant`, its staff admin logged in at 1366x900."""
     demo_data_fill(tenant=tenant)
     usage_sample_record(tenant=tenant)
     admin = make_person(tenant, Role.ADMIN)
@@ -71,11 +72,15 @@ def test_every_page_is_as_wide_as_the_window(live_server, page, tenant, make_per
     admin.save(update_fields=["is_staff"])
     page.set_viewport_size({"width": 1366, "height": 900})
     browser_login(page, live_server, admin)
+    return admin
 
+
+def page_walk(page, live_server, visit) -> dict[str, str]:
+    """Every page route reached by following links from the top menu, the console and a search:
+    each loaded once at 1366x900, then `visit(page, path)`; the routes seen, with their paths."""
     page_routes = {p.name for p in pages} - NOT_PAGES
     queue = ["/", "/console/", "/search/?q=Babbage", *links_on(page, live_server.url)]
     seen_routes: dict[str, str] = {}
-    too_wide = []
     while queue:
         url = queue.pop(0)
         path = urlparse(url).path
@@ -86,6 +91,17 @@ def test_every_page_is_as_wide_as_the_window(live_server, page, tenant, make_per
         page.set_viewport_size({"width": 1366, "height": 900})
         page.goto(live_server.url + url if url.startswith("/") else url)
         page.wait_for_load_state("networkidle")
+        visit(page, path)
+        queue.extend(links_on(page, live_server.url))
+    return seen_routes
+
+
+def test_every_page_is_as_wide_as_the_window(live_server, page, tenant, make_person):
+    admin_with_demo_data(page, live_server, tenant, make_person)
+    page_routes = {p.name for p in pages} - NOT_PAGES
+    too_wide = []
+
+    def visit(page, path):
         for width, height in SIZES:
             page.set_viewport_size({"width": width, "height": height})
             scroll, client = widths(page)
@@ -93,7 +109,8 @@ def test_every_page_is_as_wide_as_the_window(live_server, page, tenant, make_per
                 too_wide.append(f"{path} at {width}: {scroll} px wide")
         current = page.locator("nav.mainnav [aria-current=page]")
         assert current.count() <= 1, (path, current.all_text_contents())
-        queue.extend(links_on(page, live_server.url))
+
+    seen_routes = page_walk(page, live_server, visit)
 
     page.set_viewport_size({"width": 1366, "height": 900})
     page.goto(f"{live_server.url}/memory/lessons")

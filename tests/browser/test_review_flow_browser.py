@@ -86,4 +86,8 @@ def test_review_flow_keeps_the_pair_and_its_result_in_view(
     expect(flash).to_contain_text("the pair is back")
     expect(page.locator("#pair article")).to_have_attribute("data-pair", merged_pair)
     screenshot(page, "review-4-undone")
+    # The same screen at 1920x1080: the pair, its reason and the buttons still on it.
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    assert page.locator('#pair [data-decide="confirm"]').is_visible()
+    screenshot(page, "review-5-pair-1920x1080")
     assert page.console_errors == []

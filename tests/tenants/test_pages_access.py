@@ -11,6 +11,9 @@ from apps.tenants.models import Role
 PUBLIC = {"accounts/login/", "accounts/logout/", "favicon.ico"}
 # /metrics answers this host (the test client is 127.0.0.1) and staff: tests/memoryproject/test_metrics.py
 PUBLIC |= {"metrics"}
+# An invitation's one-time link is opened before its owner has a password: its token guards it
+# (tests/tenants/test_invitations.py).
+PUBLIC |= {"accounts/set-password/<uidb64>/<token>/"}
 
 
 def _page_routes(patterns=None, prefix=""):

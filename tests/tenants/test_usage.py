@@ -1,5 +1,7 @@
 """A tenant's usage: memory counts and job states, scoped to the tenant."""
 
+import re
+
 from apps.tenants.models import JobStatus
 from apps.tenants.services import api_key_issue, job_create, job_finish
 from apps.tenants.usage import tenant_usage
@@ -53,3 +55,31 @@ def test_beat_samples_usage_on_a_schedule():
 
     entry = app.conf.beat_schedule["tenants-usage-sample"]
     assert entry["task"] == tasks.usage_sample.name and entry["schedule"] <= 3600
+
+
+def test_the_usage_page_plots_ingestion_per_day_and_reads_counts_when_there_is_data(
+    tenant, make_person
+):
+    from django.test import Client
+    from django.utils import timezone
+
+    from apps.ingestion.services import check_facts_submit
+    from apps.tenants.models import Job, JobStatus, Role, UsageSample
+    from tests.conftest import scope_for
+
+    now = timezone.now()
+    for status in (JobStatus.DONE, JobStatus.DONE, JobStatus.FAILED):
+        Job.objects.create(tenant=tenant, kind="document_ingest", status=status, finished_at=now)
+    check_facts_submit(
+        scope_for(tenant), entities=[{"name": "Ada Lovelace", "type": "Person"}], relations=[]
+    )
+    admin = make_person(tenant, Role.ADMIN)
+    client = Client()
+    client.login(username=admin.username, password=admin.raw_password)
+    html = client.get(f"/console/{tenant.slug}/").content.decode()
+    figure = html.split('id="ingest-throughput"', 1)[1].split("</figure>", 1)[0]
+    ingested = re.findall(r'data-series="ingested" data-value="(\d+)"', figure)
+    failed = re.findall(r'data-series="failed" data-value="(\d+)"', figure)
+    assert len(ingested) == 14 and ingested[-1] == "2" and failed[-1] == "1"
+    assert 'id="usage-history-empty"' not in html  # the counts are read now, not "no reading"
+    assert UsageSample.objects.filter(tenant=tenant).count() == 1
