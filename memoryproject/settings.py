@@ -168,12 +168,7 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = int(os.environ.get("MAX_REQUEST_BYTES", 2 * 1024 *
 MAX_URL_CHARS = int(os.environ.get("MAX_URL_CHARS", "4096"))
 
 # Mail: only invitations send it, only with EMAIL_HOST set (else the console shows the link).
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS", True)
-DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "anamnesis@localhost")
+from memoryproject.mail_settings import *  # noqa: E402, F403
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["apps.tenants.auth.ApiKeyAuthentication"],
