@@ -232,7 +232,8 @@ RETURN d.uid AS document, m.surface AS surface, e.uid AS entity, e.status AS sta
 """
 PENDING = """
 MATCH (a:Entity {tenant: $tenant})-[s:SAME_AS {status: 'pending'}]->(b:Entity {tenant: $tenant})
-RETURN a.uid AS a, b.uid AS b
+RETURN a.uid AS a, b.uid AS b, s.score AS score, a.name AS a_name, b.name AS b_name,
+       s.reason AS reason, s.evidence AS evidence
 """
 
 
@@ -313,6 +314,21 @@ def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
 
     distinct = {frozenset((r["a"], r["b"])) for r in pending}
     false = sum(1 for pair in distinct if len({label(u) for u in pair}) > 1)
+    # The twin rule (apps/resolution/twin_reads.py, docs/concepts/twins.md): each pending pair's
+    # P(same), whether the rule's other conditions hold, and whether it joins two different true
+    # entities (None when a side holds no labelled mention: a city, a weekday, an extractor's
+    # fragment, which the generator does not name).
+    from apps.resolution.twin_reads import pair_is_twin
+
+    scored = {frozenset((r["a"], r["b"])): r for r in pending}
+    twins = []
+    for r in scored.values():
+        sides = {label(r["a"]), label(r["b"])}
+        wrong = None if any(x.startswith("other:") for x in sides) else len(sides) > 1
+        twins.append((r["score"] or 0.0, wrong, pair_is_twin(1.0, r["evidence"]),
+                      f"{r['a_name']} [{label(r['a'])}] ~ {r['b_name']} [{label(r['b'])}]: "
+                      f"{r['reason']}"))  # fmt: skip
+    twins.sort(key=lambda t: t[0])
     by_kind = Counter(truths[k].kind for k in tracked)
     unified_kind = Counter(truths[k].kind for k in tracked if len(entities_of[k]) == 1)
     return {
@@ -323,6 +339,7 @@ def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
         "false_pending": false / len(distinct) if distinct else 0.0,
         "ms_per_doc": 1000 * spent / max(1, len(docs)),
         "by_kind": {k: f"{unified_kind[k]}/{n}" for k, n in sorted(by_kind.items())},
+        "twins": twins,
         "split": sorted((truths[k].name, sorted(shown[k])) for k in tracked
                         if len(entities_of[k]) != 1),
     }  # fmt: skip
@@ -337,6 +354,11 @@ def main() -> None:
     parser.add_argument("--namesakes", type=int, default=2)
     parser.add_argument("--show", type=int, default=0, help="print the first N documents")
     parser.add_argument("--splits", action="store_true", help="list true entities left split")
+    parser.add_argument(
+        "--twins",
+        action="store_true",
+        help="per P(same) threshold: pending pairs at or above it, how many false",
+    )
     parser.add_argument("--receipts", type=int, default=0,
                         help="print each document's entity receipts, reasons cut to N characters")  # fmt: skip
     args = parser.parse_args()
@@ -363,6 +385,24 @@ def main() -> None:
         if args.splits:
             for name, parts in r["split"]:
                 print(f"  split {name}: {parts}")
+        if args.twins:
+            _twins_print(r["twins"], args.splits)
+
+
+def _twins_print(twins: list[tuple], show: bool) -> None:
+    """Pending pairs the twin rule shows once, at each P(same) threshold: how many, how many join
+    two different true entities (false), how many of the true pairs it keeps; pairs whose sides
+    the generator does not name are counted apart (unlabelled)."""
+    print(f"  {'P >=':>6} {'twins':>5} {'false':>5} {'unlabelled':>10} {'true kept':>9}")
+    true_total = sum(1 for _, false, _, _ in twins if false is False)
+    for threshold in (0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95):
+        shown = [false for p, false, rule, _ in twins if p >= threshold and rule]
+        kept = sum(1 for false in shown if false is False)
+        print(f"  {threshold:6.2f} {len(shown):5d} {sum(1 for f in shown if f):5d} "
+              f"{sum(1 for f in shown if f is None):10d} {kept:4d}/{true_total:<4d}")  # fmt: skip
+    for p, false, rule, pair in twins if show else ():
+        kind = "unlabelled" if false is None else "FALSE" if false else "true"
+        print(f"  {kind:10} {'rule' if rule else 'no-twin'} {p:.3f} {pair[:160]}")
 
 
 if __name__ == "__main__":

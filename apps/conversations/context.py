@@ -24,6 +24,7 @@ from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.graph.rank_fusion import rrf_fuse
 from apps.graph.scope import Scope
 from apps.ingestion.passage_selectors import do_passages_find
+from apps.resolution.twin_reads import with_twins
 from memoryproject.thread_pools import thread_pool
 
 RECENT_SESSIONS = 20  # exact similarity over the user's latest messages in this many sessions,
@@ -368,6 +369,7 @@ def _gathered(unit, reads: dict[str, Future], *, user, k, steps) -> dict:
     floors.omitted_add(omitted, "neighbours", said, floors.IN_PASSAGE)
     entities, said = floors.entities_not_in_passages(entities, found["passages"])
     floors.omitted_add(omitted, "entities", said, floors.IN_PASSAGE)
+    entities = with_twins(unit, entities)  # a pending pair shown once (docs/concepts/twins.md)
     _step(steps, "neighbours_and_traces", mark, len(neighbours) + len(traces))
     return {
         **found,

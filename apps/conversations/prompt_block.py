@@ -45,7 +45,14 @@ def _lines(found: dict) -> list[tuple[str, str]]:
                       f"{e['text']}"))  # fmt: skip
     for e in found["entities"]:
         about = f" - {e['description']}" if e.get("description") else ""
-        lines.append((f"entity:{e['uid']}", f"{e['name']} ({e['type']}){about}"))
+        twins = "".join(f"; possibly the same as {t['name']} (P={t['p']:.2f}, pending review "
+                        f"{t['pair']})" for t in e.get("twins", ()))  # fmt: skip
+        lines.append((f"entity:{e['uid']}", f"{e['name']} ({e['type']}){about}{twins}"))
+        for t in e.get("twins", ()):
+            for f in t.get("facts", ()):
+                lines.append((f"entity:{t['uid']}", f"(twin's) {f['from']} -{f['predicate']}-> "
+                              f"{f['to']} (weight {f['weight']}, "
+                              f"confidence {f['confidence']})"))  # fmt: skip
     for n in found["neighbours"]:
         lines.append(
             (

@@ -26,6 +26,20 @@ class EntitySearchIn(StrictSerializer):
     limit = serializers.IntegerField(required=False, min_value=1, max_value=MAX_LIMIT, default=20)
 
 
+class TwinOut(serializers.Serializer):
+    uid = serializers.CharField()
+    name = serializers.CharField()
+    type = serializers.CharField()
+    p = serializers.FloatField(help_text="the pending pair's P(same)")
+    pair = serializers.CharField(help_text="the pending SAME_AS pair's uid")
+    review = serializers.CharField(help_text="the pair's review page")
+    description = serializers.CharField(allow_blank=True, required=False)
+    facts = serializers.ListField(
+        child=serializers.DictField(), required=False,
+        help_text="the twin's heaviest relations: predicate, from, to, weight, confidence, other",
+    )  # fmt: skip
+
+
 class EntityBrief(serializers.Serializer):
     uid = serializers.CharField()
     name = serializers.CharField()
@@ -38,6 +52,8 @@ class EntityBrief(serializers.Serializer):
         child=serializers.IntegerField(), required=False,
         help_text="each ranking's place for it: {'words': 2, 'meaning': 5}",
     )  # fmt: skip
+    twins = TwinOut(many=True, required=False,
+                    help_text="possibly the same entity, pending review (docs/concepts/twins.md)")  # fmt: skip
 
 
 class EntitySearchOut(serializers.Serializer):
@@ -116,6 +132,7 @@ class EntityOut(serializers.Serializer):
     relations = RelationOut(many=True)
     mentions = MentionOut(many=True)
     pending = PendingOut(many=True)
+    twins = TwinOut(many=True, help_text="pending pairs shown as possible twins")
 
 
 class EntityDetailApi(APIView):

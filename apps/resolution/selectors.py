@@ -13,6 +13,7 @@ from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.graph.rank_fusion import rrf_fuse
 from apps.graph.scope import Scope
 from apps.resolution.entity_values import values_load, values_rows
+from apps.resolution.twin_reads import twins_from_pending, with_twins
 
 ENTITY_FIELDS = ("uid", "name", "type", "aliases", "description")
 SEARCH_HITS = 100  # how deep each index is read (inside the tenant and type) before fusion
@@ -103,7 +104,7 @@ RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS 
   COLLECT {
     MATCH (e)-[s:SAME_AS {status: 'pending'}]-(o:Entity {tenant: $tenant})
     RETURN {uid: s.uid, score: s.score, signals: s.signals, reason: s.reason,
-            created_at: toString(s.created_at),
+            evidence: s.evidence, created_at: toString(s.created_at),
             other: {uid: o.uid, name: o.name, type: o.type}}
     ORDER BY s.score DESC LIMIT $pending
   } AS pending
@@ -114,10 +115,11 @@ RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS 
 def entities_search(scope: Scope, *, q: str = "", type: str | None = None, limit: int = 20):
     """Active entities whose names match `q`'s words or whose embedding is near its meaning
     (from ENTITY_MEANING_FLOOR up), fused by reciprocal rank; without `q`, the most recently
-    updated. Each result says how each ranking placed it (`ranks`: {"words": 2, ...})."""
+    updated. Each result says how each ranking placed it (`ranks`: {"words": 2, ...}).
+    Possible twins are shown once, the other side under the item (`twins`, twin_reads)."""
     q = q.strip()
     if not q:
-        return cypher.read(scope, BROWSE, type=type, limit=limit)
+        return with_twins(scope, cypher.read(scope, BROWSE, type=type, limit=limit))
     words = entity_words_query(scope.tenant, fulltext_terms(q, fuzzy=True), type=type)
     embedding = get_embedder().embed([q])[0]
     rows = cypher.read(
@@ -134,7 +136,7 @@ def entities_search(scope: Scope, *, q: str = "", type: str | None = None, limit
             continue
         rankings.setdefault(row["via"], []).append(row["uid"])
     fields = {row["uid"]: row for row in rows}
-    return [
+    return with_twins(scope, [
         {
             **{key: fields[item["uid"]][key] for key in ENTITY_FIELDS},
             "score": item["score"],
@@ -142,7 +144,7 @@ def entities_search(scope: Scope, *, q: str = "", type: str | None = None, limit
             "ranks": item["ranks"],
         }
         for item in rrf_fuse(rankings)[:limit]
-    ]
+    ])  # fmt: skip
 
 
 def entity_detail(scope: Scope, *, uid: str) -> dict | None:
@@ -165,4 +167,7 @@ def entity_detail(scope: Scope, *, uid: str) -> dict | None:
     entity["value_rows"] = values_rows(entity["values"], entity["value_conflicts"])
     for pair in entity["pending"]:
         pair["signals"] = json.loads(pair["signals"]) if pair["signals"] else {}
+    entity["twins"] = twins_from_pending(entity["pending"])
+    for pair in entity["pending"]:
+        pair.pop("evidence")
     return entity

@@ -24,6 +24,7 @@ import phonenumbers
 
 from apps.resolution.candidates import EntityCandidate
 from apps.resolution.comparisons.organisation_names import legal_base
+from apps.resolution.text_addresses import address_values_in
 
 PREFIX = "text:"
 MAX_SENTENCE_CHARS = 600
@@ -99,6 +100,7 @@ def values_in(sentence: str) -> list[tuple[str, str]]:
     found += [("founded", d) for d in _FOUNDED.findall(sentence)]
     found += [("id:wikidata", q.upper()) for q in _WIKIDATA.findall(sentence)]
     found += [("id:orcid", o.upper()) for o in _ORCID.findall(sentence)]
+    found += address_values_in(sentence)  # addresses, other ids, dates in other forms
     return found
 
 

@@ -24,6 +24,11 @@ class OneSearchResultOut(serializers.Serializer):
                                   help_text="each ranking of its kind: its place")  # fmt: skip
     placed = serializers.CharField(help_text='e.g. "words #2, meaning #5"')
     score = serializers.FloatField(help_text="the fused reciprocal-rank score")
+    twins = serializers.ListField(
+        child=serializers.DictField(), required=False,
+        help_text="an entity's possible twins, pending review: uid, name, type, p, pair, review, "
+        "facts (docs/concepts/twins.md)",
+    )  # fmt: skip
 
 
 class OneSearchOut(serializers.Serializer):

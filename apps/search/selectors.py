@@ -122,9 +122,11 @@ def _passages(scope, q, vector, limit) -> list[dict]:
 def _entities(scope, q, limit) -> list[dict]:
     return [
         {"kind": "entity", "uid": e["uid"], "snippet": snippet(
-            f"{e['name']} ({e['type']})" + (f": {e['description']}" if e["description"] else ""),
+            f"{e['name']} ({e['type']})" + (f": {e['description']}" if e["description"] else "")
+            + "".join(f"; possibly the same as {t['name']} (P={t['p']:.2f}, pending review)"
+                      for t in e.get("twins", ())),
             q), "source": {"uid": e["uid"], "title": e["name"], "kind": "entity"},
-         "ranks": e["ranks"]}
+         "ranks": e["ranks"], "twins": e.get("twins", [])}
         for e in entities_search(scope, q=q, limit=limit)
     ]  # fmt: skip
 
