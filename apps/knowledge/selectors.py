@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
-from apps.graph.fulltext import fulltext_terms
+from apps.graph.fulltext import fulltext_terms, scoped_query
 from apps.graph.scope import Scope
 
 MIN_CONFIDENCE = 0.5
@@ -17,7 +17,7 @@ MAX_FACTS = 50
 MAX_START_NODES = 10
 
 NEIGHBOURHOOD = """
-CALL db.index.fulltext.queryNodes('knowledge_names', $terms) YIELD node, score
+CALL db.index.fulltext.queryNodes('knowledge_names', $lucene) YIELD node, score
 WITH node, score WHERE node.tenant = $tenant AND node.user = $user
 WITH node ORDER BY score DESC LIMIT $starts
 MATCH p = (node)-[:FACT*1..2]-(:Knowledge)
@@ -35,7 +35,7 @@ ORDER BY r.weight DESC, r.heat DESC, from, to LIMIT $limit
 # names none of the user's nodes gets no fact), and the answer also counts the facts next to
 # them that the confidence rule hid.
 FACTS_FOR_CONTEXT = """
-CALL db.index.fulltext.queryNodes('knowledge_names', $terms, {limit: $depth}) YIELD node, score
+CALL db.index.fulltext.queryNodes('knowledge_names', $lucene, {limit: $depth}) YIELD node, score
 WITH node, score WHERE node.tenant = $tenant AND node.user = $user
 WITH node ORDER BY score DESC LIMIT $starts
 WITH collect(node) AS starts
@@ -82,7 +82,7 @@ def knowledge_search(scope: Scope, *, user: str, query: str, limit: int = MAX_FA
     return cypher.read(
         scope,
         NEIGHBOURHOOD,
-        terms=terms,
+        lucene=scoped_query(terms, ("name",), tenant=scope.tenant, user=user),
         user=user,
         starts=MAX_START_NODES,
         min_confidence=MIN_CONFIDENCE,
@@ -98,7 +98,8 @@ def do_knowledge_facts_find(stx: ScopedTx, *, user: str, text: str, limit: int) 
     terms = fulltext_terms(text.replace("_", " "), content_only=True)
     if not terms:
         return {"facts": [], "below_floor": 0, "beyond_limit": 0}
-    row = stx.run(FACTS_FOR_CONTEXT, terms=terms, user=user, depth=MAX_START_NODES * 20,
+    lucene = scoped_query(terms, ("name",), tenant=stx.scope.tenant, user=user)
+    row = stx.run(FACTS_FOR_CONTEXT, lucene=lucene, user=user, depth=MAX_START_NODES * 20,
                   starts=MAX_START_NODES, min_confidence=MIN_CONFIDENCE)[0]  # fmt: skip
     facts = row["facts"]
     return {"facts": facts[:limit], "below_floor": row["weak"],

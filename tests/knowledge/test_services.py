@@ -155,3 +155,40 @@ def test_concurrent_promoters_lose_no_observation_and_count_none_twice(tenant):
         receipts = list(pool.map(lambda i: promote(i, "same"), range(8)))
     assert sorted(r["status"] for r in receipts) == ["promoted"] + ["unchanged"] * 7
     assert facts(scope, "ann")[("ann", "USES", "go")]["weight"] == 9
+
+
+def test_other_tenants_namesake_nodes_do_not_crowd_a_users_facts_out(make_tenant):
+    """The context's fact search cuts Lucene's hits at 200 before it filters: the tenant and
+    user are required clauses of the query, so 300 other users' "go" nodes cannot hide ours."""
+    from apps.graph.cypher import read_unit
+    from apps.knowledge.selectors import do_knowledge_facts_find
+    from apps.knowledge.services import chain_upsert
+    from tests.conftest import scope_for
+
+    ours, theirs = scope_for(make_tenant()), scope_for(make_tenant())
+    cypher.write(
+        theirs,
+        "UNWIND range(1, 300) AS i "
+        "CREATE (:Knowledge {tenant: $tenant, user: 'u' + i, label: 'Tools', key: 'go', "
+        "name: 'go'})",
+    )
+    triple = {
+        "from": "ann",
+        "from_name": "ann",
+        "from_label": "Identities",
+        "relation": "USES",
+        "to": "go",
+        "to_name": "go",
+        "to_label": "Tools",
+        "nuance": "",
+        "confidence": 0.9,
+        "messages": ["m1"],
+    }
+    for scope in (ours, theirs):  # the same user name in both tenants
+        chain_upsert(scope, user="ann", sid="main", upto=1, heat=0.5, triples=[triple])
+
+    found = read_unit(
+        ours, lambda stx: do_knowledge_facts_find(stx, user="ann", text="go", limit=5)
+    )
+    assert [(f["from"], f["relation"], f["to"]) for f in found["facts"]] == [("ann", "USES", "go")]
+    assert [f["to"] for f in knowledge_search(ours, user="ann", query="go")] == ["go"]

@@ -121,6 +121,8 @@ class KnowledgeChain(TenantNode):
     heat = FloatProperty(default=0.0)
 
 
+SCHEMA_PROPERTIES = {"knowledge_names": ["name", "tenant", "user"]}
+
 SCHEMA = [
     "CREATE CONSTRAINT agent_name IF NOT EXISTS FOR (a:Agent) REQUIRE (a.tenant, a.name) IS UNIQUE",
     "CREATE CONSTRAINT episode_key IF NOT EXISTS FOR (e:Episode) REQUIRE (e.tenant, e.key) IS UNIQUE",
@@ -148,7 +150,10 @@ SCHEMA = [
     "FOR (k:Knowledge) REQUIRE (k.tenant, k.user, k.label, k.key) IS UNIQUE",
     "CREATE CONSTRAINT knowledge_chain_key IF NOT EXISTS "
     "FOR (c:KnowledgeChain) REQUIRE (c.tenant, c.user, c.sid) IS UNIQUE",
-    "CREATE FULLTEXT INDEX knowledge_names IF NOT EXISTS FOR (k:Knowledge) ON EACH [k.name]",
+    # The tenant and user are required clauses of its queries (fulltext.scoped_query): Lucene
+    # keeps to one user's nodes before it ranks and cuts, so other tenants cannot crowd them out.
+    "CREATE FULLTEXT INDEX knowledge_names IF NOT EXISTS FOR (k:Knowledge) "
+    "ON EACH [k.name, k.tenant, k.user]",
     # One search (apps/search) finds entries by words; the tenant is a required clause.
     "CREATE FULLTEXT INDEX entry_text IF NOT EXISTS FOR (e:Entry) ON EACH [e.text, e.tenant]",
     "CREATE INDEX knowledge_user IF NOT EXISTS FOR (k:Knowledge) ON (k.tenant, k.user)",
