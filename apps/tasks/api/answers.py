@@ -37,6 +37,9 @@ class TaskDetailOut(serializers.Serializer):
     kind = serializers.CharField(allow_null=True)
     description = serializers.CharField()
     embed_text = serializers.CharField(allow_null=True)
+    embedded_text = serializers.CharField(
+        allow_null=True, help_text="What was embedded: embed_text, else the description's "
+        "projection (one sentence, at most 12 words)")  # fmt: skip
     status = serializers.CharField()
     result_summary = serializers.CharField(allow_null=True)
     owner = serializers.CharField(allow_null=True)
