@@ -37,7 +37,8 @@ CREATE (t)-[:PRODUCED {created_at: datetime()}]->
        (e:Evidence {tenant: $tenant, uid: $uid, short_id: $short_id, task_uid: $task,
                     content: $content, embed_text: $embed_text, source: $source, url: $url,
                     content_hash: $content_hash, strength: $strength, embedding: $embedding,
-                    superseded: false, created_at: datetime(), created_by: $actor})
+                    superseded: false, similar_pending: true, created_at: datetime(),
+                    created_by: $actor})
 WITH e
 UNWIND $mentions AS m
 MATCH (n:Entity {tenant: $tenant, uid: m})
