@@ -58,6 +58,7 @@ class Evidence(TenantNode):
     content_hash = StringProperty()
     strength = FloatProperty(required=True)
     embedding = ArrayProperty(FloatProperty())
+    page_embedding = ArrayProperty(FloatProperty())  # on a page's first chunk: the page's vector
     superseded = BooleanProperty(default=False)
     # True from the write until a SIMILAR_TO sync has seen it (a context call works out its
     # edges itself meanwhile: apps/tasks/context.py); bookkeeping, not the finding.
