@@ -3,9 +3,9 @@
 Seed 000 embeds a one-sentence projection of about 8 to 12 words stating the core fact, never
 the prose itself: long descriptions embed into vectors that cluster whatever they say. The
 seed has a model rewrite it; here the projection is extracted, so it is deterministic and needs
-no model: the description's first sentence (its title when the first line is one), filled up
-from the next sentence's content words when it is shorter than MIN_WORDS, and cut at
-EMBED_WORDS words, dropping the filler words first so that technical terms and names stay.
+no model: the description's first sentence (its title when the first line is one), its filler
+words dropped when it is longer than EMBED_WORDS so that technical terms and names stay, filled
+up from the next sentences' content words while shorter than MIN_WORDS, and cut at EMBED_WORDS.
 """
 
 from __future__ import annotations
@@ -45,10 +45,10 @@ def embed_text_projection(text: str, *, words: int = EMBED_WORDS) -> str:
     if not sentences:
         return text.strip()[:200]
     kept = sentences[0].split()
+    if len(kept) > words:
+        kept = _content_words(kept) or kept
     for sentence in sentences[1:]:
         if len(kept) >= MIN_WORDS:
             break
         kept += _content_words(sentence.split())
-    if len(kept) > words:
-        kept = _content_words(kept) or kept
     return " ".join(kept[:words]).rstrip(",;:-")

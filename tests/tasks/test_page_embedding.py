@@ -51,5 +51,5 @@ def test_a_paraphrased_page_is_skipped_whole(scope):
     # Another task has not read that page: its chunks go in.
     other = check_task_create(scope, description="Why do pumps get hot")
     theirs = check_pages_ingest(scope, task=other["id"], pages=[
-        {"url": "https://mirror.org/pumps", "content": RETOLD}])  # fmt: skip
+        {"url": "https://third.org/pumps", "content": RETOLD}])  # fmt: skip
     assert len(theirs["created"]) == 2
