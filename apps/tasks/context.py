@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.tasks.services.task_writes import check_task_ref
@@ -66,7 +68,7 @@ CALL () {
                   OR (n:Entity AND n.status = 'active')) | [elementId(n), type(r), r.score]]}
   }) AS pending
 }
-RETURN t.uid AS task, ancestors, pending,
+RETURN t.uid AS task, ancestors, pending, t.antifocus_embedding AS antifocus,
        [(t)-[:DEPENDS_ON]->(d:Task) WHERE d.tenant = $tenant | d.uid] AS dependencies
 """
 PENDING_MAX = 50  # the freshest evidence whose similarity a context call works out itself
@@ -77,7 +79,8 @@ UNWIND $ids AS id
 MATCH (n) WHERE elementId(n) = id AND n.tenant = $tenant AND (n:Task OR n:Evidence)
 RETURN n.uid AS uid, n:Task AS is_task, n.short_id AS id, n.description AS description,
        n.result_summary AS result_summary, n.status AS status, n.content AS content,
-       n.strength AS strength, n.source AS source
+       n.strength AS strength, n.source AS source,
+       CASE WHEN $embeddings THEN n.embedding END AS embedding
 """
 
 
@@ -95,14 +98,21 @@ def task_context(scope: Scope, *, task: str, token_budget: int = 4000, limit: in
                                limit=MAX_TOKEN_BUDGET)  # fmt: skip
     if isinstance(limit, bool) or not isinstance(limit, int) or not 0 < limit <= MAX_ITEMS:
         raise ApplicationError(f"limit is 1 to {MAX_ITEMS}.", field="limit", limit=MAX_ITEMS)
-    kinds, pending = seeds_read(scope, task)
+    kinds, pending, antifocus = seeds_read(scope, task)
     seeds = list(kinds)
     uid = seeds[0]
+    # Left out: what is as close to the task's antifocus as a SIMILAR_TO edge would need.
+    away = float(scope.setting("similar_to_threshold"))
+    excluded = []
     ranked, paths = local_walk(scope, seeds, seed_weights=seed_weights(kinds), pending=pending)
     ranked = [r for r in ranked if r["uid"] != uid]
     scores = {r["uid"]: r["score"] for r in ranked}
     items, used = [], 0
-    for row in _details(scope, ranked, limit):
+    for row in _details(scope, ranked, limit, embeddings=antifocus is not None):
+        if antifocus is not None and row["embedding"] is not None:
+            if float(np.dot(antifocus, row["embedding"])) >= away:
+                excluded.append(row["id"])
+                continue
         text = _text(row)
         tokens = tokens_of(text)
         if used + tokens > token_budget:
@@ -118,16 +128,17 @@ def task_context(scope: Scope, *, task: str, token_budget: int = 4000, limit: in
     for item in items:
         item["why"] = _why(item["uid"], paths.get(item["uid"]), kinds)
     return {"task": uid, "seeds": seeds, "items": items, "tokens": used,
-            "token_budget": token_budget}  # fmt: skip
+            "token_budget": token_budget, "antifocus_excluded": excluded}  # fmt: skip
 
 
-def _details(scope: Scope, ranked: list[dict], limit: int):
+def _details(scope: Scope, ranked: list[dict], limit: int, *, embeddings: bool = False):
     """The ranked nodes' texts in rank order, read DETAIL_BATCH x limit at a time: the budget
     and the limit usually stop the packing within the first read."""
     step = DETAIL_BATCH * limit
     for start in range(0, len(ranked), step):
         part = ranked[start : start + step]
-        rows = {r["uid"]: r for r in cypher.read(scope, DETAILS, ids=[r["id"] for r in part])}
+        found = cypher.read(scope, DETAILS, ids=[r["id"] for r in part], embeddings=embeddings)
+        rows = {r["uid"]: r for r in found}
         yield from (rows[r["uid"]] for r in part if r["uid"] in rows)
 
 
@@ -146,9 +157,9 @@ def seed_kinds(scope: Scope, task: str) -> dict[str, str]:
     return seeds_read(scope, task)[0]
 
 
-def seeds_read(scope: Scope, task: str) -> tuple[dict[str, str], list[dict]]:
+def seeds_read(scope: Scope, task: str) -> tuple[dict[str, str], list[dict], list | None]:
     """(seed_kinds, the similarity edges still to be synced: [{a, b, score}], walk.py's
-    pending_edges), in one read."""
+    pending_edges, the task's antifocus embedding or None), in one read."""
     check_task_ref(task)
     threshold = float(scope.setting("similar_to_threshold"))
     rows = cypher.read(scope, SEEDS, id=task, threshold=threshold, pending_max=PENDING_MAX,
@@ -156,7 +167,7 @@ def seeds_read(scope: Scope, task: str) -> tuple[dict[str, str], list[dict]]:
     if not rows:
         raise NotFoundError(f"No task {task}.", field="task")
     found = rows[0]
-    return _kinds(found), found["pending"]
+    return _kinds(found), found["pending"], found["antifocus"]
 
 
 def _kinds(found: dict) -> dict[str, str]:

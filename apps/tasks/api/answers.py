@@ -41,6 +41,8 @@ class TaskDetailOut(serializers.Serializer):
         allow_null=True, help_text="What was embedded: embed_text, else the description's "
         "projection (one sentence, at most 12 words)")  # fmt: skip
     status = serializers.CharField()
+    prepared_prompt = serializers.CharField(allow_null=True)
+    antifocus = serializers.CharField(allow_null=True)
     result_summary = serializers.CharField(allow_null=True)
     owner = serializers.CharField(allow_null=True)
     lease_until = serializers.CharField(allow_null=True)

@@ -25,6 +25,8 @@ from memoryproject.refusals import refusal_recorded
 MAX_OPS = 100
 MAX_DESCRIPTION_CHARS = 4000
 MAX_EMBED_TEXT_CHARS = 300
+MAX_PROMPT_CHARS = 8000  # prepared_prompt: the prompt an agent prepared for the task
+MAX_ANTIFOCUS_CHARS = 300  # antifocus: what the task's context leaves out, by meaning
 MAX_DEPENDS_ON = 50
 MAX_KIND_CHARS = 60
 KIND_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,60}$")
@@ -39,6 +41,8 @@ class TaskCreate:
     parent: str | None = None
     depends_on: tuple[str, ...] = ()
     ref: str | None = None  # names this task for later operations of the same batch
+    prepared_prompt: str | None = None
+    antifocus: str | None = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,8 @@ class TaskPatch:
     kind: str | None = None
     parent: str | None = None
     add_depends_on: tuple[str, ...] = field(default_factory=tuple)
+    prepared_prompt: str | None = None
+    antifocus: str | None = None
 
 
 RESOLVE = """
@@ -68,7 +74,9 @@ RETURN t.uid AS uid, t.short_id AS short_id, t.status AS status
 CREATE = """
 CREATE (t:Task {tenant: $tenant, uid: $uid, short_id: $short_id, kind: $kind,
                 description: $description, embed_text: $embed_text, status: 'PENDING',
-                embedding: $embedding, embedded_text: $embedded_text, waiting: 0, created_at: datetime(), created_by: $actor})
+                embedding: $embedding, embedded_text: $embedded_text, waiting: 0,
+                prepared_prompt: $prepared_prompt, antifocus: $antifocus,
+                antifocus_embedding: $antifocus_embedding, created_at: datetime(), created_by: $actor})
 SET t.ready_at = t.created_at
 """
 PATCH = """
@@ -79,7 +87,10 @@ SET t.description = coalesce($description, t.description),
     t.embedding = CASE WHEN again THEN coalesce($embedding, t.embedding) ELSE t.embedding END,
     t.embedded_text = CASE WHEN again THEN coalesce($embedded_text, t.embedded_text)
                            ELSE t.embedded_text END,
-    t.kind = coalesce($kind, t.kind)
+    t.kind = coalesce($kind, t.kind),
+    t.prepared_prompt = coalesce($prepared_prompt, t.prepared_prompt),
+    t.antifocus = coalesce($antifocus, t.antifocus),
+    t.antifocus_embedding = coalesce($antifocus_embedding, t.antifocus_embedding)
 """
 PARENT = """
 MATCH (c:Task {tenant: $tenant, uid: $child}), (p:Task {tenant: $tenant, uid: $parent})
@@ -153,6 +164,9 @@ def _check_shapes(ops: list) -> None:
         )
     refs = set()
     for op in ops:
+        if isinstance(op, TaskCreate | TaskPatch):
+            check_text(op.prepared_prompt, field="prepared_prompt", limit=MAX_PROMPT_CHARS)
+            check_text(op.antifocus, field="antifocus", limit=MAX_ANTIFOCUS_CHARS)
         if isinstance(op, TaskCreate):
             check_text(
                 op.description, field="description", limit=MAX_DESCRIPTION_CHARS, required=True
@@ -187,8 +201,12 @@ def _embeddings(ops: list) -> tuple[dict[int, list[float]], dict[int, str]]:
             wanted[i] = op.embed_text
         elif op.description:
             wanted[i] = embed_text_projection(op.description)
-    vectors = get_embedder().embed(list(wanted.values()))
-    return dict(zip(wanted, vectors, strict=True)), wanted
+    antifocus = {i: op.antifocus for i, op in enumerate(ops) if op.antifocus}
+    vectors = get_embedder().embed(list(wanted.values()) + list(antifocus.values()))
+    found = dict(zip(wanted, vectors[: len(wanted)], strict=True))
+    found.update({("antifocus", i): v
+                  for i, v in zip(antifocus, vectors[len(wanted) :], strict=True)})  # fmt: skip
+    return found, wanted
 
 
 def _named_ids(ops: list) -> list[str]:
@@ -248,7 +266,9 @@ def check_tasks_apply(scope: Scope, *, ops: list) -> list[dict]:
                 short_id = do_short_id_pick(tx, prefix="t", uid=uid)
                 tx.run(CREATE, uid=uid, short_id=short_id, kind=op.kind, actor=scope.actor,
                        description=op.description, embed_text=op.embed_text,
-                       embedding=vectors[i], embedded_text=embedded[i])  # fmt: skip
+                       embedding=vectors[i], embedded_text=embedded[i],
+                       prepared_prompt=op.prepared_prompt, antifocus=op.antifocus,
+                       antifocus_embedding=vectors.get(("antifocus", i)))  # fmt: skip
                 created[i] = {"uid": uid, "short_id": short_id, "status": "PENDING"}
                 if op.ref:
                     refs[op.ref] = created[i]
@@ -269,10 +289,12 @@ def check_tasks_apply(scope: Scope, *, ops: list) -> list[dict]:
                         code="task_not_pending",
                         field="add_depends_on",
                     )
-                if op.description or op.embed_text or op.kind:
+                if op.description or op.embed_text or op.kind or op.prepared_prompt or op.antifocus:
                     tx.run(PATCH, uid=target["uid"], description=op.description,
                            embed_text=op.embed_text, kind=op.kind,
-                           embedding=vectors.get(i), embedded_text=embedded.get(i))  # fmt: skip
+                           embedding=vectors.get(i), embedded_text=embedded.get(i),
+                           prepared_prompt=op.prepared_prompt, antifocus=op.antifocus,
+                           antifocus_embedding=vectors.get(("antifocus", i)))  # fmt: skip
                 parent, adds = op.parent, op.add_depends_on
                 receipts.append({"op": "patch", "id": target["short_id"], "uid": target["uid"],
                                  "ref": None})  # fmt: skip
