@@ -15,7 +15,10 @@ The answer is one structural hop from q's dependency and far from q in the vecto
 plain vector search cannot reach and the walk can. Recall@10 counts the answers among the first
 10 evidence items; vector top-k is the `evidence_embedding` index searched with q's embedding,
 filtered to the tenant. Agreement@10 is the share of the local push's top-10 evidence that the
-whole-graph walk also ranks in its top 10 (the first `--agreement` cases).
+whole-graph walk also ranks in its top 10 (the first `--agreement` cases). The calls are
+interleaved across the sizes (case k on each graph in turn, `--repeat` rounds, after a warm-up
+on each), so a change in the machine's load falls on every size alike and the ratio compares
+like with like.
 
 `--keep` keeps each graph (tenant `bench-context-<size>-s<similar>`, its cases in the data dir)
 and reuses it in the next run, so the 50,000-node load is paid once:
@@ -42,6 +45,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryproject.settings")
 
 DIMS = 384
 TOP = 10
+WARM_UP = 10  # calls per graph before the measured ones
 TASKS = """
 UNWIND $rows AS row
 CREATE (:Task {tenant: $tenant, uid: row.uid, short_id: 't-' + row.uid, kind: 'default',
@@ -196,28 +200,43 @@ def graph_for(size: int, args, cases_dir: Path):
     return scope, cases
 
 
-def measure(scope, cases: list[dict], args) -> dict:
+def measure(graphs: dict[int, tuple], args) -> dict[int, dict]:
+    """Context calls on every graph, interleaved (a case on each size in turn, after a warm-up
+    of WARM_UP calls each), so that the machine's load falls on all sizes alike."""
     from apps.graph import cypher
     from apps.tasks.context import task_context
 
-    task_context(scope, task=cases[0]["q"], token_budget=100_000, limit=60)  # warm up
-    times, ppr_hits, vector_hits = [], 0, 0
+    def call(scope, case) -> tuple[float, list[str]]:
+        t0 = time.perf_counter()
+        got = task_context(scope, task=case["q"], token_budget=100_000, limit=60)
+        ms = (time.perf_counter() - t0) * 1000
+        return ms, [i["uid"] for i in got["items"] if i["kind"] == "evidence"][:TOP]
+
+    for scope, cases in graphs.values():
+        for case in cases[:WARM_UP]:
+            call(scope, case)
+    times = {size: [] for size in graphs}
+    hits = dict.fromkeys(graphs, 0)
     for _ in range(args.repeat):
+        for k in range(max(len(cases) for _, cases in graphs.values())):
+            for size, (scope, cases) in graphs.items():
+                if k < len(cases):
+                    ms, evidence = call(scope, cases[k])
+                    times[size].append(ms)
+                    hits[size] += cases[k]["answer"] in evidence
+    results = {}
+    for size, (scope, cases) in graphs.items():
+        vector_hits = 0
         for case in cases:
-            t0 = time.perf_counter()
-            got = task_context(scope, task=case["q"], token_budget=100_000, limit=60)
-            times.append((time.perf_counter() - t0) * 1000)
-            evidence = [i["uid"] for i in got["items"] if i["kind"] == "evidence"][:TOP]
-            ppr_hits += case["answer"] in evidence
-    for case in cases:
-        top = [r["uid"] for r in cypher.read(scope, VECTOR_TOP, embedding=case["embedding"])]
-        vector_hits += case["answer"] in top
-    times.sort()
-    agreement, whole_ms = agree(scope, cases[: args.agreement])
-    return {"p50": statistics.median(times), "p95": times[int(len(times) * 0.95) - 1],
-            "calls": len(times), "recall": ppr_hits / (len(cases) * args.repeat),
-            "vector": vector_hits / len(cases), "agreement": agreement, "whole_ms": whole_ms,
-            "cases": min(len(cases), args.agreement)}  # fmt: skip
+            top = [r["uid"] for r in cypher.read(scope, VECTOR_TOP, embedding=case["embedding"])]
+            vector_hits += case["answer"] in top
+        ms = sorted(times[size])
+        agreement, whole_ms = agree(scope, cases[: args.agreement])
+        results[size] = {"p50": statistics.median(ms), "p95": ms[int(len(ms) * 0.95) - 1],
+                         "calls": len(ms), "recall": hits[size] / (len(cases) * args.repeat),
+                         "vector": vector_hits / len(cases), "agreement": agreement,
+                         "whole_ms": whole_ms, "cases": min(len(cases), args.agreement)}  # fmt: skip
+    return results
 
 
 def main() -> None:
@@ -226,7 +245,7 @@ def main() -> None:
         "--sizes", default="1000,50000", help="graph sizes in nodes, comma-separated"
     )
     parser.add_argument("--queries", type=int, default=30)
-    parser.add_argument("--repeat", type=int, default=2, help="calls per case")
+    parser.add_argument("--repeat", type=int, default=4, help="calls per case")
     parser.add_argument("--similar", type=int, default=1, help="SIMILAR_TO edges per evidence")
     parser.add_argument("--agreement", type=int, default=5, help="cases compared to the whole")
     parser.add_argument("--keep", action="store_true",
@@ -243,15 +262,17 @@ def main() -> None:
 
     schema_install()
     cases_dir = Path(settings.DATA_DIR)
-    results = {}
-    for size in [int(x) for x in args.sizes.split(",")]:
-        scope, cases = graph_for(size, args, cases_dir)
-        try:
-            got = results[size] = measure(scope, cases, args)
-        finally:
-            if not args.keep:
+    graphs = {}
+    try:
+        for size in [int(x) for x in args.sizes.split(",")]:
+            graphs[size] = graph_for(size, args, cases_dir)
+        results = measure(graphs, args)
+    finally:
+        if not args.keep:
+            for scope, _ in graphs.values():
                 while cypher.write(scope, WIPE)[0]["n"]:
                     pass
+    for size, got in results.items():
         agreement = "-" if got["agreement"] is None else f"{got['agreement']:.2f}"
         whole = "-" if got["whole_ms"] is None else f"{got['whole_ms']:.0f}"
         print(f"{size:,} nodes: context p50 {got['p50']:.1f} ms, p95 {got['p95']:.1f} ms over "

@@ -17,34 +17,70 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from apps.graph import cypher
 from apps.graph.scope import Scope
-from apps.tasks.services.task_writes import resolve_task_uid
+from apps.tasks.services.task_writes import check_task_ref
 from apps.tasks.walk import local_walk
-from memoryproject.api_errors import ApplicationError
+from memoryproject.api_errors import ApplicationError, NotFoundError
 
 MAX_TOKEN_BUDGET = 100_000
 MAX_ITEMS = 100
 MAX_SEEDS = 20  # the task and up to this many ancestors, and as many dependencies
 CHARS_PER_TOKEN = 4
+DETAIL_BATCH = 2  # texts read per call: twice the item limit, again only when those did not fill it
 
+# The task by uid or short id, with its dependencies and ancestors, and the similarity edges
+# the sync has still to write for the freshest evidence (apps/tasks/similarity.py marks it
+# `similar_pending` until a sync has seen it): its nearest evidence of other tasks by the
+# vector index, above the tenant's threshold (Neo4j scores cosine as (1 + cos) / 2). One read.
 SEEDS = """
-MATCH (t:Task {tenant: $tenant, uid: $uid})
+CYPHER 25
+OPTIONAL MATCH (a:Task {tenant: $tenant, uid: $id})
+OPTIONAL MATCH (b:Task {tenant: $tenant, short_id: $id})
+WITH coalesce(a, b) AS t WHERE t IS NOT NULL
 OPTIONAL MATCH path = (t)-[:SUBTASK_OF*1..20]->(p:Task {tenant: $tenant})
 WITH t, p, length(path) AS depth ORDER BY depth
-RETURN t.uid AS task, [x IN collect(p.uid) WHERE x IS NOT NULL] AS ancestors,
+WITH t, [x IN collect(p.uid) WHERE x IS NOT NULL] AS ancestors
+CALL () {
+  MATCH (f:Evidence {tenant: $tenant, similar_pending: true})
+  WHERE NOT f.superseded AND f.embedding IS NOT NULL
+  WITH f ORDER BY f.created_at DESC LIMIT $pending_max
+  WITH f, f.embedding AS v
+  CALL (f, v) {
+    MATCH (q:Evidence)
+      SEARCH q IN (VECTOR INDEX evidence_embedding FOR v WHERE q.tenant = $tenant
+                   LIMIT $pending_neighbours)
+      SCORE AS score
+    WITH q, 2 * score - 1 AS cosine
+    WHERE q <> f AND q.task_uid <> f.task_uid AND NOT q.superseded AND cosine >= $threshold
+    RETURN q, cosine
+  }
+  RETURN collect({score: round(cosine, 4),
+    a: {id: elementId(f), uid: f.uid, name: f.short_id,
+        edges: [(f)-[r:SUBTASK_OF|DEPENDS_ON|PRODUCED|SIMILAR_TO|MENTIONS]-(n)
+                WHERE n.tenant = $tenant AND (n:Task OR (n:Evidence AND NOT n.superseded)
+                  OR (n:Entity AND n.status = 'active')) | [elementId(n), type(r), r.score]]},
+    b: {id: elementId(q), uid: q.uid, name: q.short_id,
+        edges: [(q)-[r:SUBTASK_OF|DEPENDS_ON|PRODUCED|SIMILAR_TO|MENTIONS]-(n)
+                WHERE n.tenant = $tenant AND (n:Task OR (n:Evidence AND NOT n.superseded)
+                  OR (n:Entity AND n.status = 'active')) | [elementId(n), type(r), r.score]]}
+  }) AS pending
+}
+RETURN t.uid AS task, ancestors, pending, t.antifocus_embedding AS antifocus,
        [(t)-[:DEPENDS_ON]->(d:Task) WHERE d.tenant = $tenant | d.uid] AS dependencies
 """
+PENDING_MAX = 50  # the freshest evidence whose similarity a context call works out itself
+PENDING_NEIGHBOURS = 5
+# By the element ids the walk read (a seek each, no index lookup), in rank order.
 DETAILS = """
-UNWIND $uids AS u
-CALL (u) {
-  MATCH (n:Task {tenant: $tenant, uid: u}) RETURN n
-  UNION
-  MATCH (n:Evidence {tenant: $tenant, uid: u}) RETURN n
-}
-RETURN u AS uid, n:Task AS is_task, n.short_id AS id, n.description AS description,
+UNWIND $ids AS id
+MATCH (n) WHERE elementId(n) = id AND n.tenant = $tenant AND (n:Task OR n:Evidence)
+RETURN n.uid AS uid, n:Task AS is_task, n.short_id AS id, n.description AS description,
        n.result_summary AS result_summary, n.status AS status, n.content AS content,
-       n.strength AS strength, n.source AS source
+       n.strength AS strength, n.source AS source,
+       CASE WHEN $embeddings THEN n.embedding END AS embedding
 """
 
 
@@ -62,15 +98,21 @@ def task_context(scope: Scope, *, task: str, token_budget: int = 4000, limit: in
                                limit=MAX_TOKEN_BUDGET)  # fmt: skip
     if isinstance(limit, bool) or not isinstance(limit, int) or not 0 < limit <= MAX_ITEMS:
         raise ApplicationError(f"limit is 1 to {MAX_ITEMS}.", field="limit", limit=MAX_ITEMS)
-    uid = resolve_task_uid(scope, task)
-    kinds = seed_kinds(scope, uid)
+    kinds, pending, antifocus = seeds_read(scope, task)
     seeds = list(kinds)
-    ranked, paths = local_walk(scope, seeds, seed_weights=seed_weights(kinds))
-    scores = {r["uid"]: r["score"] for r in ranked if r["uid"] != uid}
-    rows = cypher.read(scope, DETAILS, uids=list(scores)) if scores else []
-    rows.sort(key=lambda r: (-scores[r["uid"]], r["uid"]))
+    uid = seeds[0]
+    # Left out: what is as close to the task's antifocus as a SIMILAR_TO edge would need.
+    away = float(scope.setting("similar_to_threshold"))
+    excluded = []
+    ranked, paths = local_walk(scope, seeds, seed_weights=seed_weights(kinds), pending=pending)
+    ranked = [r for r in ranked if r["uid"] != uid]
+    scores = {r["uid"]: r["score"] for r in ranked}
     items, used = [], 0
-    for row in rows:
+    for row in _details(scope, ranked, limit, embeddings=antifocus is not None):
+        if antifocus is not None and row["embedding"] is not None:
+            if float(np.dot(antifocus, row["embedding"])) >= away:
+                excluded.append(row["id"])
+                continue
         text = _text(row)
         tokens = tokens_of(text)
         if used + tokens > token_budget:
@@ -86,7 +128,18 @@ def task_context(scope: Scope, *, task: str, token_budget: int = 4000, limit: in
     for item in items:
         item["why"] = _why(item["uid"], paths.get(item["uid"]), kinds)
     return {"task": uid, "seeds": seeds, "items": items, "tokens": used,
-            "token_budget": token_budget}  # fmt: skip
+            "token_budget": token_budget, "antifocus_excluded": excluded}  # fmt: skip
+
+
+def _details(scope: Scope, ranked: list[dict], limit: int, *, embeddings: bool = False):
+    """The ranked nodes' texts in rank order, read DETAIL_BATCH x limit at a time: the budget
+    and the limit usually stop the packing within the first read."""
+    step = DETAIL_BATCH * limit
+    for start in range(0, len(ranked), step):
+        part = ranked[start : start + step]
+        found = cypher.read(scope, DETAILS, ids=[r["id"] for r in part], embeddings=embeddings)
+        rows = {r["uid"]: r for r in found}
+        yield from (rows[r["uid"]] for r in part if r["uid"] in rows)
 
 
 def _text(row: dict) -> str:
@@ -97,11 +150,28 @@ def _text(row: dict) -> str:
     return row["description"]
 
 
-def seed_kinds(scope: Scope, uid: str) -> dict[str, str]:
-    """The walk's seeds in order: {uid: 'task' | 'dependency' | 'ancestor'}: the task, the
-    tasks it depends on (their findings are its inputs), its ancestors nearest first."""
-    found = cypher.read(scope, SEEDS, uid=uid)[0]
-    kinds = {uid: "task"}
+def seed_kinds(scope: Scope, task: str) -> dict[str, str]:
+    """The walk's seeds in order: {uid: 'task' | 'dependency' | 'ancestor'}: the task (by uid
+    or short id; 404 when the tenant has none), the tasks it depends on (their findings are
+    its inputs), its ancestors nearest first."""
+    return seeds_read(scope, task)[0]
+
+
+def seeds_read(scope: Scope, task: str) -> tuple[dict[str, str], list[dict], list | None]:
+    """(seed_kinds, the similarity edges still to be synced: [{a, b, score}], walk.py's
+    pending_edges, the task's antifocus embedding or None), in one read."""
+    check_task_ref(task)
+    threshold = float(scope.setting("similar_to_threshold"))
+    rows = cypher.read(scope, SEEDS, id=task, threshold=threshold, pending_max=PENDING_MAX,
+                       pending_neighbours=PENDING_NEIGHBOURS)  # fmt: skip
+    if not rows:
+        raise NotFoundError(f"No task {task}.", field="task")
+    found = rows[0]
+    return _kinds(found), found["pending"], found["antifocus"]
+
+
+def _kinds(found: dict) -> dict[str, str]:
+    kinds = {found["task"]: "task"}
     for dependency in sorted(found["dependencies"])[:MAX_SEEDS]:
         kinds.setdefault(dependency, "dependency")
     for ancestor in found["ancestors"][:MAX_SEEDS]:

@@ -14,7 +14,8 @@ MAX_ID_CHARS = 64
 TASK = """
 MATCH (t:Task {tenant: $tenant, uid: $uid})
 RETURN t.uid AS uid, t.short_id AS id, t.kind AS kind, t.description AS description,
-       t.embed_text AS embed_text, t.status AS status, t.result_summary AS result_summary,
+       t.embed_text AS embed_text, t.embedded_text AS embedded_text,
+       t.prepared_prompt AS prepared_prompt, t.antifocus AS antifocus, t.status AS status, t.result_summary AS result_summary,
        t.owner AS owner, toString(t.lease_until) AS lease_until,
        toString(t.created_at) AS created_at, toString(t.finished_at) AS finished_at,
        t.waiting AS waiting_on, t.ready_at IS NOT NULL AS ready,

@@ -9,7 +9,9 @@ Nodes are grouped by parent; a pair of groups is compared only when their centro
 group's largest angle from its centroid: exact), and (2) the centroids' cosine is at least the
 threshold minus CENTROID_MARGIN (a heuristic; the benchmark counts what it misses). Edges
 above the threshold are created or get their new score; the rest are pruned.
-Superseded evidence takes no part. One edge per pair, from the smaller uid.
+Superseded evidence takes no part. Evidence is written `similar_pending` and the sync clears
+the mark of what it read; until then a context call works out the fresh evidence's edges itself
+(apps/tasks/context.py), so a call right after a write sees it. One edge per pair, from the smaller uid.
 A finished task (DONE or FAILED) never changes, its relations included (seed 000's
 immutability rule): the SIMILAR_TO edges it has when it finishes stay as they are, neither
 rescored nor pruned, and it gets no new ones.
@@ -81,6 +83,11 @@ PRUNE = """
 UNWIND $pairs AS p
 MATCH (a {tenant: $tenant, uid: p.a})-[r:SIMILAR_TO]->(b {tenant: $tenant, uid: p.b})
 DELETE r
+"""
+# The evidence this sync read has its edges now: context calls stop working them out.
+SYNCED = """
+MATCH (e:Evidence {tenant: $tenant, similar_pending: true}) WHERE e.uid IN $uids
+REMOVE e.similar_pending
 """
 SOON = """
 MERGE (s:SimilaritySync {tenant: $tenant})
@@ -173,6 +180,7 @@ def similarity_sync(scope: Scope, *, threshold: float | None = None, progress=No
             progress(done=min(start + WRITE_BATCH, len(upserts)), total=len(upserts))
     for start in range(0, len(stale), WRITE_BATCH):
         cypher.write(scope, PRUNE, pairs=stale[start : start + WRITE_BATCH])
+    cypher.write(scope, SYNCED, uids=[r["uid"] for r in rows if r["family"] == "evidence"])
     return {"nodes": len(rows), "threshold": threshold, "pairs_compared": compared,
             "all_pairs": every, "edges": len(wanted), "created": len(set(wanted) - set(have)),
             "written": len(upserts), "pruned": len(stale),

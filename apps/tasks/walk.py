@@ -91,6 +91,31 @@ def edge_weight(kind: str, score, weights: dict[str, float]) -> float:
     return weights[kind]
 
 
+def pending_edges(found: dict, pending: list[dict]) -> None:
+    """Add to the neighbourhood `found` the similarity edges the sync has still to write
+    (`pending`: [{a, b, score}], each end a row {id, uid, name, edges}, from
+    apps/tasks/context.py): each joins its ends as a SIMILAR_TO edge would, and an end outside
+    the neighbourhood comes in with its edges when the other end is inside. An edge the sync
+    wrote meanwhile is not counted twice."""
+    inside = {i: k for k, i in enumerate(found["ids"])}
+    for pair in pending:
+        a, b = pair["a"], pair["b"]
+        if a["id"] not in inside and b["id"] not in inside:
+            continue
+        for end in (a, b):
+            if end["id"] not in inside:
+                inside[end["id"]] = len(found["ids"])
+                for key, value in (("ids", end["id"]), ("uids", end["uid"]), ("tasks", False),
+                                   ("evidence", True), ("names", end["name"]),
+                                   ("edges", list(end["edges"]))):  # fmt: skip
+                    found[key].append(value)
+        edges_a = found["edges"][inside[a["id"]]]
+        if any(other == b["id"] and kind == "SIMILAR_TO" for other, kind, _ in edges_a):
+            continue
+        edges_a.append([b["id"], "SIMILAR_TO", pair["score"]])
+        found["edges"][inside[b["id"]]].append([a["id"], "SIMILAR_TO", pair["score"]])
+
+
 class Neighbourhood:
     """The nodes read around the seeds (NEIGHBOURHOOD_QUERY's lists) as a weighted graph:
     `index` by element id, `adjacency` (sparse, inside only), `degree` (all eligible edges,
@@ -159,10 +184,18 @@ class Neighbourhood:
 
 
 def neighbourhood_read(
-    scope: Scope, seeds: list[str], *, cap: int = NEIGHBOURHOOD, weights: dict | None = None
+    scope: Scope,
+    seeds: list[str],
+    *,
+    cap: int = NEIGHBOURHOOD,
+    weights: dict | None = None,
+    pending: list[dict] | None = None,
 ) -> Neighbourhood:
-    """The seeds' neighbourhood (HOPS rings, at most `cap` nodes), in one query."""
+    """The seeds' neighbourhood (HOPS rings, at most `cap` nodes), in one query, with the
+    `pending` similarity edges (pending_edges)."""
     found = cypher.read(scope, NEIGHBOURHOOD_QUERY, seeds=seeds, cap=cap)[0]
+    if pending:
+        pending_edges(found, pending)
     return Neighbourhood(found, weights or EDGE_WEIGHTS)
 
 
@@ -173,11 +206,13 @@ def local_walk(
     seed_weights: list[float] | None = None,
     weights: dict[str, float] | None = None,
     cap: int = NEIGHBOURHOOD,
+    pending: list[dict] | None = None,
 ) -> tuple[list[dict], dict[str, list]]:
     """Tasks and evidence by PageRank personalized to the `seeds` tasks (`seed_weights`, by
-    default halving), by local push on their neighbourhood: ([{uid, score}] highest first,
+    default halving), by local push on their neighbourhood: ([{uid, id (element id), score}]
+    highest first,
     {uid: path from a seed as [name, edge, ..., name]})."""
-    around = neighbourhood_read(scope, seeds, cap=cap, weights=weights)
+    around = neighbourhood_read(scope, seeds, cap=cap, weights=weights, pending=pending)
     if not around.rows:
         return [], {}
     seed_weights = seed_weights or [0.5**i for i in range(len(seeds))]
@@ -190,7 +225,7 @@ def local_walk(
             starts.append(by_uid[uid])
     restart /= restart.sum()
     score = around.push(restart)
-    ranked = [{"uid": row["uid"], "score": float(score[i])}
+    ranked = [{"uid": row["uid"], "id": row["id"], "score": float(score[i])}
               for i, row in enumerate(around.rows)
               if (row["task"] or row["evidence"]) and score[i] > 0]  # fmt: skip
     ranked.sort(key=lambda r: (-r["score"], r["uid"]))

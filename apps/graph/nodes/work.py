@@ -58,7 +58,11 @@ class Evidence(TenantNode):
     content_hash = StringProperty()
     strength = FloatProperty(required=True)
     embedding = ArrayProperty(FloatProperty())
+    page_embedding = ArrayProperty(FloatProperty())  # on a page's first chunk: the page's vector
     superseded = BooleanProperty(default=False)
+    # True from the write until a SIMILAR_TO sync has seen it (a context call works out its
+    # edges itself meanwhile: apps/tasks/context.py); bookkeeping, not the finding.
+    similar_pending = BooleanProperty()
     created_by = StringProperty()
 
 
@@ -99,6 +103,8 @@ SCHEMA = [
     "CREATE INDEX evidence_url IF NOT EXISTS FOR (e:Evidence) ON (e.tenant, e.url)",
     "CREATE INDEX evidence_hash IF NOT EXISTS FOR (e:Evidence) ON (e.tenant, e.content_hash)",
     "CREATE INDEX evidence_task IF NOT EXISTS FOR (e:Evidence) ON (e.tenant, e.task_uid)",
+    "CREATE INDEX evidence_similar_pending IF NOT EXISTS "
+    "FOR (e:Evidence) ON (e.tenant, e.similar_pending)",
     "CYPHER 25 CREATE VECTOR INDEX evidence_embedding IF NOT EXISTS FOR (e:Evidence) "
     "ON e.embedding WITH [e.tenant] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
     "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",

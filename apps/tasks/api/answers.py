@@ -37,7 +37,12 @@ class TaskDetailOut(serializers.Serializer):
     kind = serializers.CharField(allow_null=True)
     description = serializers.CharField()
     embed_text = serializers.CharField(allow_null=True)
+    embedded_text = serializers.CharField(
+        allow_null=True, help_text="What was embedded: embed_text, else the description's "
+        "projection (one sentence, at most 12 words)")  # fmt: skip
     status = serializers.CharField()
+    prepared_prompt = serializers.CharField(allow_null=True)
+    antifocus = serializers.CharField(allow_null=True)
     result_summary = serializers.CharField(allow_null=True)
     owner = serializers.CharField(allow_null=True)
     lease_until = serializers.CharField(allow_null=True)

@@ -11,11 +11,13 @@ from apps.tasks import context, selectors
 from apps.tasks.api.answers import ReadyOut, TaskDetailOut
 from apps.tasks.services import claims
 from apps.tasks.services.task_writes import (
+    MAX_ANTIFOCUS_CHARS,
     MAX_DEPENDS_ON,
     MAX_DESCRIPTION_CHARS,
     MAX_EMBED_TEXT_CHARS,
     MAX_KIND_CHARS,
     MAX_OPS,
+    MAX_PROMPT_CHARS,
     TaskCreate,
     TaskPatch,
     check_tasks_apply,
@@ -41,6 +43,9 @@ class TaskCreateIn(StrictSerializer):
     kind = serializers.CharField(required=False, max_length=MAX_KIND_CHARS)
     parent = serializers.CharField(required=False, **TASK_ID)
     depends_on = _ids()
+    prepared_prompt = serializers.CharField(required=False, max_length=MAX_PROMPT_CHARS)
+    antifocus = serializers.CharField(required=False, max_length=MAX_ANTIFOCUS_CHARS,
+                                      help_text="What the task's context leaves out, by meaning")  # fmt: skip
 
 
 class TaskPatchIn(StrictSerializer):
@@ -49,6 +54,9 @@ class TaskPatchIn(StrictSerializer):
     kind = serializers.CharField(required=False, max_length=MAX_KIND_CHARS)
     parent = serializers.CharField(required=False, **TASK_ID)
     add_depends_on = _ids()
+    prepared_prompt = serializers.CharField(required=False, max_length=MAX_PROMPT_CHARS)
+    antifocus = serializers.CharField(required=False, max_length=MAX_ANTIFOCUS_CHARS,
+                                      help_text="What the task's context leaves out, by meaning")  # fmt: skip
 
 
 class TaskOpIn(StrictSerializer):
@@ -61,6 +69,9 @@ class TaskOpIn(StrictSerializer):
     parent = serializers.CharField(required=False, **TASK_ID)
     depends_on = _ids()
     add_depends_on = _ids()
+    prepared_prompt = serializers.CharField(required=False, max_length=MAX_PROMPT_CHARS)
+    antifocus = serializers.CharField(required=False, max_length=MAX_ANTIFOCUS_CHARS,
+                                      help_text="What the task's context leaves out, by meaning")  # fmt: skip
 
     def validate(self, data):
         if data["op"] == "create" and ("description" not in data or "task" in data):
@@ -243,6 +254,9 @@ class ContextItemOut(serializers.Serializer):
 
 class ContextOut(serializers.Serializer):
     task = serializers.CharField()
+    antifocus_excluded = serializers.ListField(
+        child=serializers.CharField(), help_text="ids left out for their closeness to the "
+        "task's antifocus")  # fmt: skip
     seeds = serializers.ListField(child=serializers.CharField())
     items = ContextItemOut(many=True)
     tokens = serializers.IntegerField()

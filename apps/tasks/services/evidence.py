@@ -37,7 +37,9 @@ CREATE (t)-[:PRODUCED {created_at: datetime()}]->
        (e:Evidence {tenant: $tenant, uid: $uid, short_id: $short_id, task_uid: $task,
                     content: $content, embed_text: $embed_text, source: $source, url: $url,
                     content_hash: $content_hash, strength: $strength, embedding: $embedding,
-                    superseded: false, created_at: datetime(), created_by: $actor})
+                    page_embedding: $page_embedding, superseded: false,
+                    similar_pending: true, created_at: datetime(),
+                    created_by: $actor})
 WITH e
 UNWIND $mentions AS m
 MATCH (n:Entity {tenant: $tenant, uid: m})
@@ -94,6 +96,7 @@ def do_evidence_write(
                 content=row["content"], embed_text=row.get("embed_text"), source=row["source"],
                 url=row.get("url"), content_hash=row.get("content_hash"),
                 strength=row["strength"], embedding=row["embedding"],
+                page_embedding=row.get("page_embedding"),
                 mentions=row.get("mentions", []))  # fmt: skip
         made.append({"id": short_id, "uid": uid})
     return made

@@ -19,8 +19,13 @@ alignment.
   content hashes are read again under that claim, so a chunk committed meanwhile is skipped
   too.
 - Goal alignment (GA) is the cosine of the chunk to the task's own embedding, clamped to [0, 1]
-  and softly gated: below the tenant's `evidence_ga_floor` it is scaled down by GA / floor rather
-  than dropped. strength = 0.30 + GA x (0.95 - 0.30): weak chunks stay, near the floor.
+  and softly gated by the page's GA: below the tenant's `evidence_ga_floor` it is scaled down by
+  page GA / floor rather than dropped. strength = 0.30 + GA x (0.95 - 0.30): weak chunks stay,
+  near the floor. The page's embedding (seed 000) is the position-weighted mean of its chunks'
+  (w_i = 1 / sqrt(i + 1), i the chunk's position, L2-normalised), so the opening counts most;
+  it is kept on the page's first written chunk, and a page whose embedding has a cosine of at
+  least 0.95 to one the task already has is skipped whole (layer `page`): a paraphrase of a
+  page already read.
 """
 
 from __future__ import annotations
@@ -92,6 +97,11 @@ MERGE (u:EvidenceUrl {tenant: $tenant, url: $url})
 ON CREATE SET u.uid = randomUUID(), u.claim = $claim, u.created_at = datetime()
 RETURN u.claim = $claim AND NOT EXISTS { MATCH (:Evidence {tenant: $tenant, url: $url}) } AS ours
 """
+LAYER_PAGE = "page"
+PAGES_OF_TASK = """
+MATCH (e:Evidence {tenant: $tenant, task_uid: $task}) WHERE e.page_embedding IS NOT NULL
+RETURN e.uid AS uid, e.page_embedding AS embedding
+"""
 NEAREST = """
 CYPHER 25
 UNWIND range(0, size($embeddings) - 1) AS i
@@ -111,11 +121,19 @@ def soft_gate(alignment: float, floor: float) -> float:
     return 1.0 if floor <= 0 or alignment >= floor else alignment / floor
 
 
-def alignment_strength(alignment: float, *, floor: float) -> float:
-    """seed 000's linear rule: floor 0.30, ceiling 0.95, GA clamped and softly gated."""
+def alignment_strength(alignment: float, *, floor: float, gate: float | None = None) -> float:
+    """seed 000's linear rule: floor 0.30, ceiling 0.95, GA clamped and softly gated (by
+    `gate`, the page's GA, when given; else by the chunk's own)."""
     ga = min(max(alignment, 0.0), 1.0)
-    ga *= soft_gate(ga, floor)
+    ga *= soft_gate(ga if gate is None else min(max(gate, 0.0), 1.0), floor)
     return STRENGTH_FLOOR + ga * (STRENGTH_CEILING - STRENGTH_FLOOR)
+
+
+def page_embedding(vectors: np.ndarray, positions: list[int]) -> np.ndarray:
+    """seed 000's page vector: sum of w_i v_i, w_i = 1 / sqrt(position + 1), L2-normalised."""
+    weights = 1.0 / np.sqrt(np.asarray(positions, dtype=float) + 1.0)
+    total = weights @ vectors
+    return total / (np.linalg.norm(total) or 1.0)
 
 
 def _pages(pages) -> list[dict]:
@@ -245,9 +263,11 @@ def _scored_rows(scope: Scope, task_uid: str, chunks: list[dict], skipped: list)
     if not fresh:
         return []
     vectors = np.array(get_embedder().embed([c["content"] for c in fresh]), dtype=float)
+    page = page_embedding(vectors, [c["position"] for c in fresh])
     near = {r["i"]: r for r in cypher.read(scope, NEAREST, embeddings=vectors.tolist())
             if r["uid"]}  # fmt: skip
     goal = np.array(cypher.read(scope, GOAL, uid=task_uid)[0]["embedding"] or [], dtype=float)
+    page_alignment = float(goal @ page) if goal.size else 0.0
     rows, kept = [], []
     for i, chunk in enumerate(fresh):
         # Neo4j scores cosine similarity as (1 + cos) / 2.
@@ -259,9 +279,17 @@ def _scored_rows(scope: Scope, task_uid: str, chunks: list[dict], skipped: list)
             continue
         kept.append(i)
         alignment = float(goal @ vectors[i]) if goal.size else 0.0
-        rows.append({**chunk, "embedding": vectors[i].tolist(),
-                     "strength": round(alignment_strength(alignment, floor=floor), 4),
+        strength = alignment_strength(alignment, floor=floor, gate=page_alignment)
+        rows.append({**chunk, "embedding": vectors[i].tolist(), "strength": round(strength, 4),
                      "alignment": alignment})  # fmt: skip
+    if not rows:
+        return rows
+    # The chunks each layer left: dropped whole when the page is a paraphrase of one read before.
+    for known in cypher.read(scope, PAGES_OF_TASK, task=task_uid):
+        if float(np.asarray(known["embedding"]) @ page) >= SEMANTIC_MIN_COSINE:
+            skipped.extend({**_skip(r, LAYER_PAGE), "duplicate_of": known["uid"]} for r in rows)
+            return []
+    rows[0]["page_embedding"] = page.tolist()  # the page's vector, on its first chunk
     return rows
 
 

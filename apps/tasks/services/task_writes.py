@@ -17,6 +17,7 @@ from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
 from apps.graph.nodes.work import TERMINAL_STATUSES
 from apps.graph.scope import Scope
+from apps.tasks.embed_projection import embed_text_projection
 from apps.tasks.services.short_ids import do_short_id_pick, short_id_write
 from memoryproject.api_errors import ApplicationError, ConflictError, NotFoundError
 from memoryproject.refusals import refusal_recorded
@@ -24,6 +25,8 @@ from memoryproject.refusals import refusal_recorded
 MAX_OPS = 100
 MAX_DESCRIPTION_CHARS = 4000
 MAX_EMBED_TEXT_CHARS = 300
+MAX_PROMPT_CHARS = 8000  # prepared_prompt: the prompt an agent prepared for the task
+MAX_ANTIFOCUS_CHARS = 300  # antifocus: what the task's context leaves out, by meaning
 MAX_DEPENDS_ON = 50
 MAX_KIND_CHARS = 60
 KIND_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,60}$")
@@ -38,6 +41,8 @@ class TaskCreate:
     parent: str | None = None
     depends_on: tuple[str, ...] = ()
     ref: str | None = None  # names this task for later operations of the same batch
+    prepared_prompt: str | None = None
+    antifocus: str | None = None
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,8 @@ class TaskPatch:
     kind: str | None = None
     parent: str | None = None
     add_depends_on: tuple[str, ...] = field(default_factory=tuple)
+    prepared_prompt: str | None = None
+    antifocus: str | None = None
 
 
 RESOLVE = """
@@ -67,16 +74,23 @@ RETURN t.uid AS uid, t.short_id AS short_id, t.status AS status
 CREATE = """
 CREATE (t:Task {tenant: $tenant, uid: $uid, short_id: $short_id, kind: $kind,
                 description: $description, embed_text: $embed_text, status: 'PENDING',
-                embedding: $embedding, waiting: 0, created_at: datetime(), created_by: $actor})
+                embedding: $embedding, embedded_text: $embedded_text, waiting: 0,
+                prepared_prompt: $prepared_prompt, antifocus: $antifocus,
+                antifocus_embedding: $antifocus_embedding, created_at: datetime(), created_by: $actor})
 SET t.ready_at = t.created_at
 """
 PATCH = """
 MATCH (t:Task {tenant: $tenant, uid: $uid})
+WITH t, $embed_text IS NOT NULL OR t.embed_text IS NULL AS again
 SET t.description = coalesce($description, t.description),
     t.embed_text = CASE WHEN $embed_text IS NULL THEN t.embed_text ELSE $embed_text END,
-    t.embedding = CASE WHEN $embed_text IS NOT NULL OR t.embed_text IS NULL
-                       THEN coalesce($embedding, t.embedding) ELSE t.embedding END,
-    t.kind = coalesce($kind, t.kind)
+    t.embedding = CASE WHEN again THEN coalesce($embedding, t.embedding) ELSE t.embedding END,
+    t.embedded_text = CASE WHEN again THEN coalesce($embedded_text, t.embedded_text)
+                           ELSE t.embedded_text END,
+    t.kind = coalesce($kind, t.kind),
+    t.prepared_prompt = coalesce($prepared_prompt, t.prepared_prompt),
+    t.antifocus = coalesce($antifocus, t.antifocus),
+    t.antifocus_embedding = coalesce($antifocus_embedding, t.antifocus_embedding)
 """
 PARENT = """
 MATCH (c:Task {tenant: $tenant, uid: $child}), (p:Task {tenant: $tenant, uid: $parent})
@@ -150,6 +164,9 @@ def _check_shapes(ops: list) -> None:
         )
     refs = set()
     for op in ops:
+        if isinstance(op, TaskCreate | TaskPatch):
+            check_text(op.prepared_prompt, field="prepared_prompt", limit=MAX_PROMPT_CHARS)
+            check_text(op.antifocus, field="antifocus", limit=MAX_ANTIFOCUS_CHARS)
         if isinstance(op, TaskCreate):
             check_text(
                 op.description, field="description", limit=MAX_DESCRIPTION_CHARS, required=True
@@ -174,16 +191,22 @@ def _check_shapes(ops: list) -> None:
             raise ApplicationError("Unknown operation.", field="ops")
 
 
-def _embeddings(ops: list) -> dict[int, list[float]]:
-    """Embedded before the transaction (it may be retried): the embed_text, else the
-    description, of each created or re-described task."""
+def _embeddings(ops: list) -> tuple[dict[int, list[float]], dict[int, str]]:
+    """Embedded before the transaction (it may be retried), for each created or re-described
+    task: the caller's embed_text, else the description's projection (never the description
+    itself). ({op index: vector}, {op index: the text embedded})."""
     wanted = {}
     for i, op in enumerate(ops):
-        text = op.embed_text or op.description
-        if isinstance(op, TaskCreate) or text:
-            wanted[i] = text
-    vectors = get_embedder().embed(list(wanted.values()))
-    return dict(zip(wanted, vectors, strict=True))
+        if op.embed_text:
+            wanted[i] = op.embed_text
+        elif op.description:
+            wanted[i] = embed_text_projection(op.description)
+    antifocus = {i: op.antifocus for i, op in enumerate(ops) if op.antifocus}
+    vectors = get_embedder().embed(list(wanted.values()) + list(antifocus.values()))
+    found = dict(zip(wanted, vectors[: len(wanted)], strict=True))
+    found.update({("antifocus", i): v
+                  for i, v in zip(antifocus, vectors[len(wanted) :], strict=True)})  # fmt: skip
+    return found, wanted
 
 
 def _named_ids(ops: list) -> list[str]:
@@ -211,7 +234,7 @@ def check_tasks_apply(scope: Scope, *, ops: list) -> list[dict]:
     """Apply the operations in order, all or none. Returns one receipt per operation:
     {op, id (short), uid}. Unknown tasks are 404s, terminal ones 409s, a cycle a 409 naming it."""
     _check_shapes(ops)
-    vectors = _embeddings(ops)
+    vectors, embedded = _embeddings(ops)
 
     def work(tx) -> list[dict]:
         uids = {i: uuid.uuid4().hex for i, op in enumerate(ops) if isinstance(op, TaskCreate)}
@@ -243,7 +266,9 @@ def check_tasks_apply(scope: Scope, *, ops: list) -> list[dict]:
                 short_id = do_short_id_pick(tx, prefix="t", uid=uid)
                 tx.run(CREATE, uid=uid, short_id=short_id, kind=op.kind, actor=scope.actor,
                        description=op.description, embed_text=op.embed_text,
-                       embedding=vectors[i])  # fmt: skip
+                       embedding=vectors[i], embedded_text=embedded[i],
+                       prepared_prompt=op.prepared_prompt, antifocus=op.antifocus,
+                       antifocus_embedding=vectors.get(("antifocus", i)))  # fmt: skip
                 created[i] = {"uid": uid, "short_id": short_id, "status": "PENDING"}
                 if op.ref:
                     refs[op.ref] = created[i]
@@ -264,10 +289,12 @@ def check_tasks_apply(scope: Scope, *, ops: list) -> list[dict]:
                         code="task_not_pending",
                         field="add_depends_on",
                     )
-                if op.description or op.embed_text or op.kind:
+                if op.description or op.embed_text or op.kind or op.prepared_prompt or op.antifocus:
                     tx.run(PATCH, uid=target["uid"], description=op.description,
                            embed_text=op.embed_text, kind=op.kind,
-                           embedding=vectors.get(i))  # fmt: skip
+                           embedding=vectors.get(i), embedded_text=embedded.get(i),
+                           prepared_prompt=op.prepared_prompt, antifocus=op.antifocus,
+                           antifocus_embedding=vectors.get(("antifocus", i)))  # fmt: skip
                 parent, adds = op.parent, op.add_depends_on
                 receipts.append({"op": "patch", "id": target["short_id"], "uid": target["uid"],
                                  "ref": None})  # fmt: skip
@@ -315,9 +342,14 @@ RETURN coalesce(a, b).uid AS uid
 """
 
 
+def check_task_ref(task) -> str:
+    """`task` when it can name a task (a uid or short id); a 400 naming the field otherwise."""
+    return _ids([task], field="task")[0]
+
+
 def resolve_task_uid(scope: Scope, task) -> str:
     """The uid of the tenant's task named by uid or short id (`t-a3f1`); 404 otherwise."""
-    _ids([task], field="task")
+    check_task_ref(task)
     uid = cypher.read(scope, RESOLVE_ONE, id=task)[0]["uid"]
     if uid is None:
         raise NotFoundError(f"No task {task}.", field="task")
