@@ -14,7 +14,9 @@ surface of a document names) and the script prints per set:
   ent/true        graph entities per true entity
   namesakes       namesake pairs merged (two different people in one entity)
   pend/doc        pending SAME_AS pairs per document
-  false pend      share of those pending pairs that join two different true entities
+  false pend      share of those pending pairs that join two different true entities (an
+                  entity no true one's surface names, a city, is labelled by its name; the
+                  `(r3 rule)` column labels it by its uid, as round 3 counted)
   wrong ent       graph entities holding mentions of two or more true entities (wrong merges)
   ms/doc          the POST's time per document
 
@@ -57,6 +59,11 @@ CITIES = ["Porto", "Leeds", "Tampere", "Graz", "Valencia", "Gdansk", "Utrecht", 
           "Lyon", "Brno", "Cork", "Aarhus"]  # fmt: skip
 JOBS = ["nurse", "software engineer", "accountant", "architect", "chemist", "pilot", "teacher",
         "data scientist", "surgeon", "lawyer", "product manager", "geologist"]  # fmt: skip
+# What a product is, as notes call it ("the Z5 drone"); the `roles` shape writes it beside some
+# mentions (and an organisation's trade beside some of its names), the `plain` shape never.
+PRODUCT_KINDS = ["drone", "scanner", "router", "sensor", "headset", "charger", "thermostat",
+                 "e-bike"]  # fmt: skip
+ROLE_SHARE = 0.7
 PHONES = ["+44 20 7946 0{:03d}", "+351 21 234 5{:03d}", "+49 30 9018 2{:03d}",
           "+33 1 45 67 8{:03d}"]  # fmt: skip
 
@@ -82,6 +89,7 @@ def _half(pool: list, set_name: str) -> list:
 
 def world(set_name: str, people: int, orgs: int, products: int, namesakes: int):
     rng = random.Random(SEEDS[set_name])
+    kinds = random.Random(SEEDS[set_name] + 1000)  # apart, so both shapes draw one world
     firsts, lasts = _half(FIRST, set_name), _half(LAST, set_name)
     stems, cities = _half(STEMS, set_name), CITIES
     org_list = []
@@ -99,7 +107,8 @@ def world(set_name: str, people: int, orgs: int, products: int, namesakes: int):
         letter = "ZQKRVWXJ"[(i * 2 + (set_name != "dev")) % 8]
         code = rng.randint(2, 9)
         name = f"{letter}-{code}" if i % 2 == 0 else f"{stem}-X{code}"
-        product_list.append(Truth(f"prod{i}", "product", name, {"maker": rng.randrange(orgs)}))
+        product_list.append(Truth(f"prod{i}", "product", name, {"maker": rng.randrange(orgs),
+                                                                "kind": kinds.choice(PRODUCT_KINDS)}))  # fmt: skip
     person_list = []
     names = rng.sample([(f, s) for f in firsts for s in lasts], people)
     for i, (first, last) in enumerate(names):
@@ -141,8 +150,25 @@ def _product_surface(rng, product: Truth) -> str:
     return rng.choice([f"{stem}-{code}", f"{stem} {code}", f"{stem}{code}"])
 
 
-def documents(set_name: str, people: int, orgs: int, products: int, namesakes: int):
-    """(documents, truths, namesake pairs) of one set."""
+class _Roles:
+    """Whether a mention is written with its role: the `plain` shape never, `roles` at
+    ROLE_SHARE, drawn apart from the documents' generator (both shapes write the same notes)."""
+
+    def __init__(self, shape: str, seed: int):
+        self.on, self.rng = shape == "roles", random.Random(seed + 2000)
+
+    def __call__(self) -> bool:
+        return self.on and self.rng.random() < ROLE_SHARE
+
+
+_roles = _Roles("plain", 0)
+
+
+def documents(set_name: str, people: int, orgs: int, products: int, namesakes: int,
+              shape: str = "roles"):  # fmt: skip
+    """(documents, truths, namesake pairs) of one set, in one shape (`roles` or `plain`)."""
+    global _roles
+    _roles = _Roles(shape, SEEDS[set_name])
     rng, persons, org_list, product_list = world(set_name, people, orgs, products, namesakes)
     docs: list[Doc] = []
     for person in persons:
@@ -181,7 +207,7 @@ def _person_doc(rng, p: Truth, orgs: list[Truth], products: list[Truth]) -> Doc:
         f"{f['last']} was born in {f['born']}.",
         f"{f['last']} can be reached at {f['phone']}.",
         f"{f['last']} uses the address {f['email']} for the project.",
-        f"{f['last']} asked about the {prod_s} rollout." if product else "",
+        f"{f['last']} asked about the {prod_s}{_kind(product)} rollout." if product else "",
         f"{f['last']} wants the budget review moved to {f['city']}.",
     ], 2)  # fmt: skip
     return Doc(" ".join([first, *[s for s in facts if s]]), names)
@@ -194,7 +220,7 @@ def _org_doc(rng, org: Truth, persons: list[Truth], products: list[Truth]) -> Do
     names = {org_s: org.key}
     sentences = [rng.choice([
         f"{org_s} was founded in {f['founded']} in {f['city']}.",
-        f"{org_s}, based in {f['city']}, opened a second site this year.",
+        f"{org_s}, {_trade(org)}based in {f['city']}, opened a second site this year.",
         f"Quarterly update from {org_s} ({f['city']}).",
     ]), rng.choice([
         f"Its website is {f['domain']}.",
@@ -209,7 +235,7 @@ def _org_doc(rng, org: Truth, persons: list[Truth], products: list[Truth]) -> Do
     if made:
         surface = _product_surface(rng, made[0])
         names[surface] = made[0].key
-        sentences.append(f"The {surface} is its best seller.")
+        sentences.append(f"The {surface}{_kind(made[0])} is its best seller.")
     return Doc(" ".join(sentences), names)
 
 
@@ -217,11 +243,26 @@ def _product_doc(rng, product: Truth, orgs: list[Truth]) -> Doc:
     maker = orgs[product.facts["maker"]]
     surface, maker_s = _product_surface(rng, product), _org_surface(rng, maker)
     text = rng.choice([
-        f"The {surface} is made by {maker_s}. Customers praise its battery.",
-        f"{maker_s} released a firmware update for the {surface} on Monday.",
-        f"Field test of the {surface} by {maker_s} went well in {maker.facts['city']}.",
+        f"The {surface}{_kind(product)} is made by {maker_s}. Customers praise its battery.",
+        f"{maker_s} released a firmware update for the {surface}{_its(product)} on Monday.",
+        f"Field test of the {surface}{_kind(product)} by {maker_s} went well in "
+        f"{maker.facts['city']}.",
     ])  # fmt: skip
     return Doc(text, {surface: product.key, maker_s: maker.key})
+
+
+def _kind(product: Truth) -> str:
+    """' drone' after 'the Z5', when this mention is written with its role."""
+    return f" {product.facts['kind']}" if _roles() else ""
+
+
+def _its(product: Truth) -> str:
+    return f", its {product.facts['kind']}," if _roles() else ""
+
+
+def _trade(org: Truth) -> str:
+    """'a robotics firm ' before 'based in', when written with its role."""
+    return f"a {org.name.split()[-1].lower()} firm " if _roles() else ""
 
 
 MENTIONS = """
@@ -255,7 +296,7 @@ def run_set(set_name: str, args) -> dict:
     from apps.tenants import services
 
     docs, truths, pairs = documents(set_name, args.people, args.orgs, args.products,
-                                    args.namesakes)  # fmt: skip
+                                    args.namesakes, args.shape)  # fmt: skip
     for doc in docs[: args.show]:
         print("  |", doc.text)
     slug = f"bench-text-{uuid.uuid4().hex[:8]}"
@@ -309,11 +350,17 @@ def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
     # Wrong merges: graph entities whose mentions name two or more true entities.
     impure = [uid for uid, keys in labels.items() if len(keys) > 1]
 
-    def label(uid):
-        return labels[uid].most_common(1)[0][0] if labels.get(uid) else f"other:{uid}"
+    def label(uid, by_name=False):
+        if labels.get(uid):
+            return labels[uid].most_common(1)[0][0]
+        return f"other:{name_of.get(uid, uid).casefold()}" if by_name else f"other:{uid}"
 
+    # An entity no true entity's surface names (a city, a weekday) is labelled by its uid
+    # (round 3: two 'Cork' entities count as a false pair) and, in `false pend`, by its name.
+    name_of = {row["entity"]: row["name"] for row in mentions}
     distinct = {frozenset((r["a"], r["b"])) for r in pending}
-    false = sum(1 for pair in distinct if len({label(u) for u in pair}) > 1)
+    false_r3 = sum(1 for pair in distinct if len({label(u) for u in pair}) > 1)
+    false = sum(1 for pair in distinct if len({label(u, True) for u in pair}) > 1)
     # The twin rule (apps/resolution/twin_reads.py, docs/concepts/twins.md): each pending pair's
     # P(same), whether the rule's other conditions hold, and whether it joins two different true
     # entities (None when a side holds no labelled mention: a city, a weekday, an extractor's
@@ -337,6 +384,7 @@ def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
         "false_merged": len(impure),
         "pending_per_doc": len(distinct) / max(1, len(docs)),
         "false_pending": false / len(distinct) if distinct else 0.0,
+        "false_pending_r3": false_r3 / len(distinct) if distinct else 0.0,
         "ms_per_doc": 1000 * spent / max(1, len(docs)),
         "by_kind": {k: f"{unified_kind[k]}/{n}" for k, n in sorted(by_kind.items())},
         "twins": twins,
@@ -352,6 +400,9 @@ def main() -> None:
     parser.add_argument("--orgs", type=int, default=6)
     parser.add_argument("--products", type=int, default=4)
     parser.add_argument("--namesakes", type=int, default=2)
+    parser.add_argument("--shape", default="roles", choices=("roles", "plain"),
+                        help="roles: some mentions say what a product or firm is ('the Z5 "
+                             "drone'); plain: round 3's notes, never")  # fmt: skip
     parser.add_argument("--show", type=int, default=0, help="print the first N documents")
     parser.add_argument("--splits", action="store_true", help="list true entities left split")
     parser.add_argument(
@@ -373,14 +424,15 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     schema_install()
     print("goals: unified >= 0.90, namesakes merged 0, pending/doc <= 0.20, false pending <= 0.50")
+    print(f"shape: {args.shape}")
     print(f"{'set':9} {'docs':>4} {'true':>4} {'unified':>7} {'ent/true':>8} {'namesakes':>9} "
-          f"{'pend/doc':>8} {'false pend':>10} {'wrong ent':>9} {'ms/doc':>7}  "
+          f"{'pend/doc':>8} {'false pend':>10} {'(r3 rule)':>9} {'wrong ent':>9} {'ms/doc':>7}  "
           "unified by kind")  # fmt: skip
     for name in args.sets.split(","):
         r = run_set(name.strip(), args)
         print(f"{name:9} {r['documents']:4d} {r['true']:4d} {r['unified']:7.3f} "
               f"{r['per_true']:8.2f} {r['namesakes']:>9} {r['pending_per_doc']:8.2f} "
-              f"{r['false_pending']:10.3f} {r['false_merged']:9d} {r['ms_per_doc']:7.0f}  "
+              f"{r['false_pending']:10.3f} {r['false_pending_r3']:9.3f} {r['false_merged']:9d} {r['ms_per_doc']:7.0f}  "
               f"{r['by_kind']}", flush=True)  # fmt: skip
         if args.splits:
             for name, parts in r["split"]:

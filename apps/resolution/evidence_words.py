@@ -24,6 +24,8 @@ PHRASES = {
     ("born", "exact"): "same {date}",
     ("born", "close"): "{date}s nearly the same{slip}",
     ("born", "conflict"): "{date}s differ",
+    ("born", "year"): "same year of the {date}",
+    ("born", "year_close"): "years of the {date} one digit apart",
     ("phone", "exact"): "same phone",
     ("phone", "conflict"): "phones differ",
     ("email", "exact"): "same email",

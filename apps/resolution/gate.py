@@ -31,7 +31,7 @@ from apps.resolution.candidates import EntityCandidate, Provenance
 from apps.resolution.comparisons.entity_types import compatible_types, types_may_meet
 from apps.resolution.comparisons.organisation_names import acronym
 from apps.resolution.comparisons.person_names import parse_restore
-from apps.resolution.comparisons.records import Record, records_compare
+from apps.resolution.comparisons.records import RARE_CARRIERS, Record, records_compare
 from apps.resolution.entity_values import values_load
 from apps.resolution.match_model import Scored, match_score, name_tf_adjustment, part_words
 from apps.resolution.name_frequency import type_name_counts
@@ -335,7 +335,8 @@ def proposals_score(
     for match in list(unique.values())[:SCORED]:
         theirs = Record(match.names, match.values, match.type or candidate.type,
                         match.type_guessed, match.context)  # fmt: skip
-        compared = records_compare(candidate.type, mine, theirs, semantic=match.semantic)
+        compared = records_compare(candidate.type, mine, theirs, semantic=match.semantic,
+                                   rare=claim.same_name_count <= RARE_CARRIERS)  # fmt: skip
         if compared[0].level == "exact" and tf_bits is None:
             counts = type_name_counts(stx, candidate.type)
             tf_bits = name_tf_adjustment(

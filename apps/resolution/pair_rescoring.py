@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from apps.graph.cypher import ScopedTx
 from apps.resolution.comparisons.entity_types import types_may_meet
-from apps.resolution.comparisons.records import Record, records_compare
+from apps.resolution.comparisons.records import RARE_CARRIERS, Record, records_compare
 from apps.resolution.gate import CONTEXT_PARAMS, SIDE_FIELDS, Match, Proposal, match_of
 from apps.resolution.match_model import match_score, name_tf_adjustment
 from apps.resolution.name_frequency import type_name_counts
@@ -70,7 +70,9 @@ def pairs_rescored(stx: ScopedTx, *, entity_uids: list[str], limit: int) -> list
                         right.context)  # fmt: skip
         semantic = row["semantic"]
         semantic = None if semantic is None else max(0.0, min(1.0, float(semantic)))
-        compared = records_compare(kind, mine, theirs, semantic=semantic)
+        others = int(row["same_name_count"]) - 1  # the count includes the pair's own side
+        compared = records_compare(kind, mine, theirs, semantic=semantic,
+                                   rare=others <= RARE_CARRIERS)  # fmt: skip
         tf_bits = 0.0
         if compared[0].level == "exact":
             counts = type_name_counts(stx, kind)

@@ -3,7 +3,8 @@
 
 Values learned from text: the phones, emails, web domains, birth and founding dates and
 external ids written in a description or in the sentences that name a candidate, kept on it as
-`text:<key>` values (`learned_key`) with the chunk that said each (`value_sources`).
+`text:<key>` values (`learned_key`) with the chunk that said each (`value_sources`), and the
+role the words next to a mention give it (`text:role`: apps.resolution.role_words).
 
 A learned value is evidence like a stated one (records.values_compared reads the stated value
 first, the learned one only when nothing is stated), but it never outranks a value an agent
@@ -24,6 +25,7 @@ import phonenumbers
 
 from apps.resolution.candidates import EntityCandidate
 from apps.resolution.comparisons.organisation_names import legal_base
+from apps.resolution.role_words import roles_in
 from apps.resolution.text_addresses import address_values_in
 
 PREFIX = "text:"
@@ -126,24 +128,38 @@ def candidates_with_text_values(
     description; a key a candidate states, or already learned, is left as it is."""
     learned: list[dict[str, str]] = [{} for _ in candidates]
     recent: dict[str, int] = {}
+    spelled = _spelled_domains(candidates, text or "")
+    spelled_hosts = {domain for _, domain in spelled}  # whose they are is known: none other's
     for start, end in sentences_of(text or ""):
         named = [i for i, c in enumerate(candidates)
                  if any(start <= m.start < end for m in c.mentions)]  # fmt: skip
         named.sort(key=lambda i: min(m.start for m in candidates[i].mentions if m.start >= start))
         for key, value in values_in(text[start:end]):
+            if key in ("domain", "url") and _host(value) in spelled_hosts:
+                continue
             owner = _owner(key, named, recent, candidates)
             if owner is not None:
                 learned[owner].setdefault(key, value)
         for i in named:
             recent[candidates[i].type] = i
-    for i, domain in _spelled_domains(candidates, text or ""):
+    for i, domain in spelled:
         learned[i].setdefault("domain", domain)
+    for i, candidate in enumerate(candidates):  # "the Z-9 drone": role_words
+        role = roles_in(text or "", candidate.mentions)
+        if role:
+            learned[i].setdefault("role", role)
     out = []
     for candidate, found in zip(candidates, learned, strict=True):
         for key, value in values_in(candidate.description or ""):
             found.setdefault(key, value)
         out.append(candidate_learns(candidate, found, source=source))
     return out
+
+
+def _host(value: str) -> str:
+    """A domain's or URL's host, as _spelled_domains keeps it."""
+    host = re.sub(r"^https?://", "", value, flags=re.I).split("/", 1)[0].casefold()
+    return host.removeprefix("www.")
 
 
 def _domain_label(name: str) -> str:

@@ -106,3 +106,13 @@ def test_a_legal_form_ends_a_name_before_the_next_sentence_and_alone_names_nothi
     assert "Marlow Logistics Ltd." in entities
     assert not any("Customers" in name for name in entities)
     assert "LLC" not in entities
+
+
+def test_a_model_number_is_one_name_never_an_event_or_a_person(extractor):
+    entities, _, _ = read(extractor, "Field test of the Strata-X6 by Marlow went well. Tanaka "
+                                     "asked about the W 8 rollout and the Lumen X5 sensor. In "
+                                     "Q3 the GPT-4 model shipped.")  # fmt: skip
+    assert "Strata-X6" in entities and "Strata" not in entities
+    assert entities["W 8"].type == "Object" and entities["Lumen X5"].type == "Object"
+    assert "GPT-4" in entities and entities["GPT-4"].type not in ("Event", "Person")
+    assert "In Q3" not in entities  # a preposition is no model number's stem

@@ -71,7 +71,8 @@ def test_the_best_pair_of_names_and_aliases_counts():
     ("a", "b", "level"),
     [
         ("1815-12-10", "1815-12-10", "exact"),
-        ("1815-12-10", "1815", "exact"),  # compared at the precision both give
+        ("1815-12-10", "1815", "year"),  # compared at the precision both give: a year alone
+        ("1815-12-10", "1816", "year_close"),  # years a digit apart: more often two people
         ("1815-12-10", "1815-12-11", "close"),
         ("1815-12-10", "1815-10-12", "close"),  # day and month swapped
         ("1815-12-10", "1816-12-10", "close"),  # one digit

@@ -30,6 +30,18 @@ _TRAILING = {"ADP", "PUNCT", "CCONJ", "DET", "PART"}  # what ends no name
 # Two or more words in capitals ("NOOR TANAKA", "NORTHWIND MATERIALS"): the small model reads
 # them as something else or cuts them, so it is given them in title case (same offsets).
 _CAPITALS_RUN = re.compile(r"\b[A-Z][A-Z'-]+(?:[ ]+[A-Z][A-Z'-]+)+\b")
+# A model number ("Strata-X6", "Lumen X5", "GPT-4", "V 7", "Z5"): the small model cuts it at the
+# hyphen ("Strata"), misses it, or types it an Event, so it is found in the text as well.
+_CODE = re.compile(
+    r"(?<![\w@.+/-])(?:[A-Z][a-z]+(?:-?[A-Z]{1,2}\d{1,4}[a-z]?| [A-Z]{1,2}\d{1,4}[a-z]?|-\d{1,4})"
+    r"|[A-Z]{1,4}-?\d{1,4}[A-Za-z]?|[B-HJ-Z]{1,3} \d{1,4})(?![\w-])"
+)
+_NOT_CODES = re.compile(r"^(?:Q[1-4]|H[12]|FY\d+)$")  # quarters, halves, fiscal years
+_NOT_STEMS = frozenset(
+    "in on at by for the and from to of as since until after before during "
+    "with about than or but".split()
+)  # "In Q3": no code's stem
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _lock = threading.Lock()
 _shared: SpacyExtractor | None = None
 
@@ -66,6 +78,7 @@ class SpacyExtractor:
         doc = parsed if parsed is not None else self.nlp(cased(text))
         spans = [_surface_kept(text, _span(doc, ent)) for ent in doc.ents
                  if ent.label_ in SPACY_LABELS]  # fmt: skip
+        spans = _with_codes(spans, text)
         taken = {i for s in spans for i in range(s.start, s.end)}
         exact = {(s.start, s.end): i for i, s in enumerate(spans)}
         for start, end, surface, name, type_ in self.known.spans(doc) if self.known else ():
@@ -100,6 +113,29 @@ def _surface_kept(text: str, span: NamedSpan) -> NamedSpan:
     return NamedSpan(surface, span.start, span.end, span.type, span.name)
 
 
+def _with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
+    """`spans` with the model numbers of `text` (_CODE) whole: a span inside or across a code is
+    replaced by the code (typed as a span of exactly its extent was, else an Object; never an
+    Event or a Person, which a code is not); a longer span holding a code is kept."""
+    out = list(spans)
+    for found in _CODE.finditer(text):
+        (start, end), code = found.span(), found.group(0)
+        stem, _, rest = code.partition(" ")
+        if rest and stem.lower() in _NOT_STEMS:
+            start, code = start + len(stem) + 1, rest
+        if _NOT_CODES.match(code) or not any(c.isalpha() for c in code):
+            continue
+        over = [s for s in out if s.start < end and start < s.end]
+        if any(s.start <= start and end <= s.end and (s.start, s.end) != (start, end)
+               for s in over):  # fmt: skip
+            continue  # "Kestrel Z5 Pro": the longer name stands
+        same = [s.type for s in over if (s.start, s.end) == (start, end)]
+        kind = same[0] if same and same[0] not in ("Event", "Person") else "Object"
+        out = [s for s in out if s not in over]
+        out.append(NamedSpan(code, start, end, kind))
+    return sorted(out, key=lambda s: s.start)
+
+
 def _legal_form_only(surface: str) -> bool:
     """'LLC', 'GmbH', 'S.A.': a legal form cut off its name names nothing."""
     return not basename(surface).strip(" .,") or legal_base(surface) in ("pbc", "ag", "sa")
@@ -131,7 +167,8 @@ def _span(doc, ent) -> NamedSpan:
 
 def _proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
     """Runs of capitalised proper nouns outside every other span, as Objects (a lone word
-    that names an entity of the short-term state takes that entity's type in `read_chunk`)."""
+    that names an entity of the short-term state takes that entity's type in `read_chunk`);
+    a weekday names no entity."""
     runs, run = [], []
     for token in doc:
         if token.pos_ == "PROPN" and token.text[:1].isupper() and token.idx not in taken:
@@ -150,7 +187,7 @@ def _proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
             continue
         start, end = run[0].idx, run[-1].idx + len(run[-1])
         surface = doc.text[start:end]
-        if len(surface) < 2 or taken & set(range(start, end)):
+        if len(surface) < 2 or taken & set(range(start, end)) or surface.lower() in _WEEKDAYS:
             continue
         spans.append(NamedSpan(surface, start, end, "Object"))
     return spans

@@ -1,7 +1,9 @@
 """Dates (birth, founding): exact, close (a typo: one digit, two adjacent digits swapped, day
 and month swapped, one day or month off), or conflicting, at the precision both sides give
 (YYYY, YYYY-MM, YYYY-MM-DD). A typist's slip is `close`, weighed by the model; only a date no
-slip explains is a `conflict`, which forbids an automatic merge."""
+slip explains is a `conflict`, which forbids an automatic merge. A year alone ("born in 1961", as
+notes write it) is weaker evidence than a whole date: `year` when equal, `year_close` when one
+digit apart (weighed against: more often two people than a slip)."""
 
 from __future__ import annotations
 
@@ -19,9 +21,14 @@ def compare_dates(key: str, a: object, b: object) -> Compared:
     depth = min(len(pa), len(pb))
     pa, pb = pa[:depth], pb[:depth]
     shown = f"{key} {'-'.join(pa)} / {'-'.join(pb)}"
+    if depth == 1 and pa == pb:  # a year alone: one of some fifty a tenant's people share
+        return Compared(key, "year", shown + " (the year only)")
     if pa == pb:
         return Compared(key, "exact", shown)
     da, db = "".join(pa), "".join(pb)
+    if depth == 1 and len(da) == len(db) and sum(x != y for x, y in zip(da, db, strict=True)) == 1:
+        # Two years a digit apart are more often two people than a slip (1963 / 1968).
+        return Compared(key, "year_close", shown + " (years one digit apart)")
     if len(da) == len(db) and sum(x != y for x, y in zip(da, db, strict=True)) == 1:
         return Compared(key, "close", shown + " (one digit apart)")
     if adjacent_swap(da, db):

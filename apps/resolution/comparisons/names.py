@@ -3,6 +3,7 @@ aliases, by the entity type's rules (people parsed, organisations without legal 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from apps.resolution.comparisons import Compared
@@ -10,14 +11,25 @@ from apps.resolution.comparisons.organisation_names import compare_organisation_
 from apps.resolution.comparisons.person_names import compare_person_name
 from apps.resolution.comparisons.text_forms import comparable
 
+_DIGITS = re.compile(r"\d+")
 NAME_LEVELS = ("exact", "variant", "close", "similar", "different")  # strongest first
 
 
 def compare_names(kind: str, mine: Iterable[str], theirs: Iterable[str]) -> Compared:
+    mine, theirs = list(dict.fromkeys(mine)), list(dict.fromkeys(theirs))
+    if _full(mine) and _full(theirs):
+        # 'Marchetti' after 'Priya Marchetti' and after 'Yara Marchetti' is each one's surname,
+        # not a name the two share ('Kestrel' of 'Kestrel Analytics' and 'Kestrel Robotics'
+        # alike): two sides with full names are compared by their full names.
+        mine, theirs = _full(mine), _full(theirs)
     best = None
-    for a in dict.fromkeys(mine):
-        for b in dict.fromkeys(theirs):
-            if _compact(a) == _compact(b) and comparable(a) != comparable(b):
+    for a in mine:
+        for b in theirs:
+            codes = model_codes(a), model_codes(b)
+            if codes[0] and codes[1] and codes[0] != codes[1]:
+                found = Compared("name", "different", f"'{a}' and '{b}': model numbers differ "
+                                 f"({'/'.join(codes[0])} / {'/'.join(codes[1])})")  # fmt: skip
+            elif _compact(a) == _compact(b) and comparable(a) != comparable(b):
                 found = Compared("name", "variant", f"'{a}' and '{b}' differ only in spacing "
                                  "or punctuation")  # fmt: skip
             elif kind == "Person":
@@ -29,6 +41,16 @@ def compare_names(kind: str, mine: Iterable[str], theirs: Iterable[str]) -> Comp
             if best.level == "exact":
                 return best
     return best or Compared("name", "different", "no names")
+
+
+def _full(names: list[str]) -> list[str]:
+    return [n for n in names if len(comparable(n).split()) >= 2]
+
+
+def model_codes(name: str) -> tuple[str, ...]:
+    """The numbers written in a name ('V-7' -> ('7',), 'Helix X2' -> ('2',)): two names whose
+    numbers differ name two models, however alike their letters ('V-7' / 'V-8')."""
+    return tuple(_DIGITS.findall(comparable(name)))
 
 
 def _compact(name: str) -> str:

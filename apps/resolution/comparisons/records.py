@@ -17,15 +17,21 @@ from apps.resolution.comparisons.identifiers import (
     compare_emails,
     compare_external_ids,
 )
-from apps.resolution.comparisons.names import compare_names
+from apps.resolution.comparisons.names import compare_names, model_codes
 from apps.resolution.comparisons.phones import compare_phones
+from apps.resolution.comparisons.roles import compare_roles
 
 COMPARISONS = ("name", "born", "phone", "email", "domain", "external_id", "address",
-               "description", "type", "context")  # fmt: skip
+               "description", "type", "context", "role", "rare_name")  # fmt: skip
 LEARNED_PREFIX = "text:"
 # Context is evidence for an identical or variant name only: two entities named in one chunk
 # share its neighbours, and a name a slip apart with agreeing context is still a reviewer's.
 CONTEXT_NAMES = ("exact", "variant")  # a value learned from text (apps.resolution.text_evidence)
+# Context that agrees: what lets a rare model name count (rare_name).
+AGREEING = {("context", "shared"), ("context", "many"), ("role", "same")}
+# A name is rare when at most this many other entities of the type carry it (a duplicate that
+# waits for a reviewer is one of them).
+RARE_CARRIERS = 2
 
 
 @dataclass(frozen=True)
@@ -56,10 +62,16 @@ def values_compared(values: dict) -> tuple[dict, set[str]]:
 
 
 def records_compare(
-    kind: str, mine: Record, theirs: Record, *, semantic: float | None = None
+    kind: str,
+    mine: Record,
+    theirs: Record,
+    *,
+    semantic: float | None = None,
+    rare: bool = False,
 ) -> list[Compared]:
     """One Compared per comparison of COMPARISONS; `semantic` is the cosine of the two
-    descriptions' embeddings (None when either has none). A value learned from text says so in
+    descriptions' embeddings (None when either has none); `rare`: the candidate's name is
+    carried by at most RARE_CARRIERS other entities of its type in the tenant. A value learned from text says so in
     its detail."""
     a, learned_a = values_compared(mine.values)
     b, learned_b = values_compared(theirs.values)
@@ -89,9 +101,24 @@ def records_compare(
         if mine.type and theirs.type and (mine.guessed or theirs.guessed)
         else Compared("type", MISSING)
     )  # fmt: skip
+    names = (*mine.names, *theirs.names)
+    coded = all(model_codes(n) for n in (mine.names[0], theirs.names[0]))
     if found[0].level not in CONTEXT_NAMES:
         found.append(Compared("context", MISSING))
+    else:  # a model number guessed a Person is no person: no employer or city conflicts
+        found.append(compare_context("Object" if coded else kind, mine.context, theirs.context,
+                                     names))  # fmt: skip
+    role = compare_roles(a.get("role"), b.get("role"))
+    if role.level != "different" and found[0].level not in CONTEXT_NAMES:
+        role = Compared("role", MISSING)  # a role agreeing beside a name a slip apart: a reviewer's
+    if role.level != MISSING and "role" in learned:
+        role = Compared("role", role.level, f"{role.detail}, learned from text")
+    found.append(role)
+    agreeing = {(c.comparison, c.level) for c in found} & AGREEING
+    if rare and coded and found[0].level in CONTEXT_NAMES and agreeing:
+        why = ", ".join(sorted(f"{c} {level}" for c, level in agreeing))
+        found.append(Compared("rare_name", "code", f"a model name few entities of the tenant "
+                              f"carry, with agreeing context ({why})"))  # fmt: skip
     else:
-        found.append(compare_context(kind, mine.context, theirs.context,
-                                     (*mine.names, *theirs.names)))  # fmt: skip
+        found.append(Compared("rare_name", MISSING))
     return found

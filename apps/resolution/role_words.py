@@ -1,0 +1,78 @@
+"""Role words: what a note says a named thing is, in the words next to its mention ("the Z-9
+drone", "Helix X2, the battery pack,", "Maria Okafor, a nurse from Porto", "Kestrel is a logistics
+firm"), learned as the value `text:role` (text_evidence) and compared by `compare_roles`.
+
+Three places are read, each only up to a word that ends a noun phrase (a preposition, a verb
+such as 'is', punctuation), at most MAX_WORDS words:
+- an apposition after the mention: `<name>, the|a|an|its <role>`;
+- a copula after it: `<name> is|was a|an|the <role>`;
+- a noun after a mention that a determiner introduces: `the <name> <role>` ("the Z5 drone"),
+  one word only (a verb may follow it, and nothing here tells a verb from a noun).
+Words that name an occasion rather than what the thing is ('rollout', 'update', 'team') are
+dropped, so "asked about the Z5 rollout" gives no role.
+
+Levels: `same` (the head words, the last of each role, are one), `related` (another word is
+shared: 'logistics firm' / 'logistics company'), `different` (nothing shared: a nurse and a
+pilot, a drone and a battery pack), missing when either side has no role: comparisons.roles."""
+
+from __future__ import annotations
+
+import re
+
+MAX_WORDS = 3
+MAX_ROLE_CHARS = 60
+_WORD = re.compile(r"[a-z][a-z-]*")
+# Words that end a role's noun phrase (prepositions, verbs, conjunctions, pronouns).
+_ENDS = frozenset(
+    "at in on of for from by with to into about as and or but that which who whose where when "
+    "is was are were be been has have had will would can could may might must shall should do "
+    "does did its their his her our my your this these those there here since after before "
+    "last next based located headquartered named called".split()
+)
+# Words that name an occasion or a part of a place, not what the named thing is.
+_OCCASIONS = frozenset(
+    "rollout roll-out launch release update upgrade test trial review pilot-run demo project "
+    "programme program team office site budget plan deal order meeting call visit event "
+    "contract account case issue report".split()
+)
+_DETERMINERS = ("the", "a", "an", "its", "their")
+_APPOSITION = re.compile(r"^\s*,\s+(?:the|a|an|its|their)\s+")
+_COPULA = re.compile(r"^\s+(?:is|was)\s+(?:a|an|the)\s+")
+_AFTER_DETERMINER = re.compile(r"(?:^|\s)(?:the|a|an|its|their)\s+$", re.IGNORECASE)
+
+
+def _phrase(text: str, most: int = MAX_WORDS) -> str:
+    """The role's words at the start of `text`: lower-case words up to one that ends it."""
+    words = []
+    for token in text.split()[: most + 1]:
+        word = token.rstrip(".,;:!?)")
+        if not _WORD.fullmatch(word) or word in _ENDS:
+            break
+        if word not in _OCCASIONS:
+            words.append(word)
+        if word != token:  # punctuation ends the phrase
+            break
+    return " ".join(words[:most])[:MAX_ROLE_CHARS]
+
+
+def role_near(text: str, start: int, end: int) -> str:
+    """The role the words next to the mention text[start:end] give it, or ''."""
+    after = text[end : end + 200]
+    for pattern in (_APPOSITION, _COPULA):
+        found = pattern.match(after)
+        if found:
+            role = _phrase(after[found.end() :])
+            if role:
+                return role
+    if _AFTER_DETERMINER.search(text[max(0, start - 8) : start]) and after[:1] == " ":
+        return _phrase(after, 1)  # one word: a verb may follow ("the Z-9 drone flew")
+    return ""
+
+
+def roles_in(text: str, spans) -> str:
+    """The first role any of a candidate's mentions (spans with start and end) is given."""
+    for span in sorted(spans, key=lambda s: s.start):
+        role = role_near(text, span.start, span.end)
+        if role:
+            return role
+    return ""

@@ -1,0 +1,155 @@
+"""What a note says a thing is ("the Z5 drone", "a nurse"), model numbers, surnames and birth
+years as evidence (issue 34, round 4), through the real gate, model and Neo4j; each decision
+asserted with its reason. The guarantees stay: a name alone never merges, NOT_SAME is permanent."""
+
+import pytest
+
+from apps.graph import cypher
+from apps.resolution.comparisons.dates import compare_dates
+from apps.resolution.comparisons.names import compare_names
+from apps.resolution.comparisons.roles import compare_roles
+from apps.resolution.role_words import role_near
+from apps.review.services import check_review_reject
+from tests.resolution.test_text_identity import note
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "role"),
+    [
+        ("Priya asked about the Z5 drone rollout.", "Z5", "drone"),
+        ("We ordered Helix X2, the battery pack, today.", "Helix X2", "battery pack"),
+        ("Maria Okafor, a nurse from Porto, called.", "Maria Okafor", "nurse"),
+        ("Yara Osei is a data scientist at Kestrel.", "Yara Osei", "data scientist"),
+        ("Kestrel, a logistics firm based in Leeds, grew.", "Kestrel", "logistics firm"),
+        ("The Z-9 drone flew over Leeds.", "Z-9", "drone"),
+        ("Priya asked about the Z5 rollout.", "Z5", ""),  # an occasion, not a role
+        ("The V-7 is made by Marlow.", "V-7", ""),
+        ("We met Ines Holmgren of Tamarind in Cork.", "Ines Holmgren", ""),
+    ],
+)
+def test_the_role_is_read_from_the_words_next_to_a_mention(text, name, role):
+    at = text.index(name)
+    assert role_near(text, at, at + len(name)) == role
+
+
+def test_roles_model_numbers_surnames_and_years_compare_by_level():
+    assert compare_roles("drone", "drone").level == "same"
+    assert compare_roles("logistics firm", "logistics company").level == "related"
+    assert compare_roles("nurse", "pilot").level == "different"
+    assert compare_roles("", "pilot").level == "missing"
+    assert compare_names("Object", ["V-7"], ["V-8"]).level == "different"
+    assert "model numbers differ (7 / 8)" in compare_names("Object", ["V-7"], ["V 8"]).detail
+    assert compare_names("Object", ["Helix X2"], ["Helix-X2"]).level == "exact"
+    sisters = compare_names(
+        "Person", ["Priya Marchetti", "Marchetti"], ["Yara Marchetti", "Marchetti"]
+    )
+    assert sisters.level == "different", sisters  # their surnames alone are not a shared name
+    assert compare_names("Person", ["Marchetti"], ["Yara Marchetti", "Marchetti"]).level == "exact"
+    assert compare_dates("born", "1976", "1976").level == "year"
+    assert compare_dates("born", "1963", "1968").level == "year_close"
+    assert compare_dates("born", "1963-04-01", "1968-04-01").level == "close"  # a whole date
+
+
+def test_a_rare_model_name_with_the_same_role_merges_across_guessed_types(scope):
+    first = note(scope, "Priya Duarte asked about the Z5 drone rollout.",
+                 ("Priya Duarte", "Person"), ("Z5", "Object"))["Z5"]  # fmt: skip
+    again = note(scope, "Field test of the Z-5 drone by Kestrel went well.",
+                 ("Z-5", "Organization"), ("Kestrel", "Organization"))["Z-5"]  # fmt: skip
+    assert again.action == "merged" and again.entity_uid == first.entity_uid, again.reason
+    assert "differ only in spacing or punctuation" in again.reason
+    assert "role same ('drone' / 'drone', learned from text)" in again.reason
+    assert "rare_name code" in again.reason and "role same" in again.reason
+
+
+def test_a_model_name_alone_still_never_merges(scope):
+    first = note(scope, "Priya Duarte asked about the Z5 rollout.",
+                 ("Priya Duarte", "Person"), ("Z5", "Object"))["Z5"]  # fmt: skip
+    again = note(scope, "Carmen Osei asked about the Z5 rollout.",
+                 ("Carmen Osei", "Person"), ("Z5", "Object"))["Z5"]  # fmt: skip
+    assert again.action == "pending" and again.matched_uid == first.entity_uid, again.reason
+    assert set(again.signals) == {"name", "type"}, again.reason
+
+
+def test_v7_and_v8_are_not_proposed_whatever_role_agrees(scope):
+    note(scope, "Priya Duarte asked about the V-7 drone rollout.",
+         ("Priya Duarte", "Person"), ("V-7", "Object"))  # fmt: skip
+    other = note(scope, "Priya Duarte asked about the V-8 drone rollout.",
+                 ("Priya Duarte", "Person"), ("V-8", "Object"))["V-8"]  # fmt: skip
+    assert other.action == "created" and not other.proposed, other.reason
+    assert "model numbers differ (8 / 7)" in other.reason
+
+
+def test_one_model_name_with_another_role_is_not_merged(scope):
+    first = note(scope, "Priya Duarte asked about the Helix X2 headset rollout.",
+                 ("Priya Duarte", "Person"), ("Helix X2", "Object"))["Helix X2"]  # fmt: skip
+    again = note(scope, "Field test of the Helix X2 drone by Kestrel went well.",
+                 ("Helix X2", "Object"), ("Kestrel", "Organization"))["Helix X2"]  # fmt: skip
+    assert again.action != "merged" and again.entity_uid != first.entity_uid, again.reason
+    assert "role different ('drone' / 'headset'" in again.reason
+
+
+def test_namesakes_with_another_job_employer_and_city_stay_apart(scope):
+    nurse = note(scope, "Daniel Reyes is a nurse at Porto General in Porto.",
+                 ("Daniel Reyes", "Person"), ("Porto General", "Organization"),
+                 ("Porto", "Location"))["Daniel Reyes"]  # fmt: skip
+    pilot = note(scope, "Daniel Reyes is a pilot at Skyline Air in Bergen.",
+                 ("Daniel Reyes", "Person"), ("Skyline Air", "Organization"),
+                 ("Bergen", "Location"))["Daniel Reyes"]  # fmt: skip
+    assert pilot.action in ("created", "pending") and pilot.entity_uid != nurse.entity_uid
+    assert "role different ('pilot' / 'nurse'" in pilot.reason
+    assert "context conflict" in pilot.reason
+
+
+def test_two_people_sharing_a_surname_or_a_birth_year_are_not_proposed(scope):
+    note(scope, "Priya Marchetti is a chemist in Porto. Marchetti was born in 1976.",
+         ("Priya Marchetti", "Person"), ("Marchetti", "Person"), ("Porto", "Location"))  # fmt: skip
+    yara = note(scope, "Yara Marchetti is a geologist in Leeds. Marchetti was born in 1950.",
+                ("Yara Marchetti", "Person"), ("Marchetti", "Person"),
+                ("Leeds", "Location"))["Yara Marchetti"]  # fmt: skip
+    assert yara.action == "created" and not yara.proposed, yara.reason
+    osei = note(scope, "Yara Osei was born in 1976.", ("Yara Osei", "Person"))["Yara Osei"]
+    assert osei.action == "created" and not osei.proposed, osei.reason
+
+
+def test_a_model_number_guessed_a_person_has_no_employer_to_conflict(scope):
+    first = note(scope, "Noor Tanaka of Kestrel asked about the Helix-X2 headset rollout.",
+                 ("Noor Tanaka", "Person"), ("Kestrel", "Organization"), ("Helix-X2", "Person"))  # fmt: skip
+    again = note(scope, "Marlow released a firmware update for the Helix-X2, its headset, today.",
+                 ("Marlow", "Organization"), ("Helix-X2", "Person"))["Helix-X2"]  # fmt: skip
+    assert again.action in ("merged", "unchanged"), again.reason
+    assert again.entity_uid == first["Helix-X2"].entity_uid
+    assert "conflict" not in again.reason
+
+
+def test_a_pair_ruled_not_same_stays_apart_whatever_role_agrees(scope):
+    first = note(scope, "Priya Duarte asked about the Z5 drone rollout.",
+                 ("Priya Duarte", "Person"), ("Z5", "Object"))["Z5"]  # fmt: skip
+    lone = note(scope, "Carmen Osei asked about the Z5 rollout.",
+                ("Carmen Osei", "Person"), ("Z5", "Object"))["Z5"]  # fmt: skip
+    assert lone.action == "pending", lone.reason
+    review = cypher.read(scope, "MATCH (:Entity {tenant: $tenant})-[s:SAME_AS {status: 'pending'}]->"
+                                "(:Entity {tenant: $tenant}) RETURN s.uid AS uid")[0]["uid"]  # fmt: skip
+    check_review_reject(scope, review_uid=review, reason="two products")
+    third = note(scope, "Field test of the Z5 drone went well.", ("Z5", "Object"))["Z5"]
+    assert third.entity_uid not in (first.entity_uid, lone.entity_uid), third.reason
+    assert third.action == "created", third.reason
+
+
+def test_a_domain_that_spells_one_name_is_never_given_to_another_by_its_sentence():
+    from apps.resolution.candidates import EntityCandidate, MentionSpan
+    from apps.resolution.text_evidence import candidates_with_text_values
+
+    text = (
+        "Silverfin Foods, based in Aarhus, opened a site. Its website is silverfin-foods.example."
+    )
+
+    def named(name, kind):
+        at = text.index(name)
+        return EntityCandidate(name, kind, mentions=(MentionSpan(name, at, at + len(name)),),
+                               type_guessed=True)  # fmt: skip
+
+    firm, city = candidates_with_text_values(
+        [named("Silverfin Foods", "Person"), named("Aarhus", "Object")], text, source="c1"
+    )
+    assert firm.values == {"text:domain": "silverfin-foods.example"}
+    assert city.values == {}
