@@ -80,6 +80,7 @@ MATCH (n) WHERE elementId(n) = id AND n.tenant = $tenant AND (n:Task OR n:Eviden
 RETURN n.uid AS uid, n:Task AS is_task, n.short_id AS id, n.description AS description,
        n.result_summary AS result_summary, n.status AS status, n.content AS content,
        n.strength AS strength, n.source AS source,
+       coalesce(n.corroborated_strength, n.strength) AS corroborated_strength,
        CASE WHEN $embeddings THEN n.embedding END AS embedding
 """
 
@@ -121,7 +122,8 @@ def task_context(scope: Scope, *, task: str, token_budget: int = 4000, limit: in
         items.append({
             "kind": "task" if row["is_task"] else "evidence", "id": row["id"], "uid": row["uid"],
             "text": text, "score": round(scores[row["uid"]], 6), "tokens": tokens,
-            "strength": row["strength"], "status": row["status"], "source": row["source"],
+            "strength": row["strength"], "corroborated_strength": row["corroborated_strength"],
+            "status": row["status"], "source": row["source"],
         })  # fmt: skip
         if len(items) == limit:
             break

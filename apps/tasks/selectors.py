@@ -27,6 +27,8 @@ RETURN t.uid AS uid, t.short_id AS id, t.kind AS kind, t.description AS descript
                                    released_at: toString(c.released_at)}] AS claims,
        [(t)-[:PRODUCED]->(e) | {id: e.short_id, uid: e.uid, content: e.content,
                                 source: e.source, url: e.url, strength: e.strength,
+                                corroborated_by: coalesce(e.corroborated_by, 0),
+                                corroborated_strength: coalesce(e.corroborated_strength, e.strength),
                                 superseded: e.superseded,
                                 supersedes: [(e)-[:SUPERSEDES]->(o) | o.short_id],
                                 superseded_by: [(n)-[:SUPERSEDES]->(e) | n.short_id]}]
@@ -101,6 +103,8 @@ OPTIONAL MATCH (b:Evidence {tenant: $tenant, short_id: $id})
 WITH coalesce(a, b) AS e WHERE e IS NOT NULL
 RETURN e.uid AS uid, e.short_id AS id, e.content AS content, e.embed_text AS embed_text,
        e.source AS source, e.url AS url, e.strength AS strength, e.superseded AS superseded,
+       coalesce(e.corroborated_by, 0) AS corroborated_by,
+       coalesce(e.corroborated_strength, e.strength) AS corroborated_strength,
        toString(e.created_at) AS created_at,
        [(t)-[:PRODUCED]->(e) | t.short_id][0] AS task,
        [(e)-[:SUPERSEDES]->(o) | o.short_id] AS supersedes,

@@ -15,6 +15,7 @@ the mark of what it read; until then a context call works out the fresh evidence
 A finished task (DONE or FAILED) never changes, its relations included (seed 000's
 immutability rule): the SIMILAR_TO edges it has when it finishes stay as they are, neither
 rescored nor pruned, and it gets no new ones.
+The same pass refines evidence strength by corroboration (apps/tasks/corroboration.py).
 
 The threshold is the tenant's `similar_to_threshold`, 0.5 by default: with all-MiniLM-L6-v2,
 paraphrases score 0.68 and up and texts on different subjects 0.18 at the median
@@ -34,6 +35,8 @@ from django.utils import timezone
 from apps.graph import cypher
 from apps.graph.nodes.work import TERMINAL_STATUSES
 from apps.graph.scope import Scope
+from apps.tasks.corroboration import WRITE as CORROBORATION_WRITE
+from apps.tasks.corroboration import corroboration_changes
 from apps.tenants.models import KeyScope
 from apps.tenants.services import job_create, job_enqueue, job_run
 from memoryproject.api_errors import ApplicationError
@@ -54,13 +57,15 @@ CALL () {
   MATCH (t:Task {tenant: $tenant}) WHERE t.embedding IS NOT NULL
   RETURN 'task' AS family, t.uid AS uid,
          coalesce([(t)-[:SUBTASK_OF]->(p) | p.uid][0], t.uid) AS grp, t.embedding AS embedding,
-         t.status IN $terminal AS frozen
+         t.status IN $terminal AS frozen, null AS source, null AS url, null AS strength,
+         null AS corroborated_by
   UNION ALL
   MATCH (e:Evidence {tenant: $tenant}) WHERE e.embedding IS NOT NULL AND NOT e.superseded
   RETURN 'evidence' AS family, e.uid AS uid, e.task_uid AS grp, e.embedding AS embedding,
-         false AS frozen
+         false AS frozen, e.source AS source, e.url AS url, e.strength AS strength,
+         e.corroborated_by AS corroborated_by
 }
-RETURN family, uid, grp, embedding, frozen
+RETURN family, uid, grp, embedding, frozen, source, url, strength, corroborated_by
 """
 EXISTING = """
 CALL () {
@@ -180,11 +185,15 @@ def similarity_sync(scope: Scope, *, threshold: float | None = None, progress=No
             progress(done=min(start + WRITE_BATCH, len(upserts)), total=len(upserts))
     for start in range(0, len(stale), WRITE_BATCH):
         cypher.write(scope, PRUNE, pairs=stale[start : start + WRITE_BATCH])
-    cypher.write(scope, SYNCED, uids=[r["uid"] for r in rows if r["family"] == "evidence"])
+    evidence = [r for r in rows if r["family"] == "evidence"]
+    corroborated = corroboration_changes(evidence, wanted)
+    for start in range(0, len(corroborated), WRITE_BATCH):
+        cypher.write(scope, CORROBORATION_WRITE, rows=corroborated[start : start + WRITE_BATCH])
+    cypher.write(scope, SYNCED, uids=[r["uid"] for r in evidence])
     return {"nodes": len(rows), "threshold": threshold, "pairs_compared": compared,
             "all_pairs": every, "edges": len(wanted), "created": len(set(wanted) - set(have)),
             "written": len(upserts), "pruned": len(stale),
-            "frozen": len(kept)}  # fmt: skip
+            "frozen": len(kept), "corroboration_changed": len(corroborated)}  # fmt: skip
 
 
 def similarity_sync_start(scope: Scope, *, delay: float = 0):

@@ -26,6 +26,12 @@ class TaskEvidenceOut(serializers.Serializer):
     source = serializers.CharField(allow_null=True)
     url = serializers.CharField(allow_null=True)
     strength = serializers.FloatField()
+    corroborated_by = serializers.IntegerField(
+        help_text="independent sources that say the same by meaning (the similarity sync)"
+    )
+    corroborated_strength = serializers.FloatField(
+        help_text="strength refined by corroboration, within [strength, 0.95]"
+    )
     superseded = serializers.BooleanField()
     supersedes = serializers.ListField(child=serializers.CharField())
     superseded_by = serializers.ListField(child=serializers.CharField())
@@ -89,6 +95,12 @@ class EvidenceDetailOut(serializers.Serializer):
     source = serializers.CharField(allow_null=True)
     url = serializers.CharField(allow_null=True)
     strength = serializers.FloatField()
+    corroborated_by = serializers.IntegerField(
+        help_text="independent sources that say the same by meaning (the similarity sync)"
+    )
+    corroborated_strength = serializers.FloatField(
+        help_text="strength refined by corroboration, within [strength, 0.95]"
+    )
     superseded = serializers.BooleanField()
     created_at = serializers.CharField(allow_null=True)
     task = serializers.CharField(allow_null=True, help_text="the task that produced it")
