@@ -319,21 +319,14 @@ KNOWLEDGE_EXTRACTORS = {
     "rules": "apps.knowledge.extractors.RuleExtractor",
     "llm": "apps.knowledge.extractors.OpenAICompatibleExtractor",
 }
-KNOWLEDGE_LLM_URL = os.environ.get("KNOWLEDGE_LLM_URL", "")  # an OpenAI-compatible /v1 base URL
-KNOWLEDGE_LLM_MODEL = os.environ.get("KNOWLEDGE_LLM_MODEL", "")
-KNOWLEDGE_LLM_API_KEY = os.environ.get("KNOWLEDGE_LLM_API_KEY", "")
 # Extractors of rows from the text of episode entries, chosen per tenant by name.
 ENTRY_EXTRACTORS = {
     "rules": "apps.timeline.entry_extractors.RuleExtractor",
     "llm": "apps.timeline.entry_extractors.LLMExtractor",
 }
-ENTRY_LLM_URL = os.environ.get("ENTRY_LLM_URL", "")  # an OpenAI-compatible /v1 base URL
-ENTRY_LLM_MODEL = os.environ.get("ENTRY_LLM_MODEL", "gpt-4o-mini")
-ENTRY_LLM_API_KEY = os.environ.get("ENTRY_LLM_API_KEY", "")
-# The endpoint of declared promotion rules of kind `llm` (apps/lessons/services/llm_rule.py).
-PROMOTION_LLM_URL = os.environ.get("PROMOTION_LLM_URL", "")  # an OpenAI-compatible /v1 base URL
-PROMOTION_LLM_MODEL = os.environ.get("PROMOTION_LLM_MODEL", "gpt-4o-mini")
-PROMOTION_LLM_API_KEY = os.environ.get("PROMOTION_LLM_API_KEY", "")
+# The chat endpoints of the other LLM features (knowledge, entries, promotion, corroboration).
+from memoryproject.llm_settings import *  # noqa: E402, F403
+
 # Beat fires the ticker every minute; each tenant is promoted every `knowledge_promotion_minutes`.
 CELERY_BEAT_SCHEDULE = {
     "knowledge-promotion-ticker": {

@@ -35,8 +35,16 @@ from django.utils import timezone
 from apps.graph import cypher
 from apps.graph.nodes.work import TERMINAL_STATUSES
 from apps.graph.scope import Scope
+from apps.tasks.corroboration import (
+    CONTENTS,
+    MAX_JUDGED,
+    VERDICT_WRITE,
+    corroboration_changes,
+    independent_pairs,
+    judge_endpoint,
+    verdicts_ask,
+)
 from apps.tasks.corroboration import WRITE as CORROBORATION_WRITE
-from apps.tasks.corroboration import corroboration_changes
 from apps.tenants.models import KeyScope
 from apps.tenants.services import job_create, job_enqueue, job_run
 from memoryproject.api_errors import ApplicationError
@@ -70,12 +78,12 @@ RETURN family, uid, grp, embedding, frozen, source, url, strength, corroborated_
 EXISTING = """
 CALL () {
   MATCH (a:Task {tenant: $tenant})-[r:SIMILAR_TO]->(b)
-  RETURN a.uid AS a, b.uid AS b, r.score AS score
+  RETURN a.uid AS a, b.uid AS b, r.score AS score, null AS verdict
   UNION ALL
   MATCH (a:Evidence {tenant: $tenant})-[r:SIMILAR_TO]->(b)
-  RETURN a.uid AS a, b.uid AS b, r.score AS score
+  RETURN a.uid AS a, b.uid AS b, r.score AS score, r.verdict AS verdict
 }
-RETURN a, b, score
+RETURN a, b, score, verdict
 """
 UPSERT = """
 UNWIND $pairs AS p
@@ -170,7 +178,8 @@ def similarity_sync(scope: Scope, *, threshold: float | None = None, progress=No
         for ga, x, gb, y, score in pairs:
             a, b = sorted((members[ga][x]["uid"], members[gb][y]["uid"]))
             wanted[(a, b)] = round(score, 4)
-    have = {(r["a"], r["b"]): r["score"] for r in cypher.read(scope, EXISTING)}
+    existing = cypher.read(scope, EXISTING)
+    have = {(r["a"], r["b"]): r["score"] for r in existing}
     # A finished task's edges stay as they were, and it gets no new one.
     wanted = {pair: score for pair, score in wanted.items() if frozen.isdisjoint(pair)}
     kept = {pair: score for pair, score in have.items() if not frozen.isdisjoint(pair)}
@@ -186,14 +195,34 @@ def similarity_sync(scope: Scope, *, threshold: float | None = None, progress=No
     for start in range(0, len(stale), WRITE_BATCH):
         cypher.write(scope, PRUNE, pairs=stale[start : start + WRITE_BATCH])
     evidence = [r for r in rows if r["family"] == "evidence"]
-    corroborated = corroboration_changes(evidence, wanted)
+    verdicts = {(r["a"], r["b"]): r["verdict"] for r in existing if r["verdict"]}
+    judged = _verdicts_judge(scope, evidence, wanted, verdicts)
+    corroborated = corroboration_changes(evidence, wanted, verdicts)
     for start in range(0, len(corroborated), WRITE_BATCH):
         cypher.write(scope, CORROBORATION_WRITE, rows=corroborated[start : start + WRITE_BATCH])
     cypher.write(scope, SYNCED, uids=[r["uid"] for r in evidence])
     return {"nodes": len(rows), "threshold": threshold, "pairs_compared": compared,
             "all_pairs": every, "edges": len(wanted), "created": len(set(wanted) - set(have)),
             "written": len(upserts), "pruned": len(stale),
-            "frozen": len(kept), "corroboration_changed": len(corroborated)}  # fmt: skip
+            "frozen": len(kept), "corroboration_changed": len(corroborated),
+            **judged}  # fmt: skip
+
+
+def _verdicts_judge(scope: Scope, evidence: list, wanted: dict, verdicts: dict) -> dict:
+    """With a judge configured, ask it about the agreeing independent pairs it has not read
+    (adding its answers to `verdicts`): {judged, judge_failed}; {} without one."""
+    endpoint = judge_endpoint()
+    if endpoint is None:
+        return {}
+    todo = [pair for pair in independent_pairs(evidence, wanted) if pair not in verdicts]
+    if not todo:
+        return {"judged": 0, "judge_failed": 0}
+    uids = sorted({uid for pair in todo[:MAX_JUDGED] for uid in pair})
+    found, failed = verdicts_ask(endpoint, cypher.read(scope, CONTENTS, uids=uids), todo)
+    if found:
+        cypher.write(scope, VERDICT_WRITE, pairs=found)
+    verdicts.update({(v["a"], v["b"]): v["verdict"] for v in found})
+    return {"judged": len(found), "judge_failed": failed}
 
 
 def similarity_sync_start(scope: Scope, *, delay: float = 0):

@@ -53,3 +53,45 @@ def test_independent_sources_corroborate_and_one_source_twice_does_not(make_tena
     assert similarity_sync(scope)["corroboration_changed"] == 0  # idempotent
     detail = selectors.task_detail(scope, task=tasks[1]["id"])
     assert detail["evidence"][0]["corroborated_by"] == 1
+
+
+def _two_sources_say_it(scope):
+    one = check_task_create(scope, description="Why do pump bearings fail")
+    two = check_task_create(scope, description="Why do pump bearings fail, again")
+    a = check_evidence_add(scope, task=one["id"], content="Pump bearings overheat when their "
+                           "lubrication fails.", source="s", strength=0.5,
+                           url="https://a.example/")  # fmt: skip
+    b = check_evidence_add(scope, task=two["id"], content="When lubrication fails, pump bearings "
+                           "overheat.", source="s", strength=0.5, url="https://b.example/")  # fmt: skip
+    return a, b
+
+
+def test_a_judge_that_reads_a_contradiction_stops_it_counting_and_reads_each_pair_once(
+    scope, chat_server, settings
+):
+    settings.CORROBORATION_LLM_URL = chat_server.url
+    chat_server.answers.append({"verdict": "contradicts"})
+    a, b = _two_sources_say_it(scope)
+    result = similarity_sync(scope)
+    assert result["judged"] == 1 and result["judge_failed"] == 0
+    assert len(chat_server.requests) == 1
+    asked = chat_server.requests[0]["body"]
+    assert asked["response_format"]["json_schema"]["strict"] is True
+    assert "lubrication fails" in asked["messages"][1]["content"]
+    assert selectors.evidence_detail(scope, evidence=a["id"])["corroborated_by"] == 0
+    again = similarity_sync(scope)  # the verdict is kept on the edge: not asked again
+    assert again["judged"] == 0 and len(chat_server.requests) == 1
+    assert selectors.evidence_detail(scope, evidence=b["id"])["corroborated_strength"] == 0.5
+
+
+def test_a_judge_that_cannot_answer_leaves_agreement_by_meaning(scope, chat_server, settings):
+    settings.CORROBORATION_LLM_URL = chat_server.url
+    chat_server.status = 500
+    a, _ = _two_sources_say_it(scope)
+    result = similarity_sync(scope)
+    assert result["judged"] == 0 and result["judge_failed"] == 1
+    assert selectors.evidence_detail(scope, evidence=a["id"])["corroborated_by"] == 1
+    chat_server.status = 200
+    chat_server.answer = {"verdict": "supports"}
+    assert similarity_sync(scope)["judged"] == 1  # asked again on the next sync
+    assert selectors.evidence_detail(scope, evidence=a["id"])["corroborated_by"] == 1
