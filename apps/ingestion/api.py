@@ -221,6 +221,11 @@ class DocumentDetailOut(serializers.Serializer):
         child=serializers.DictField(),
         help_text="uid, subject, predicate, object, weight, observed_here, observed_elsewhere",
     )
+    arguments = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="claims, premises and assumptions it states, in reading order: uid, kind, "
+        "text, chunk_uid, position, start, end, agent, about (entities: uid, name, type)",
+    )
     job = serializers.DictField(allow_null=True)
 
 

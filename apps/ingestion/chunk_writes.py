@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
+from apps.ingestion.argument_writes import do_arguments_write
+from apps.ingestion.arguments import ArgumentSpan
 from apps.ingestion.chunking import TextChunk
 from apps.resolution.candidates import (
     EntityCandidate,
@@ -214,6 +216,7 @@ class WindowChunk:
     record: ChunkRecord
     entities: list[EntityCandidate]
     relations: list[RelationCandidate]
+    arguments: tuple[ArgumentSpan, ...] = ()
 
 
 WINDOW_MENTIONS = """
@@ -285,6 +288,8 @@ def do_window_write(
                      for s in dict.fromkeys(spans)]  # fmt: skip
     if mentions:
         stx.run(WINDOW_MENTIONS, mentions=mentions)
+    do_arguments_write(stx, [(c.record.uid, list(c.arguments))
+                             for i, c in enumerate(chunks) if fresh[i] and c.arguments])  # fmt: skip
     related = [i for i, chunk in enumerate(chunks) if fresh[i] and chunk.relations]
     batches = [
         (chunks[i].relations, chunks[i].entities,

@@ -4,7 +4,8 @@ The worker, every step one transaction that first takes the document's lock (so 
 the same deletion, or two deletions, run one after the other and the second finds the work done):
 1. relations observed from its chunks lose those observations and the weight each added; a
    relation nothing else observed (no other chunk, no agent's fact) is deleted;
-2. its chunks go, in batches, with their mentions;
+2. the argument components stated in its chunks go (with their STATED_IN and ABOUT edges);
+   then its chunks, in batches, with their mentions;
 3. the gate's automatic merges of its mentions into entities that stay are taken back (the
    aliases, description and values they brought), and their records go;
 4. entities it alone named go with their name keys and their pending SAME_AS pairs; an entity
@@ -73,6 +74,16 @@ SET r.observations = [x IN r.observations WHERE NOT x IN $observations],
 WITH r, gone, r.weight <= 0 AS orphan
 CALL (r, orphan) { WITH r WHERE orphan DELETE r }
 RETURN sum(gone) AS observations, sum(CASE WHEN orphan THEN 1 ELSE 0 END) AS deleted
+"""
+)
+# Argument components stated in its chunks (they name its chunk and document uids).
+ARGUMENTS_DELETE = (
+    LOCKED
+    + """
+WITH d
+MATCH (a:Argument {tenant: $tenant}) WHERE a.document_uid = $uid
+DETACH DELETE a
+RETURN count(*) AS arguments
 """
 )
 CHUNKS_DELETE = (
@@ -195,7 +206,7 @@ def document_erase(scope: Scope, *, uid: str, progress=None) -> dict:
     wrote meanwhile are swept again, up to SWEEPS times (its next write finds the document gone
     and fails)."""
     progress = progress or (lambda **_: None)
-    counts = {"chunks": 0, "mentions": 0, "observations": 0, "relations_deleted": 0,
+    counts = {"chunks": 0, "arguments": 0, "mentions": 0, "observations": 0, "relations_deleted": 0,
               "merges_undone": 0, "entities_deleted": 0, "pairs_deleted": 0, "documents": 0}  # fmt: skip
     needles: list[str] = [uid]
     for _ in range(SWEEPS):
@@ -220,6 +231,8 @@ def _sweep(scope: Scope, *, uid: str, plan: dict, counts: dict, progress) -> lis
     if row:
         counts["observations"] += row[0]["observations"]
         counts["relations_deleted"] += row[0]["deleted"]
+    row = cypher.write(scope, ARGUMENTS_DELETE, uid=uid)
+    counts["arguments"] += row[0]["arguments"] if row else 0
     total = counts["chunks"] + len(chunks)
     for start in range(0, len(chunks), CHUNK_BATCH):
         batch = chunks[start : start + CHUNK_BATCH]

@@ -42,6 +42,7 @@ from apps.ingestion.extraction import (
     default_extractor,
 )
 from apps.ingestion.extraction.known_names import known_names_learn
+from apps.ingestion.llm_state import LlmState
 from apps.ingestion.text_boundaries import TextBoundaries
 from apps.ingestion.text_vectors import TextVectors, text_vectors
 from apps.ingestion.working_memory import WorkingMemory
@@ -82,7 +83,10 @@ def document_ingest(
     report = progress or (lambda _: None)
     report(_progress(counts, len(chunks)))
 
-    state = WorkingMemory(document_outline(document["content"] or ""))
+    outline = document_outline(document["content"] or "")
+    # An extractor that returns the state (the LLM's) gets one that adopts it; else the rules'.
+    returns = getattr(extractor, "returns_state", False)
+    state = LlmState(outline) if returns else WorkingMemory(outline)
     boundaries = TextBoundaries() if TEXT_BOUNDARIES else None
     # Window k is written on this thread while window k+1 is parsed here and its chunks encoded
     # on the model's; windows are still written one after the other, in order, and window
@@ -124,6 +128,8 @@ def document_ingest(
         "document": document_uid,
         "extractor": extractor.name,
         **_progress(counts, len(chunks)),
+        "state": {"kind": "llm", "adopted": state.adopted, "fallbacks": state.fallbacks}
+        if returns else {"kind": "rules"},
         "receipts": receipts,
         "receipts_truncated": len(receipts) >= MAX_RECEIPTS,
         "collective_merges": [{k: m[k] for k in ("merge_uid", "survivor_uid", "merged_uid",
@@ -175,7 +181,8 @@ def _window_write(scope, records, extractions, embedded, probing, seen):
     layers = dict(zip(readable, layers, strict=True))
     todo = [i for i in readable if layers[i][0] is None]
     written = window_write(scope, chunks=[
-        WindowChunk(records[i], embedded[i], extractions[i].relations) for i in todo
+        WindowChunk(records[i], embedded[i], extractions[i].relations,
+                    tuple(extractions[i].arguments)) for i in todo
     ], seen=seen) if todo else []  # fmt: skip
     outcome = dict(zip(todo, written, strict=True))
     return records, extractions, embedded, layers, outcome

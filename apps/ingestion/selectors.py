@@ -134,15 +134,23 @@ CALL (d, chunk_uids, named) {
                                                        WHERE x IN chunk_uids OR x = d.uid])})
          AS relations
 }
+CALL (d) {
+  OPTIONAL MATCH (a:Argument {tenant: $tenant, document_uid: d.uid})
+  WITH a WHERE a IS NOT NULL ORDER BY a.position, a.start
+  RETURN collect(a {.uid, .kind, .text, .chunk_uid, .position, .start, .end, .agent,
+                    about: COLLECT { MATCH (a)-[:ABOUT]->(e:Entity {tenant: $tenant})
+                                     RETURN e {.uid, .name, .type} }}) AS arguments
+}
 RETURN d {.uid, .title, .source, .agent, .url, .content, .metadata, created: d.created_at,
           date: d.date, deleting: coalesce(d.deleting, false)} AS document,
-       chunks, mentions, relations
+       chunks, mentions, relations, arguments
 """
 
 
 def document_detail(scope: Scope, *, uid: str) -> dict | None:
     """A document of the tenant with its text, chunks (reading order), the entities its chunks
-    name (with mention counts), the relations it supports, and its ingestion job; None when the
+    name (with mention counts), the relations it supports, the argument components it states,
+    and its ingestion job; None when the
     tenant has no such document (another tenant's uid reads the same). One round trip."""
     rows = cypher.read(scope, DOCUMENT_DETAIL, uid=uid)
     if not rows:
@@ -165,6 +173,7 @@ def document_detail(scope: Scope, *, uid: str) -> dict | None:
         "mentions": row["mentions"],
         "entities": sorted(entities.values(), key=lambda e: (-e["mentions"], e["name"])),
         "relations": sorted(row["relations"], key=lambda r: -(r["weight"] or 0)),
+        "arguments": row["arguments"],  # claims, premises, assumptions in reading order
         "job": {"uid": job.uid, "status": job.status, "progress": job.progress,
                 "error": job.error} if job else None,
     }  # fmt: skip

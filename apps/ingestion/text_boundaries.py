@@ -28,7 +28,7 @@ from collections.abc import Sequence
 import numpy as np
 
 BLOCK = 2  # chunks on each side of a gap
-THRESHOLD = 0.12  # depth of a topic shift (bench/long_documents.py, dev seeds)
+THRESHOLD = 0.25  # depth of a topic shift (bench/long_documents.py: the best of the dev sweep)
 MIN_EPISODE = 2  # chunks at least between two boundaries found by depth
 WEAK = 0.5  # share of THRESHOLD a gap needs after a weak cue (a new sender or speaker)
 KEEP = 16  # vectors and similarities kept from earlier windows (peaks are sought that far)

@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from apps.graph.nodes import ENTITY_TYPES
+from apps.ingestion.arguments import ArgumentSpan, argument_span
 from apps.ingestion.chunking import OutlineEntry
+from apps.ingestion.given_names import opens_with_given_name
 from apps.resolution.comparisons.organisation_names import acronym
 
 # Definite descriptions and the entity type they point back to.
@@ -191,8 +193,12 @@ class WorkingMemory:
             target = self.branch
         else:
             found = _salient(self.active, reference.kind)
+            if found is None and reference.kind == "Organization":
+                found = _person_in_name_only(self.active)
             if found is None:
-                found = _salient(self.weak, reference.kind)
+                # The last the outgoing episode named: where a boundary is found a chunk late,
+                # the new topic's company, named just before it.
+                found = next((e for e in reversed(self.weak) if e.type == reference.kind), None)
                 tentative = found is not None
             else:
                 found.mentions += 1  # "the company" again is the company it was before
@@ -231,6 +237,19 @@ def _salient(entities: list[ActiveEntity], type: str) -> ActiveEntity | None:
     return best
 
 
+def _person_in_name_only(entities: list[ActiveEntity]) -> ActiveEntity | None:
+    """A "person" the extractor typed from a name that opens with no known first name
+    ("Oakridge Freight"): the organisation "the company" points to when no organisation is
+    active. The description is evidence of its type, so it becomes one in the state."""
+    for entity in reversed(entities):
+        words = entity.name.split()
+        if entity.type == "Person" and len(words) >= 2 and not opens_with_given_name(entity.name):
+            entity.type = "Organization"
+            entity.mentions += 1
+            return entity
+    return None
+
+
 def _name_tokens(name: str) -> frozenset[str]:
     words = re.findall(r"[\w'-]+", name.lower())
     return frozenset(w for w in words if w not in HONORIFICS)
@@ -263,6 +282,7 @@ class LocalMention:
 class ChunkReading:
     mentions: list[LocalMention]
     references: list[Reference]
+    arguments: list[ArgumentSpan] = field(default_factory=list)
 
 
 def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> ChunkReading:
@@ -275,9 +295,10 @@ def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> 
             kind = _NOUN_TYPE[match.group(1).lower()]
             events.append((match.start(), 1, Reference(match.group(0), kind, *match.span())))
     for match in _CLAIM.finditer(text):
-        events.append((match.end(), 2, match.group(0)))
+        events.append((match.end(), 2, match))
     mentions: list[LocalMention] = []
     references: list[Reference] = []
+    arguments: list[ArgumentSpan] = []
     for _, _, event in sorted(events, key=lambda e: (e[0], e[1])):
         if isinstance(event, NamedSpan):
             given = event.name or event.surface
@@ -297,8 +318,19 @@ def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> 
                                  resolved.target, resolved.kind, "reference")
                 )  # fmt: skip
         else:
-            state.set_branch(event)
-    return _cataphora(mentions, references)
+            state.set_branch(event.group(0))
+            stated = argument_span(text, *event.span())
+            if stated:
+                arguments.append(stated)
+    reading = _cataphora(mentions, references)
+    reading.arguments = [_about(a, reading.mentions) for a in arguments]
+    return reading
+
+
+def _about(argument: ArgumentSpan, mentions: list[LocalMention]) -> ArgumentSpan:
+    names = dict.fromkeys(m.name for m in mentions
+                          if argument.start <= m.start and m.end <= argument.end)  # fmt: skip
+    return ArgumentSpan(argument.kind, argument.text, argument.start, argument.end, tuple(names))
 
 
 def _cataphora(mentions: list[LocalMention], references: list[Reference]) -> ChunkReading:
@@ -335,6 +367,10 @@ def _canonical(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
             continue
         # A person NER typed as a thing ("Rafael Petrakis" an Object) is named by a surname too.
         if other in ("Person", "Object") and _name_words(found.name)[-1:] == [word]:
+            return found, other
+        # A speaker or a colleague named by a first name ("Kenji" after "Kenji Mbeki").
+        # Not a place: "Paris" after "Paris Hilton" stays the city.
+        if other == "Person" and type_ != "Location" and _name_words(found.name)[:1] == [word]:
             return found, other
         if _ACRONYM.match(given.strip()) and acronym(found.name) == word:
             return found, other

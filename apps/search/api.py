@@ -16,7 +16,9 @@ PARAMS = ("q", "in", "limit", "user")
 
 
 class OneSearchResultOut(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=["passage", "entity", "message", "entry", "fact"])
+    kind = serializers.ChoiceField(
+        choices=["passage", "entity", "message", "entry", "fact", "argument"]
+    )
     uid = serializers.CharField()
     snippet = serializers.CharField()
     source = serializers.DictField(help_text="uid, title and kind of what holds the result")
@@ -44,7 +46,9 @@ class SearchApi(APIView):
     @extend_schema(
         parameters=[
             OpenApiParameter("q", str, required=True, description="1-500 characters"),
-            OpenApiParameter("in", str, description="passages,entities,messages,entries,facts"),
+            OpenApiParameter(
+                "in", str, description="passages,entities,messages,entries,facts,arguments"
+            ),
             OpenApiParameter("limit", int, description="1-50, default 20"),
             OpenApiParameter("user", str, description="whose messages and facts"),
         ],

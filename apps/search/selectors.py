@@ -1,5 +1,5 @@
 """One search over the tenant's memory: passages of documents, entities, messages, episode
-entries and promoted facts, as one ranked list. Each kind is searched its own way (by words and
+entries, promoted facts and the argument components documents state, as one ranked list. Each kind is searched its own way (by words and
 by meaning where it has both indexes), keeps to its own relevance floor, and is placed in the one
 list by reciprocal rank over every kind's rankings: each result says how each of its kind's
 rankings placed it ("words #2, meaning #5"). Read only; one round trip per kind asked."""
@@ -15,12 +15,13 @@ from apps.graph.embeddings import embed_one
 from apps.graph.fulltext import fulltext_terms
 from apps.graph.rank_fusion import rrf_fuse
 from apps.graph.scope import Scope
+from apps.ingestion.argument_selectors import arguments_find
 from apps.ingestion.passage_selectors import do_passages_find
 from apps.knowledge.selectors import knowledge_search
 from apps.lessons.entry_selectors import do_entries_find
 from apps.resolution.selectors import entities_search
 
-KINDS = ("passages", "entities", "messages", "entries", "facts")
+KINDS = ("passages", "entities", "messages", "entries", "facts", "arguments")
 DEPTH = 40  # places read from each index of a kind
 SNIPPET_CHARS = 240
 
@@ -76,6 +77,8 @@ def search_everything(scope: Scope, *, q: str, kinds: tuple[str, ...], limit: in
         else:
             omitted.append({"part": "facts", "count": 0,
                             "reason": "facts are a user's: pass user"})  # fmt: skip
+    if "arguments" in kinds:
+        found["arguments"] = _arguments(scope, q, limit)
     rankings: dict[str, list[str]] = {}
     items: dict[str, dict] = {}
     for kind, results in found.items():
@@ -176,4 +179,14 @@ def _facts(scope, q, user, limit) -> list[dict]:
                     "user": user},
          "ranks": {"weight then heat": place}}
         for place, r in enumerate(rows, start=1)
+    ]  # fmt: skip
+
+
+def _arguments(scope, q, limit) -> list[dict]:
+    return [
+        {"kind": "argument", "uid": a["uid"], "snippet": snippet(f"{a['kind']}: {a['text']}", q),
+         "source": {"uid": a["document_uid"], "title": a["document_title"], "kind": "document",
+                    "chunk_uid": a["chunk_uid"], "about": a["about"]},
+         "ranks": {"words": place}}
+        for place, a in enumerate(arguments_find(scope, q=q, limit=limit), start=1)
     ]  # fmt: skip

@@ -15,7 +15,7 @@ from memoryproject.api_errors import ApplicationError
 from memoryproject.page_render import render_page_or_fragment
 
 GROUPS = [("passage", "Passages"), ("entity", "Entities"), ("message", "Messages"),
-          ("entry", "Episode entries"), ("fact", "Facts")]  # fmt: skip
+          ("entry", "Episode entries"), ("fact", "Facts"), ("argument", "Arguments")]  # fmt: skip
 
 
 @require_GET
@@ -73,7 +73,7 @@ def link(result: dict) -> str | None:
             return reverse("episode", args=[source["uid"]])
         if result["kind"] == "fact":
             return reverse("knowledge-user", args=[source["user"]])
-        if result["kind"] == "passage" and source.get("uid"):
+        if result["kind"] in ("passage", "argument") and source.get("uid"):
             return reverse("document-page", args=[source["uid"]])
     except NoReverseMatch:  # the documents' pages come with the documents' part of issue 33
         return None

@@ -33,7 +33,8 @@ class Chunk(TenantNode):
 
 
 SCHEMA_OPTIONS = {"chunk_embedding": {"vector.quantization.enabled": False}}
-SCHEMA_PROPERTIES = {"chunk_embedding": ["embedding", "tenant"], "chunk_text": ["text", "tenant"]}
+SCHEMA_PROPERTIES = {"chunk_embedding": ["embedding", "tenant"], "chunk_text": ["text", "tenant"],
+                     "argument_text": ["text", "tenant"]}  # fmt: skip
 
 SCHEMA = [
     "CREATE CONSTRAINT document_content_key IF NOT EXISTS "
@@ -43,6 +44,10 @@ SCHEMA = [
     # The tenant is a required clause of every query (fulltext.scoped_query), so Lucene keeps to
     # one tenant's chunks before it ranks and cuts.
     "CREATE FULLTEXT INDEX chunk_text IF NOT EXISTS FOR (c:Chunk) ON EACH [c.text, c.tenant]",
+    # Argument components a document states (apps.ingestion.argument_writes).
+    "CREATE CONSTRAINT argument_key IF NOT EXISTS FOR (a:Argument) REQUIRE (a.tenant, a.uid) IS UNIQUE",
+    "CREATE INDEX argument_document IF NOT EXISTS FOR (a:Argument) ON (a.tenant, a.document_uid)",
+    "CREATE FULLTEXT INDEX argument_text IF NOT EXISTS FOR (a:Argument) ON EACH [a.text, a.tenant]",
     # Filtered by tenant inside the index (Neo4j 2026's filtered vector search).
     "CYPHER 25 CREATE VECTOR INDEX chunk_embedding IF NOT EXISTS FOR (c:Chunk) ON c.embedding "
     "WITH [c.tenant] OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "

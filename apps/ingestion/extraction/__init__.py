@@ -14,6 +14,7 @@ from typing import Protocol
 
 from django.conf import settings
 
+from apps.ingestion.arguments import ArgumentSpan
 from apps.ingestion.working_memory import LocalMention, Reference, ShortTermState
 from apps.resolution.candidates import EntityCandidate, MentionSpan, RelationCandidate
 
@@ -27,6 +28,7 @@ class Extraction:
     entities: list[EntityCandidate] = field(default_factory=list)
     relations: list[RelationCandidate] = field(default_factory=list)
     references: list[Reference] = field(default_factory=list)
+    arguments: list[ArgumentSpan] = field(default_factory=list)
 
 
 class Extractor(Protocol):

@@ -18,6 +18,7 @@ from apps.ingestion.extraction import (
     candidates_assembled,
 )
 from apps.ingestion.extraction.ontology import RELATIONS, relation_normalized
+from apps.ingestion.llm_state import STATE_SCHEMA
 from apps.ingestion.working_memory import NamedSpan, ShortTermState, StateView, read_chunk
 from memoryproject.chat_completions import ChatEndpoint, ChatFailed, chat_complete_json
 
@@ -58,6 +59,15 @@ SCHEMA = {
         },
     },
 }
+# With an LlmState the same call also returns the state after the chunk (apps.ingestion.llm_state).
+SCHEMA_WITH_STATE = {**SCHEMA, "required": [*SCHEMA["required"], "state"],
+                     "properties": {**SCHEMA["properties"], "state": STATE_SCHEMA}}  # fmt: skip
+STATE_INSTRUCTIONS = (
+    " Also return `state`, the short-term state after this chunk: the entities still under "
+    "discussion (full names), the references still waiting for an antecedent, the current "
+    "argument branch (the premise or claim being built, or null), and `boundary`: true when "
+    "the next chunk starts a new topic."
+)
 INSTRUCTIONS = (
     "Extract named entities and relations from the chunk. Entity types: "
     + ", ".join(ENTITY_TYPES)
@@ -70,6 +80,8 @@ INSTRUCTIONS = (
 
 
 class LlmExtractor:
+    returns_state = True  # the pipeline gives it an LlmState (the LLM returns the state)
+
     def __init__(self, *, url: str, model: str, api_key: str = "", timeout: float = 60.0) -> None:
         if not url:
             raise ExtractionFailed("INGESTION_LLM_URL is not set")
@@ -86,7 +98,8 @@ class LlmExtractor:
         )
 
     def extract(self, text: str, *, state: ShortTermState) -> Extraction:
-        answer = self._ask(text, state.view())
+        returning = callable(getattr(state, "returned", None))
+        answer = self._ask(text, state.view(), returning)
         types = {}
         for item in answer.get("entities", [])[:MAX_ENTITIES]:
             name = str(item.get("name", "")).strip()[:200]
@@ -118,9 +131,11 @@ class LlmExtractor:
         entities, candidates = candidates_assembled(
             reading.mentions, relations, descriptions, aliases
         )
-        return Extraction(entities, candidates, reading.references)
+        if returning:  # after the rules read the chunk: the LLM's state, if it holds, wins
+            state.returned(answer.get("state"))
+        return Extraction(entities, candidates, reading.references, reading.arguments)
 
-    def _ask(self, text: str, view: StateView) -> dict:
+    def _ask(self, text: str, view: StateView, returning: bool = False) -> dict:
         context = {
             "outline": [entry.title for entry in view.outline],
             "section": list(view.section_path),
@@ -130,8 +145,10 @@ class LlmExtractor:
         }
         user = json.dumps({"context": context, "chunk": text})
         try:
-            answer = chat_complete_json(self.endpoint, system=INSTRUCTIONS, user=user,
-                                        schema=SCHEMA, schema_name="extraction")  # fmt: skip
+            answer = chat_complete_json(
+                self.endpoint, system=INSTRUCTIONS + (STATE_INSTRUCTIONS if returning else ""),
+                user=user, schema=SCHEMA_WITH_STATE if returning else SCHEMA,
+                schema_name="extraction")  # fmt: skip
         except ChatFailed as exc:
             raise ExtractionFailed(f"LLM extraction failed: {type(exc).__name__}: {exc}") from exc
         if not isinstance(answer, dict):

@@ -19,6 +19,7 @@ from cleanco import basename
 
 from apps.ingestion.extraction import Extraction, LocalRelation, candidates_assembled
 from apps.ingestion.extraction.known_names import KnownNames, known_names
+from apps.ingestion.extraction.name_types import retyped
 from apps.ingestion.extraction.ontology import SPACY_LABELS, relation_from_phrase
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan, ShortTermState, read_chunk
 from apps.resolution.comparisons.organisation_names import legal_base
@@ -88,7 +89,7 @@ class SpacyExtractor:
                 taken |= set(range(start, end))
                 spans.append(NamedSpan(surface, start, end, type_, name))
         spans += _proper_noun_spans(doc, taken)
-        spans = [s for s in spans if not _legal_form_only(s.surface)]
+        spans = [r for s in spans if not _legal_form_only(s.surface) for r in retyped(text, s)]
         reading = read_chunk(state, text, sorted(spans, key=lambda s: s.start))
         # Each token inside a mention (names and resolved descriptions) points to its entity.
         owner: dict[int, str] = {}
@@ -97,7 +98,7 @@ class SpacyExtractor:
                 owner[token.i] = mention.name
         relations, descriptions = _relations(doc, owner)
         entities, candidates = candidates_assembled(reading.mentions, relations, descriptions)
-        return Extraction(entities, candidates, reading.references)
+        return Extraction(entities, candidates, reading.references, reading.arguments)
 
 
 def cased(text: str) -> str:

@@ -27,7 +27,7 @@ from memoryproject.api_errors import ApplicationError, NotFoundError
 from memoryproject.request_inputs import MAX_UID_CHARS
 
 DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True, open_world_hint=False)
-SearchKind = Literal["passages", "entities", "messages", "entries", "facts"]
+SearchKind = Literal["passages", "entities", "messages", "entries", "facts", "arguments"]
 assert set(SearchKind.__args__) == set(KINDS)  # the search's kinds, said once there
 # What `forget` forgets, and the key scope each needs (as its REST route does).
 FORGET_NEEDS = {"document": KeyScope.MEMORY_WRITE, "merge": KeyScope.REVIEW,

@@ -1,0 +1,58 @@
+"""Entity types the small NER model gets wrong, corrected from the name itself.
+
+The model types a person's name as an organisation or a place in passing ("According to Sofia
+Petrakis, the firm ...") and a company as a thing; the short-term state then points "the
+company" at a person. Three signals on the name and where it stands:
+
+- a speaker label ("Kenji: we shipped ...", a name and a colon opening a line) is a person; a span
+  the model ran across the colon ("Ingrid: Redfern Health Inc") is split there;
+- a legal form ("Ltd", "Inc", "GmbH", cleanco's list) or an organisation word ("Group",
+  "Holdings", "Bank") ending the name makes it an organisation;
+- two or three capitalised words opening with a given name (gender-guesser's list of about
+  40,000 first names, offline) and no legal form make a person ("Calder Health Ltd" stays an
+  organisation; "Calder Freight", a firm named after a given name, is read as a person: the cost
+  of the rule, measured in docs/benchmarks/long-documents.md).
+"""
+
+from __future__ import annotations
+
+import re
+
+from cleanco import basename
+
+from apps.ingestion.given_names import given_name_gender
+from apps.ingestion.working_memory import NamedSpan
+
+ORGANISATION_WORDS = {"group", "holdings", "bank", "partners", "associates", "corporation",
+                      "company", "foundation", "institute", "university", "trust"}  # fmt: skip
+_WORD = re.compile(r"^[A-Z][a-z'-]+$")
+
+
+def organisation_form(name: str) -> bool:
+    words = name.split()
+    return len(words) > 1 and (
+        basename(name).strip() != name.strip() or words[-1].lower() in ORGANISATION_WORDS
+    )
+
+
+def retyped(text: str, span: NamedSpan) -> list[NamedSpan]:
+    """The span with its type corrected, or split at a speaker label's colon."""
+    colon = span.surface.find(": ")
+    line_start = text.rfind("\n", 0, span.start) + 1
+    if colon > 0 and not text[line_start : span.start].strip():
+        label = span.surface[:colon]
+        rest_start = span.start + colon + 2
+        rest = NamedSpan(span.surface[colon + 2 :], rest_start, span.end, span.type)
+        return [NamedSpan(label, span.start, span.start + colon, "Person"), *retyped(text, rest)]
+    if span.name:  # the tenant's graph knows this name and its type
+        return [span]
+    if (text[span.end : span.end + 1] == ":" and not text[line_start : span.start].strip()
+            and len(span.surface.split()) <= 3):  # fmt: skip
+        return [NamedSpan(span.surface, span.start, span.end, "Person")]
+    if organisation_form(span.surface):
+        return [NamedSpan(span.surface, span.start, span.end, "Organization")]
+    words = span.surface.split()
+    if (span.type != "Person" and 2 <= len(words) <= 3 and all(_WORD.match(w) for w in words)
+            and given_name_gender(words[0])):  # fmt: skip
+        return [NamedSpan(span.surface, span.start, span.end, "Person")]
+    return [span]

@@ -1,0 +1,63 @@
+"""Types the small NER model gets wrong, corrected from the name (a speaker label, a legal form,
+a first name), and what the short-term state does with them: "the company" no longer points at
+a person the model typed as an organisation (bench/long_documents.py measures it)."""
+
+from apps.ingestion.extraction.name_types import retyped
+from apps.ingestion.extraction.spacy_ner import SpacyExtractor
+from apps.ingestion.given_names import given_name_gender
+from apps.ingestion.working_memory import NamedSpan, WorkingMemory, read_chunk
+
+
+def span(text, surface, type_):
+    at = text.index(surface)
+    return NamedSpan(surface, at, at + len(surface), type_)
+
+
+def test_a_speaker_label_is_a_person_and_a_span_run_across_its_colon_is_split():
+    text = "Minutes\nIngrid: Redfern Health Inc opened a clinic."
+    found = retyped(text, span(text, "Ingrid: Redfern Health Inc", "Organization"))
+    assert [(s.surface, s.type) for s in found] == [
+        ("Ingrid", "Person"), ("Redfern Health Inc", "Organization")]  # fmt: skip
+    assert [text[s.start : s.end] for s in found] == ["Ingrid", "Redfern Health Inc"]
+    text = "Kenji: we shipped it."
+    assert retyped(text, span(text, "Kenji", "Location"))[0].type == "Person"
+
+
+def test_a_legal_form_makes_an_organisation_and_a_first_name_a_person():
+    text = "Marlow Freight Inc hired Sofia Petrakis; Calder Health Ltd did not."
+    assert retyped(text, span(text, "Marlow Freight Inc", "Object"))[0].type == "Organization"
+    assert retyped(text, span(text, "Sofia Petrakis", "Organization"))[0].type == "Person"
+    assert retyped(text, span(text, "Calder Health Ltd", "Person"))[0].type == "Organization"
+    assert given_name_gender("Sofia") == "female" and given_name_gender("Kenji") == "male"
+    assert given_name_gender("Oakridge") is None
+
+
+def test_the_company_skips_a_person_the_model_called_an_organisation():
+    extractor = SpacyExtractor.shared()
+    state = WorkingMemory()
+    state.begin_chunk(())
+    text = ("Lindgren Mining Group extracts copper near Lima. According to Sofia Petrakis, "
+            "the company spent heavily on water treatment.")  # fmt: skip
+    found = extractor.extract(text, state=state)
+    assert [r.target for r in found.references] == ["Lindgren Mining Group"]
+
+
+def test_the_company_finds_an_organisation_the_model_called_a_person():
+    state = WorkingMemory()
+    state.begin_chunk(())
+    text = "Oakridge Freight moves grain. Anders Brennan said the firm lost two weeks."
+    named = [span(text, "Oakridge Freight", "Person"), span(text, "Anders Brennan", "Person")]
+    reading = read_chunk(state, text, named)
+    assert [r.target for r in reading.references] == ["Oakridge Freight"]
+
+
+def test_across_a_late_boundary_the_last_company_named_is_the_weak_candidate():
+    state = WorkingMemory()
+    state.begin_chunk(())
+    old = "Whitcombe Textiles weaves. Whitcombe Textiles dyes. Kestrel Software ships code."
+    read_chunk(state, old, [NamedSpan("Whitcombe Textiles", 0, 18, "Organization"),
+                            NamedSpan("Whitcombe Textiles", 27, 45, "Organization"),
+                            span(old, "Kestrel Software", "Organization")])  # fmt: skip
+    assert state.begin_chunk((), boundary=True) is True
+    reading = read_chunk(state, "The company shipped a release.", [])
+    assert [(r.target, r.tentative) for r in reading.references] == [("Kestrel Software", True)]
