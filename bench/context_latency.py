@@ -179,7 +179,7 @@ def row(label: str, values: list[float]) -> str:
 
 def run_once(api, peer, scope, asked, stages_file, label) -> dict:
     offset = stages_file.stat().st_size
-    ours, view, found, leaks, hits = [], [], 0, 0, []
+    ours, view, found, leaks, hits, steps = [], [], 0, 0, [], {}
     peer_ms, peer_found, peer_leaks, peer_leaky_calls, parts = [], 0, 0, 0, set()
     for user, question, needle in asked:
         status, body, ms = api.call("POST", "/context", {"user": user, "session": "s0",
@@ -187,6 +187,8 @@ def run_once(api, peer, scope, asked, stages_file, label) -> dict:
         assert status == 200, body
         ours.append(ms)
         view.append(body["timings"]["embed_ms"] + body["timings"]["server_ms"])
+        for step in body["timings"]["steps"]:
+            steps.setdefault(step["step"], []).append(step["ms"])
         hits += [(user, h["uid"]) for h in body["message_hits"]]
         found += needle is not None and any(h["text"] == needle for h in body["message_hits"])
         parts |= {p for p in ("passages", "knowledge", "entity_hits", "entry_hits") if body[p]}
@@ -215,7 +217,7 @@ def run_once(api, peer, scope, asked, stages_file, label) -> dict:
         print(row("peer in-process (get_context)", peer_ms))
         print(f"  peer: needles {peer_found}/{needles_asked}, other users' messages "
               f"{peer_leaks} in {peer_leaky_calls} calls")  # fmt: skip
-    return {"stages": stages, "client": ours}
+    return {"stages": stages, "client": ours, "steps": steps}
 
 
 OWNERS: dict[str, str] = {}
@@ -229,7 +231,7 @@ def _text_of(line: str) -> str:
     return text.strip()
 
 
-def profile_table(stages: list[dict], client: list[float]) -> None:
+def profile_table(stages: list[dict], client: list[float], steps: dict) -> None:
     keys = ["to_django", "middleware_in", "auth", "permissions", "throttles", "parse",
             "check_context", "embed", "store", "gathered", "block", "trace", "write_unit",
             "commit", "after_append", "view", "render", "middleware_out", "to_send", "send",
@@ -240,6 +242,9 @@ def profile_table(stages: list[dict], client: list[float]) -> None:
         if values:
             print(row(key, values))
     print(row("client total", client))
+    print("  the call's own steps (timings.steps; the searches overlap):")
+    for name, values in steps.items():
+        print(row("  " + name, values))
     gap = [c - s["asgi_total"] for c, s in zip(client, stages, strict=False)]
     print(row("client - asgi_total (uvicorn, TCP)", gap))
 
@@ -286,7 +291,6 @@ def main() -> None:
     try:
         load_ours(scope, rng, sessions, args)
         if peer is not None:
-            assert peer.proc.stdout.readline()  # ready
             peer.send({"op": "wipe"})
             loaded = peer.send({"op": "load", "entities": [
                 {"name": f"{TOPICS[i % len(TOPICS)].title()} {i}", "type": "OBJECT",
@@ -304,7 +308,7 @@ def main() -> None:
             done = run_once(api, peer, scope, questions(rng, needles, args), stages_file,
                             f"run {r}")  # fmt: skip
             if args.profile:
-                profile_table(done["stages"], done["client"])
+                profile_table(done["stages"], done["client"], done["steps"])
     finally:
         for child in (server, worker):
             child.terminate()

@@ -36,16 +36,25 @@ from pydantic import SecretStr  # noqa: E402
 
 
 async def load(client, cmd) -> dict:
+    """Through the library's own writes (add_messages_batch with its embedder, add_entity),
+    16 at a time: one after another, a session of 25 took about 3 s here."""
     started = time.perf_counter()
-    n = 0
-    for sid, messages in cmd["sessions"].items():
-        rows = [{"role": role, "content": text} for role, text in messages]
-        await client.short_term.add_messages_batch(sid, rows, generate_embeddings=True)
-        n += len(rows)
-    for e in cmd["entities"]:
-        await client.long_term.add_entity(e["name"], e["type"], description=e["description"],
-                                          resolve=False, deduplicate=False, geocode=False,
-                                          enrich=False)  # fmt: skip
+    gate = asyncio.Semaphore(16)
+
+    async def session(sid, messages):
+        async with gate:
+            rows = [{"role": role, "content": text} for role, text in messages]
+            await client.short_term.add_messages_batch(sid, rows, generate_embeddings=True)
+
+    async def entity(e):
+        async with gate:
+            await client.long_term.add_entity(e["name"], e["type"], description=e["description"],
+                                              resolve=False, deduplicate=False, geocode=False,
+                                              enrich=False)  # fmt: skip
+
+    await asyncio.gather(*(session(sid, rows) for sid, rows in cmd["sessions"].items()))
+    await asyncio.gather(*(entity(e) for e in cmd["entities"]))
+    n = sum(len(rows) for rows in cmd["sessions"].values())
     return {"loaded": n, "s": round(time.perf_counter() - started, 1)}
 
 
