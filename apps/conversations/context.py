@@ -13,7 +13,7 @@ from django.conf import settings
 
 from apps.conversations import context_floors as floors
 from apps.conversations import input_limits as limits
-from apps.conversations.context_memory import entries_read, knowledge_read
+from apps.conversations.context_memory import entries_read, knowledge_read, passages_read
 from apps.conversations.message_fusion import messages_fused, word_places
 from apps.conversations.prompt_block import prompt_block
 from apps.conversations.services import after_append, do_message_append_in, validate_message_input
@@ -23,7 +23,6 @@ from apps.graph.embeddings import embed_one, get_embedder
 from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.graph.rank_fusion import rrf_fuse
 from apps.graph.scope import Scope
-from apps.ingestion.passage_selectors import do_passages_find
 from apps.resolution.twin_reads import with_twins
 from memoryproject.thread_pools import thread_pool
 
@@ -49,8 +48,9 @@ MIN_NEIGHBOUR_CONFIDENCE = 0.5
 #   messages is reached late or never; reading deeper than DEPTH walks further (see the README).
 # Every candidate is then compared exactly with the question's vector; the answer gives the
 # first DEPTH places by that similarity ("meaning") and the first $word_places word hits
-# ("words"), which the caller fuses by reciprocal rank (message_fusion.messages_fused). A user whose messages
-# all fit the budget needs no vector index.
+# ("words"), which the caller fuses by reciprocal rank (message_fusion.messages_fused). The
+# vectors go back as one packed VECTOR value each: 50 lists of floats cost this read about 50 ms
+# (issue 36's profile). A user whose messages all fit the budget needs no vector index.
 MESSAGE_HITS = """
 CYPHER 25
 CALL () {
@@ -117,7 +117,7 @@ WITH found[i] AS c, found[i].m AS m, i + 1 AS meaning_place
 WHERE meaning_place <= $depth OR c.word_place <= $word_places
 RETURN m {.uid, .sid, .no, .role, .text, at: toString(m.at)} AS message,
        c.similarity AS similarity, meaning_place, c.word_place AS word_place,
-       m.embedding AS vector
+       vector(m.embedding, size($vector), FLOAT32) AS vector
 """
 # Both entity indexes keep to the tenant's active entities inside the index (see nodes.entities).
 ENTITIES_BY_MEANING = """
@@ -214,14 +214,18 @@ def check_context(
     mentions, _at = validate_message_input(
         scope, user=user, sid=sid, role=role, text=message, by=by or user, mentions=[], at=None
     )
-    started = time.perf_counter()
-    vector = embed_one(message) if isinstance(message, str) and message.strip() else None
-    embed_ms = (time.perf_counter() - started) * 1000
-    server_started = time.perf_counter()
+    # The question is embedded once, on a thread of its own, while the searches that need no
+    # vector (words, knowledge) and the message's store go on; the others start once it is done.
+    asked = isinstance(message, str) and message.strip()
+    embedding = thread_pool("context-embed", 2).submit(
+        lambda: embed_one(message) if asked else None
+    )
     steps: list[dict] = []
-    # The searches start at once, in read transactions of their own, while the message is
-    # stored; they run before it commits, so it never finds itself.
-    reads = _reads_start(scope, user=user, sid=sid, message=message, vector=vector, k=k)
+    # The searches run in read transactions of their own, before the message commits (so it
+    # never finds itself).
+    reads = _reads_start(scope, user=user, sid=sid, message=message, k=k)
+    server_started = time.perf_counter()
+    waited: dict = {}  # the vector, and how long the call waited for it (embed_ms)
 
     def work(unit):
         began = time.perf_counter()
@@ -229,7 +233,14 @@ def check_context(
                                       by=by or user, mentions=mentions, at=None)  # fmt: skip
         del steps[:]
         _step(steps, "store_message", began, 1)
-        found = _gathered(unit, reads, user=user, k=k, steps=steps)
+        if "vector" not in waited:  # a retried unit reuses the vector and the searches
+            mark = time.perf_counter()
+            waited["vector"] = embedding.result()
+            waited["embed_ms"] = (time.perf_counter() - mark) * 1000
+            reads.update(_vector_reads_start(scope, user=user, message=message,
+                                             vector=waited["vector"], k=k))  # fmt: skip
+        found = _gathered(unit, reads, user=user, message=message, vector=waited["vector"], k=k,
+                          steps=steps)  # fmt: skip
         mark = time.perf_counter()
         block = prompt_block(found, token_budget=token_budget)
         _step(steps, "prompt_block", mark, block["tokens"])
@@ -241,7 +252,8 @@ def check_context(
     # Embedded by the worker with the other messages: inserting into the vector index at commit
     # would cost this call about 8 ms, and its next context call is the first that can use it.
     after_append(scope, stored=stored)
-    server_ms = (time.perf_counter() - server_started) * 1000
+    embed_ms = waited["embed_ms"]
+    server_ms = (time.perf_counter() - server_started) * 1000 - embed_ms
     return {
         "message": stored,
         "summary": found["summary"],
@@ -265,37 +277,48 @@ def check_context(
     }
 
 
-def _reads_start(scope: Scope, *, user, sid, message, vector, k) -> dict[str, Future]:
-    """The searches, in five read transactions on threads of the pool: the user's messages and
-    the entities by words (with the summary), the entities by meaning, the passages, the user's
-    knowledge and the episode entries. A copy
-    of the context goes with each, so round trips are counted where the call started."""
+def _submit(scope: Scope, read, **params) -> Future:
+    """A search in a read transaction of its own on a thread of the pool. A copy of the context
+    goes with it, so round trips are counted where the call started."""
+    return thread_pool("context", 10).submit(
+        copy_context().run, cypher.read_unit, scope, lambda unit: read(unit, **params)
+    )
 
-    def submit(read, **params) -> Future:
-        return thread_pool("context", 10).submit(
-            copy_context().run, cypher.read_unit, scope, lambda unit: read(unit, **params)
-        )
 
+def _reads_start(scope: Scope, *, user, sid, message, k) -> dict[str, Future]:
+    """The searches that need no vector: the entities by words (with the session's messages
+    not embedded yet and its summary), and the user's knowledge."""
     return {
-        "messages_and_words": submit(
-            _messages_and_words, user=user, sid=sid, message=message, vector=vector, k=k
-        ),  # fmt: skip
-        "meaning": submit(_entities_by_meaning, vector=vector, want=k * 2),
-        "passages": submit(_passages, message=message, vector=vector, k=k),
-        "knowledge": submit(knowledge_read, user=user, message=message, k=k),
-        "entries": submit(entries_read, message=message, vector=vector, k=k),
+        "words": _submit(scope, _words, user=user, sid=sid, message=message, k=k),
+        "knowledge": _submit(scope, knowledge_read, user=user, message=message, k=k),
     }
 
 
-def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, list[dict]]:
+def _vector_reads_start(scope: Scope, *, user, message, vector, k) -> dict[str, Future]:
+    """The searches by the question's vector: the user's messages, the entities by meaning,
+    the passages and the episode entries."""
+    return {
+        "messages": _submit(scope, _message_rows, user=user, message=message, vector=vector, k=k),
+        "meaning": _submit(scope, _entities_by_meaning, vector=vector, want=k * 2),
+        "passages": _submit(scope, passages_read, message=message, vector=vector, k=k),
+        "entries": _submit(scope, entries_read, message=message, vector=vector, k=k),
+    }
+
+
+def _words(unit, *, user, sid, message, k) -> tuple[dict, list[dict]]:
     steps: list[dict] = []
     mark = time.perf_counter()
-    terms = fulltext_terms(message)
-    content = fulltext_terms(message, content_only=True)
-    lucene = entity_words_query(unit.scope.tenant, terms)
+    lucene = entity_words_query(unit.scope.tenant, fulltext_terms(message))
     words = unit.run(ENTITIES_BY_WORDS, lucene=lucene, n=k * 2, user=user, sid=sid,
                      unembedded=floors.UNEMBEDDED_READ)[0]  # fmt: skip
-    mark = _step(steps, "entities_by_words", mark, len(words["by_words"]))
+    _step(steps, "entities_by_words", mark, len(words["by_words"]))
+    return words, steps
+
+
+def _message_rows(unit, *, user, message, vector, k) -> tuple[dict, list[dict]]:
+    steps: list[dict] = []
+    mark = time.perf_counter()
+    content = fulltext_terms(message, content_only=True)
     rows = unit.run(MESSAGE_HITS, user=user, vector=vector, recent_sessions=RECENT_SESSIONS,
                     budget=EXACT_BUDGET, depth=DEPTH, index_depth=INDEX_DEPTH,
                     word_places=word_places(k),
@@ -303,17 +326,9 @@ def _messages_and_words(unit, *, user, sid, message, vector, k) -> tuple[dict, l
                     scan_places=max(settings.CONTEXT_EXACT_SCAN_MESSAGES, 1),
                     lucene=limits.user_words_query(unit.scope.tenant, user, content) or None
                     ) if vector is not None else []  # fmt: skip
-    rows = floors.unembedded_rows(words["unembedded"], rows=rows, question=message,
-                                  vector=vector, embed=get_embedder().embed)  # fmt: skip
-    hits, below = messages_fused(rows, k=k, vector=vector, depth=DEPTH)
-    _step(steps, "message_hits", mark, len(hits))
-    found = {
-        "messages": hits,
-        "messages_below_floor": below,
-        "by_words": words["by_words"],
-        "summary": words["summary"],
-    }
-    return found, steps
+    rows = [{**r, "vector": r["vector"].to_numpy()} for r in rows]
+    _step(steps, "message_rows", mark, len(rows))
+    return {"message_rows": rows}, steps
 
 
 def _entities_by_meaning(unit, *, vector, want) -> tuple[dict, list[dict]]:
@@ -325,15 +340,7 @@ def _entities_by_meaning(unit, *, vector, want) -> tuple[dict, list[dict]]:
     return {"by_meaning": kept, "entities_below_floor": below}, steps
 
 
-def _passages(unit, *, message, vector, k) -> tuple[dict, list[dict]]:
-    steps: list[dict] = []
-    mark = time.perf_counter()
-    found = do_passages_find(unit, text=message, vector=vector, limit=k)
-    _step(steps, "passages", mark, len(found["passages"]))
-    return {"passages": found["passages"], "passages_below_floor": found["below_floor"]}, steps
-
-
-def _gathered(unit, reads: dict[str, Future], *, user, k, steps) -> dict:
+def _gathered(unit, reads: dict[str, Future], *, user, message, vector, k, steps) -> dict:
     """The searches' results fused, with the neighbourhood of the entities found (read in the
     caller's transaction, which is open already), less what a passage says already."""
     found: dict = {}
@@ -341,6 +348,13 @@ def _gathered(unit, reads: dict[str, Future], *, user, k, steps) -> dict:
         part, read_steps = read.result()
         found.update(part)
         steps.extend(read_steps)
+    mark = time.perf_counter()
+    rows = floors.unembedded_rows(found.pop("unembedded"), rows=found.pop("message_rows"),
+                                  question=message, vector=vector,
+                                  embed=get_embedder().embed)  # fmt: skip
+    found["messages"], found["messages_below_floor"] = messages_fused(rows, k=k, vector=vector,
+                                                                      depth=DEPTH)  # fmt: skip
+    _step(steps, "message_hits", mark, len(found["messages"]))
     omitted: list[dict] = []
     for part in ("messages", "passages", "entities", "knowledge", "entries"):
         floors.omitted_add(omitted, part, found.pop(f"{part}_below_floor"), floors.BELOW_FLOOR)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 from apps.graph.embeddings import get_embedder
+from apps.ingestion.passage_selectors import do_passages_find
 from apps.knowledge.selectors import do_knowledge_facts_find
 from apps.lessons.entry_selectors import do_entries_find
 
@@ -29,6 +30,14 @@ def entries_read(unit, *, message, vector, k) -> tuple[dict, list[dict]]:
                             embed=get_embedder().embed)  # fmt: skip
     step = {"step": "entries", "ms": _ms(mark), "count": len(found["entries"])}
     return {"entries": found["entries"], "entries_below_floor": found["below_floor"]}, [step]
+
+
+def passages_read(unit, *, message, vector, k) -> tuple[dict, list[dict]]:
+    """The tenant's passages (document chunks) for the message: at most k, above the floor."""
+    mark = time.perf_counter()
+    found = do_passages_find(unit, text=message, vector=vector, limit=k)
+    step = {"step": "passages", "ms": _ms(mark), "count": len(found["passages"])}
+    return {"passages": found["passages"], "passages_below_floor": found["below_floor"]}, [step]
 
 
 def _ms(since: float) -> float:
