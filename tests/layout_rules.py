@@ -63,7 +63,7 @@ LAYERS = {
     "ingestion": 5,  # document dates are timeline's; chunks go through resolution
     "conversations": 6,  # names are normalised as resolution does; passages are ingestion's chunks
     "tasks": 6,  # pages read for a task are chunked and deduplicated as ingestion does
-    "search": 7,  # one ranked list over passages, entities, messages, entries, facts
+    "search": 7,  # one ranked list over passages, entities, messages, entries, facts, arguments
     "mcp_server": 8,
     "tenant_data": 8,
 }
