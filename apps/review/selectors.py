@@ -102,13 +102,15 @@ LIMIT 1
 )
 
 # A reviewer's merges, and the gate's own (AutoMerge: a mention merged on its evidence, undone
-# through the suspect merges' page, so it has no Unmerge button here).
+# through the suspect merges' page, so it has no Unmerge button here). `collective`: a pending
+# pair the gate merged on new evidence (review.collective_merges), undone here like a reviewer's.
 HISTORY_OF = """
 CALL () {
   MATCH (m:Merge {tenant: $tenant})
   WHERE m.survivor_uid = $uid OR m.merged_uid = $uid
   RETURN m {.uid, .survivor_uid, .merged_uid, .survivor_name, .merged_name, .actor, .status,
-            .undone_by, .score, .record, automatic: false, created_at: toString(m.created_at),
+            .undone_by, .score, .record, automatic: false,
+            collective: coalesce(m.automatic, false), created_at: toString(m.created_at),
             undone_at: toString(m.undone_at)} AS merge, m.created_at AS at
   UNION ALL
   MATCH (am:AutoMerge {tenant: $tenant, entity_uid: $uid})
@@ -116,6 +118,7 @@ CALL () {
           survivor_name: am.entity_name, merged_name: am.name,
           actor: 'the gate, for ' + coalesce(am.agent, 'an agent'), status: am.status,
           undone_by: am.decided_by, score: am.probability, record: null, automatic: true,
+          collective: false,
           created_at: toString(am.created_at), undone_at: toString(am.decided_at)} AS merge,
          am.created_at AS at
 }

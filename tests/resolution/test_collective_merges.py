@@ -53,6 +53,10 @@ def test_a_later_note_that_joins_two_contexts_merges_the_pending_pair(tenant, ap
     assert AuditEvent.objects.filter(tenant=tenant, action="resolution.collective_merge",
                                      target=merge["merge_uid"]).exists()  # fmt: skip
 
+    from apps.review.selectors import merge_history
+
+    [row] = merge_history(scope, uid=merge["survivor_uid"])
+    assert row["collective"] and not row["automatic"]  # shown as the gate's, with Unmerge
     check_merge_undo(scope, merge_uid=merge["merge_uid"])
     assert len(firms(scope, "Larkspur Materials")) == 2
 
