@@ -203,8 +203,10 @@ def test_tasks_are_created_claimed_completed_and_read_for_their_tenant(
     async def steps(client):
         first = await call(client, "create_task", description="measure the fan", kind="lab")
         second = await call(client, "create_task", description="write the report", kind="lab",
-                            depends_on=[first["id"]])  # fmt: skip
+                            depends_on=[first["id"]], prepared_prompt="Write it for the board.",
+                            antifocus="marketing copy")  # fmt: skip
         got = {"first": first, "second": second}
+        got["too_long"] = await call(client, "create_task", description="x", antifocus="y" * 301)
         got["ready"] = await call(client, "ready_tasks", kind="lab")
         got["claim"] = await call(client, "claim_task", kind="lab", lease_seconds=600)
         got["done"] = await call(client, "complete_task", task=first["id"],
@@ -218,6 +220,10 @@ def test_tasks_are_created_claimed_completed_and_read_for_their_tenant(
     got = over_http(live_asgi, raw, steps)
     first, second = got["first"]["id"], got["second"]["id"]
     assert [t["id"] for t in got["ready"]["results"]] == [first]
+    stored = api_client.get(f"/api/v1/tasks/{second}").json()
+    assert (stored["prepared_prompt"], stored["antifocus"]) == ("Write it for the board.",
+                                                                "marketing copy")  # fmt: skip
+    assert got["too_long"]["status"] == 400 and got["too_long"]["error"]["field"] == "antifocus"
     assert got["claim"]["task"]["id"] == first
     assert got["done"]["status"] == "DONE"
     assert [t["id"] for t in got["ready_after"]["results"]] == [second]

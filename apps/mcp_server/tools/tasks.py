@@ -48,12 +48,23 @@ def create_task(
         str | None,
         arg("text to compare tasks by, if not the description", TaskCreateIn, "embed_text"),
     ] = None,
+    prepared_prompt: Annotated[
+        str | None,
+        arg(
+            "the prompt prepared for the agent that takes the task", TaskCreateIn, "prepared_prompt"
+        ),
+    ] = None,
+    antifocus: Annotated[
+        str | None,
+        arg("what the task's context leaves out, by meaning", TaskCreateIn, "antifocus"),
+    ] = None,
 ) -> CallToolResult:
     """Create a task; it is ready once every task it depends on is done. Returns its short id."""
 
     def work(scope):
         data = checked(TaskCreateIn, description=description, kind=kind, parent=parent,
-                       depends_on=depends_on, embed_text=embed_text)  # fmt: skip
+                       depends_on=depends_on, embed_text=embed_text,
+                       prepared_prompt=prepared_prompt, antifocus=antifocus)  # fmt: skip
         data["depends_on"] = tuple(data.get("depends_on", ()))
         return check_tasks_apply(scope, ops=[TaskCreate(**data)])[0]
 
