@@ -221,8 +221,7 @@ def check_context(
         lambda: embed_one(message) if asked else None
     )
     steps: list[dict] = []
-    # The searches run in read transactions of their own, before the message commits (so it
-    # never finds itself).
+    # Searches in read transactions of their own, before the message commits (never finding it).
     reads = _reads_start(scope, user=user, sid=sid, message=message, k=k)
     server_started = time.perf_counter()
     waited: dict = {}  # the vector, and how long the call waited for it (embed_ms)
