@@ -44,14 +44,12 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.core.management import call_command  # noqa: E402
+from bench_tenant import bench_tenant  # noqa: E402
 
 from apps.conversations.input_limits import owner_key  # noqa: E402
 from apps.graph import cypher  # noqa: E402
 from apps.graph.embeddings import get_embedder  # noqa: E402
 from apps.graph.schema import schema_install  # noqa: E402
-from apps.graph.scope import Scope  # noqa: E402
-from apps.tenants import services as tenant_services  # noqa: E402
 from bench import context_passages as passages  # noqa: E402
 from bench.conversations import (  # noqa: E402
     LOAD_MESSAGES,
@@ -268,17 +266,14 @@ def main() -> None:
     args = ap.parse_args()
     rng = random.Random(args.seed)
 
-    schema_install()
-    call_command("migrate", "--noinput", verbosity=0)
-    slug = f"bench-{uuid.uuid4().hex[:8]}"
-    tenant = tenant_services.tenant_create(slug=slug, name=slug, settings={})
-    _, key = tenant_services.api_key_issue(tenant=tenant, name="bench", scopes=None)
-    scope = Scope(tenant=tenant.uid, actor="bench", actor_kind="system")
+    tenant, key, scope = bench_tenant()
     sessions, needles, owner = dataset(rng, args)
     OWNERS.update(owner)
     peer = Peer(args.peer, args.peer_port, args.peer_password) if args.peer else None
     port = free_port()
-    stages_file = Path(os.environ.get("ANAMNESIS_DATA_DIR", ROOT / ".local")) / f"{slug}.jsonl"
+    stages_file = (
+        Path(os.environ.get("ANAMNESIS_DATA_DIR", ROOT / ".local")) / f"{tenant.slug}.jsonl"
+    )
     stages_file.touch()
     queue = f"bench-{uuid.uuid4().hex[:6]}"  # a worker of its own embeds the questions
     env = {**os.environ, "CELERY_QUEUE": queue}

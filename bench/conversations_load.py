@@ -43,13 +43,10 @@ import django  # noqa: E402
 
 django.setup()
 
-from django.core.management import call_command  # noqa: E402
+from bench_tenant import bench_tenant  # noqa: E402
 
 from apps.graph import cypher  # noqa: E402
 from apps.graph.embeddings import get_embedder  # noqa: E402
-from apps.graph.schema import schema_install  # noqa: E402
-from apps.graph.scope import Scope  # noqa: E402
-from apps.tenants import services as tenant_services  # noqa: E402
 from apps.tenants.models import Tenant  # noqa: E402
 
 SUBJECTS = ["the invoice", "the staging server", "my flight", "the quarterly report", "our lease",
@@ -170,12 +167,7 @@ def main() -> None:
     args = ap.parse_args()
     rng = random.Random(args.seed)
 
-    schema_install()
-    call_command("migrate", "--noinput", verbosity=0)
-    slug = f"bench-{uuid.uuid4().hex[:8]}"
-    tenant = tenant_services.tenant_create(slug=slug, name=slug, settings={})
-    _, key = tenant_services.api_key_issue(tenant=tenant, name="bench", scopes=None)
-    scope = Scope(tenant=tenant.uid, actor="bench", actor_kind="system")
+    tenant, key, scope = bench_tenant()
     port = free_port()
     api = Api(f"http://127.0.0.1:{port}/api/v1", key)
     children = start_services(port)
