@@ -336,7 +336,8 @@ def proposals_score(
         theirs = Record(match.names, match.values, match.type or candidate.type,
                         match.type_guessed, match.context)  # fmt: skip
         compared = records_compare(candidate.type, mine, theirs, semantic=match.semantic,
-                                   rare=claim.same_name_count <= RARE_CARRIERS)  # fmt: skip
+                                   rare=claim.same_name_count <= RARE_CARRIERS,
+                                   sole=claim.same_name_count <= 1)  # fmt: skip
         if compared[0].level == "exact" and tf_bits is None:
             counts = type_name_counts(stx, candidate.type)
             tf_bits = name_tf_adjustment(

@@ -1,0 +1,80 @@
+"""Places and registered names within one tenant (issue 34, round 5), through the real gate,
+model and Neo4j, each decision asserted with its reason: a place name that no other place of
+the tenant carries is one place, an organisation's name written with its legal form on both
+sides is one firm, unless something says otherwise (a third carrier, a conflicting founding year
+or domain, a reviewer's NOT_SAME). A person's name alone still never merges."""
+
+from apps.graph import cypher
+from tests.resolution.test_text_identity import note
+
+
+def test_a_city_named_in_two_notes_with_no_neighbour_in_common_is_one_place(scope):
+    first = note(scope, "Maria Okafor is a nurse in Porto.",
+                 ("Maria Okafor", "Person"), ("Porto", "Location"))["Porto"]  # fmt: skip
+    again = note(scope, "Kestrel Labs opened an office in Porto.",
+                 ("Kestrel Labs", "Organization"), ("Porto", "Location"))["Porto"]  # fmt: skip
+    assert again.action in ("merged", "unchanged"), again.reason
+    assert again.entity_uid == first.entity_uid
+    assert "rare_name place (a place name no other place of the tenant carries)" in again.reason
+    assert "context" not in again.signals, again.reason  # nothing shared: the name's rule alone
+
+
+def test_a_place_name_two_places_carry_waits_for_a_reviewer(scope):
+    """Two 'Springfield's already in the tenant (an agent's, say): a third mention is no sole
+    carrier's, so its name is a name alone again."""
+    one = note(scope, "Homer Simpson lives in Springfield.",
+               ("Homer Simpson", "Person"), ("Springfield", "Location"))["Springfield"]  # fmt: skip
+    cypher.write(scope, "MATCH (e:Entity {tenant: $tenant, uid: $uid}) "
+                        "CREATE (:Entity {tenant: $tenant, uid: randomUUID(), name: e.name, "
+                        "norm_name: e.norm_name, type: e.type, status: 'active', "
+                        "created_at: datetime(), aliases: []})", uid=one.entity_uid)  # fmt: skip
+    third = note(scope, "Abraham Lincoln was born near Springfield.",
+                 ("Abraham Lincoln", "Person"), ("Springfield", "Location"))["Springfield"]  # fmt: skip
+    assert third.action == "pending", third.reason
+    assert set(third.signals) == {"name", "type"}, third.reason
+
+
+def test_a_person_named_twice_with_nothing_else_still_waits(scope):
+    note(scope, "Porto Silva wrote the notes.", ("Porto Silva", "Person"))
+    again = note(scope, "Porto Silva is remembered.", ("Porto Silva", "Person"))["Porto Silva"]
+    assert again.action == "pending" and set(again.signals) == {"name", "type"}, again.reason
+
+
+def test_a_firm_named_in_full_in_notes_about_different_employees_is_one_firm(scope):
+    first = note(scope, "Noor Tanaka is a pilot at Tamarind Robotics Ltd in Valencia.",
+                 ("Noor Tanaka", "Person"), ("Tamarind Robotics Ltd", "Organization"),
+                 ("Valencia", "Location"))["Tamarind Robotics Ltd"]  # fmt: skip
+    again = note(scope, "Aiko Brennan leads the nurse team at Tamarind Robotics Ltd.",
+                 ("Aiko Brennan", "Person"),
+                 ("Tamarind Robotics Ltd", "Organization"))["Tamarind Robotics Ltd"]  # fmt: skip
+    assert again.action in ("merged", "unchanged"), again.reason
+    assert again.entity_uid == first.entity_uid
+    assert "rare_name registered (a registered name (with its legal form)" in again.reason
+
+
+def test_a_short_firm_name_twice_with_nothing_else_waits(scope):
+    note(scope, "Noor Tanaka works at Tamarind.", ("Noor Tanaka", "Person"),
+         ("Tamarind", "Organization"))  # fmt: skip
+    again = note(scope, "Aiko Brennan joined Tamarind.", ("Aiko Brennan", "Person"),
+                 ("Tamarind", "Organization"))["Tamarind"]  # fmt: skip
+    assert again.action == "pending", again.reason
+    assert set(again.signals) == {"name", "type"}, again.reason
+
+
+def test_a_registered_name_with_another_founding_year_stays_apart(scope):
+    note(scope, "Tamarind Robotics Ltd was founded in 1954 in Porto.",
+         ("Tamarind Robotics Ltd", "Organization"), ("Porto", "Location"))  # fmt: skip
+    other = note(scope, "Tamarind Robotics Ltd was founded in 1990 in Perth.",
+                 ("Tamarind Robotics Ltd", "Organization"),
+                 ("Perth", "Location"))["Tamarind Robotics Ltd"]  # fmt: skip
+    assert other.action != "merged", other.reason
+    assert "born conflict" in other.reason and "learned from text" in other.reason
+
+
+def test_a_registered_name_with_another_web_domain_stays_apart(scope):
+    note(scope, "Tamarind Robotics Ltd hired Noor Tanaka. Its website is tamarind.example.",
+         ("Tamarind Robotics Ltd", "Organization"), ("Noor Tanaka", "Person"))  # fmt: skip
+    other = note(scope, "Tamarind Robotics Ltd sells arms. Its website is tamarind-arms.example.",
+                 ("Tamarind Robotics Ltd", "Organization"))["Tamarind Robotics Ltd"]  # fmt: skip
+    assert other.action != "merged", other.reason
+    assert "domain conflict" in other.reason, other.reason
