@@ -78,3 +78,32 @@ def test_a_registered_name_with_another_web_domain_stays_apart(scope):
                  ("Tamarind Robotics Ltd", "Organization"))["Tamarind Robotics Ltd"]  # fmt: skip
     assert other.action != "merged", other.reason
     assert "domain conflict" in other.reason, other.reason
+
+
+def test_a_city_spacy_types_as_a_thing_or_a_firm_is_typed_a_place_where_a_place_stands():
+    from apps.ingestion.extraction.place_names import looks_like_place
+
+    def placed(text: str, name: str) -> bool:
+        at = text.index(name)
+        return looks_like_place(text, at, at + len(name))
+
+    assert placed("Yara Osei works for Marlow at the Utrecht office.", "Utrecht")
+    assert placed("Kestrel, a logistics firm based in Tampere, grew.", "Tampere")
+    assert placed("Quarterly update from Kestrel (Aarhus).", "Aarhus")  # 'Århus' in GeoNames
+    assert not placed("Reading the notes took an hour.", "Reading")  # a city, but a word here
+    assert not placed("Priya asked about the Phoenix rollout.", "Phoenix")  # a product here
+    assert not placed("We met Noor of Kestrel in Porto.", "Kestrel")  # no city
+
+
+def test_notes_that_place_a_city_spacy_mistypes_end_with_one_place(scope, api_client):
+    texts = ["Call notes. Yara Osei works for Marlow Logistics at the Utrecht office.",
+             "Kestrel Analytics, a logistics firm based in Utrecht, opened a second site.",
+             "Ines Brennan, a nurse from Utrecht, joined Halcyon Biomedical last spring."]  # fmt: skip
+    for i, text in enumerate(texts):
+        response = api_client.post("/api/v1/documents?wait=true",
+                                   {"content": text, "source": f"note-{i}"}, format="json")  # fmt: skip
+        assert response.status_code in (200, 201), response.json()
+    rows = cypher.read(scope, "MATCH (:Chunk {tenant: $tenant})-[m:MENTIONS]->(e:Entity) "
+                              "WHERE m.surface = 'Utrecht' RETURN DISTINCT e.uid AS uid, "
+                              "e.type AS type")  # fmt: skip
+    assert [r["type"] for r in rows] == ["Location"], rows
