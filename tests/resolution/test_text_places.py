@@ -107,3 +107,28 @@ def test_notes_that_place_a_city_spacy_mistypes_end_with_one_place(scope, api_cl
                               "WHERE m.surface = 'Utrecht' RETURN DISTINCT e.uid AS uid, "
                               "e.type AS type")  # fmt: skip
     assert [r["type"] for r in rows] == ["Location"], rows
+
+
+def test_a_firms_short_name_is_its_registered_name_when_no_other_firm_shares_it(scope):
+    first = note(scope, "Oskar Reyes is an accountant at Silverfin Foods S.A. in Utrecht.",
+                 ("Oskar Reyes", "Person"), ("Silverfin Foods S.A.", "Organization"),
+                 ("Utrecht", "Location"))["Silverfin Foods S.A."]  # fmt: skip
+    short = note(scope, "Bruno Reyes joined Silverfin Foods last spring.",
+                 ("Bruno Reyes", "Person"), ("Silverfin Foods", "Organization"))["Silverfin Foods"]  # fmt: skip
+    assert short.action in ("merged", "unchanged"), short.reason
+    assert short.entity_uid == first.entity_uid
+    assert "differ only in the legal form" in short.reason
+    assert "rare_name registered (a registered name and its short form" in short.reason
+
+
+def test_a_short_name_two_registered_firms_share_waits_for_a_reviewer(scope):
+    note(scope, "Oskar Reyes is an accountant at Silverfin Foods S.A. in Utrecht.",
+         ("Oskar Reyes", "Person"), ("Silverfin Foods S.A.", "Organization"))  # fmt: skip
+    inc = note(scope, "Maria Okafor is a chemist at Silverfin Foods Inc in Boston.",
+               ("Maria Okafor", "Person"),
+               ("Silverfin Foods Inc", "Organization"))["Silverfin Foods Inc"]  # fmt: skip
+    assert inc.action == "pending", inc.reason  # two legal forms: two registered names
+    short = note(scope, "Bruno Reyes joined Silverfin Foods last spring.",
+                 ("Bruno Reyes", "Person"), ("Silverfin Foods", "Organization"))["Silverfin Foods"]  # fmt: skip
+    assert short.action == "pending", short.reason
+    assert "rare_name" not in short.signals, short.reason

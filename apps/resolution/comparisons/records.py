@@ -135,24 +135,46 @@ def records_compare(
     return found
 
 
+def sole_carrier(name: str, same_name_count: int, blocked: Sequence[str]) -> bool:
+    """Whether a match may be the only other entity that carries `name` (the `sole` of
+    records_compare): at most one entity of the type has the name itself, and among the
+    blocked matches (`blocked`, their names) at most one registered name (with a legal form)
+    and at most one short form share its name without the legal form ('Silverfin Foods' is no
+    sole carrier's when 'Silverfin Foods Inc' sits beside 'Silverfin Foods S.A.')."""
+    base = legal_base(name)
+    alike = [n for n in blocked if legal_base(n) == base]
+    registered = {comparable(n) for n in alike if comparable(n) != base}
+    short = [n for n in alike if comparable(n) == base]
+    return same_name_count <= 1 and len(registered) <= 1 and len(short) <= 1
+
+
 def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -> Compared:
     """The `rare_name` level `place` or `registered` (SOLE_LEVELS): an identical name of that
-    type, on both sides, that no third entity of the tenant carries, with nothing against it
+    type on both sides (for a firm: its registered name twice, or once and its short form
+    once where an extractor typed a side), that no third entity of the tenant carries (`sole_carrier`), with nothing against it
     (a conflicting identifier forbids the merge anyway; a role or context in conflict, or a
     description of another thing, weighs against and stops it here)."""
     level = SOLE_LEVELS.get(kind)
     types = {mine.type or kind, theirs.type or kind}
     against = [c for c in found[1:] if c.comparison in ("context", "role", "description")
                and c.level in ("conflict", "different", "unrelated")]  # fmt: skip
-    if level is None or types != {kind} or found[0].level != "exact" or against:
+    if level is None or types != {kind} or found[0].level not in CONTEXT_NAMES or against:
         return Compared("rare_name", MISSING)
-    if level == "registered" and not all(
-        legal_base(n) != comparable(n) for n in (mine.names[0], theirs.names[0])
-    ):
-        return Compared("rare_name", MISSING)  # a short name: many firms may be called so
+    names = (mine.names[0], theirs.names[0])
+    formed = [legal_base(n) != comparable(n) for n in names]
+    if level == "place" and found[0].level != "exact":
+        return Compared("rare_name", MISSING)
+    if level == "registered" and not (
+        (found[0].level == "exact" and all(formed))
+        or (sum(formed) == 1 and legal_base(names[0]) == legal_base(names[1])
+            and (mine.guessed or theirs.guessed))  # a mention's; an agent's two names are two
+    ):  # fmt: skip
+        return Compared("rare_name", MISSING)  # a short name alone: many firms may be called so
     why = (
         "a place name no other place of the tenant carries"
         if level == "place"
         else "a registered name (with its legal form) no other organisation of the tenant carries"
+        if found[0].level == "exact"
+        else "a registered name and its short form, no other organisation of the tenant either"
     )
     return Compared("rare_name", level, why)
