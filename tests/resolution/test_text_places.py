@@ -132,3 +132,24 @@ def test_a_short_name_two_registered_firms_share_waits_for_a_reviewer(scope):
                  ("Bruno Reyes", "Person"), ("Silverfin Foods", "Organization"))["Silverfin Foods"]  # fmt: skip
     assert short.action == "pending", short.reason
     assert "rare_name" not in short.signals, short.reason
+
+
+def test_the_entity_page_shows_the_automatic_merge_of_a_place_not_never_merged(tenant,
+                                                                               make_person):  # fmt: skip
+    from django.test import Client
+
+    from apps.tenants.models import Role
+    from tests.conftest import scope_for
+
+    scope = scope_for(tenant)
+    first = note(scope, "Maria Okafor is a nurse in Porto.",
+                 ("Maria Okafor", "Person"), ("Porto", "Location"))["Porto"]  # fmt: skip
+    note(scope, "Kestrel Labs opened an office in Porto.",
+         ("Kestrel Labs", "Organization"), ("Porto", "Location"))  # fmt: skip
+    person = make_person(tenant, Role.REVIEWER)
+    client = Client()
+    client.login(username=person.username, password=person.raw_password)
+    extras = client.get(f"/entities/{first.entity_uid}/review-extras/")
+    assert extras.status_code == 200
+    html = extras.content.decode()
+    assert "Never merged" not in html and "the gate, for" in html, html
