@@ -127,7 +127,16 @@ class EntityOut(serializers.Serializer):
     values = serializers.DictField()
     value_conflicts = serializers.DictField(child=serializers.ListField())
     status = serializers.CharField()
-    created_at = serializers.CharField(allow_null=True)
+    created_at = serializers.CharField(
+        allow_null=True,
+        help_text="when the entity existed by: moved back by a dated document "
+        "or an older fact's valid_from (apps.timeline)",
+    )
+    recorded_at = serializers.CharField(
+        allow_null=True,
+        help_text="when the memory first stored it (never moved by a date); "
+        "null for entities stored before this field existed",
+    )
     updated_at = serializers.CharField(allow_null=True)
     relations = RelationOut(many=True)
     mentions = MentionOut(many=True)

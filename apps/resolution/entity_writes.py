@@ -54,7 +54,7 @@ CREATE (e:Entity {uid: $uid, tenant: $tenant, name: $name, norm_name: $norm, typ
                   name_keys: $name_keys, name_parsed: $name_parsed, values_json: $values_json,
                   value_sources_json: $value_sources_json, type_guessed: $type_guessed,
                   status: 'active', created_by: $agent,
-                  created_at: datetime(), updated_at: datetime()})
+                  created_at: datetime(), recorded_at: datetime(), updated_at: datetime()})
 WITH k, e
 // Vectors are stored as float32 arrays (half of Cypher's float64 lists).
 CALL (e) {

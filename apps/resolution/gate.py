@@ -28,6 +28,7 @@ from apps.resolution.candidate_vectors import (  # noqa: F401 (callers embed thr
     candidates_embed,
 )
 from apps.resolution.candidates import EntityCandidate, Provenance
+from apps.resolution.comparisons import records
 from apps.resolution.comparisons.entity_types import compatible_types, types_may_meet
 from apps.resolution.comparisons.organisation_names import acronym
 from apps.resolution.comparisons.person_names import parse_restore
@@ -332,11 +333,15 @@ def proposals_score(
                                  m.type or candidate.type, m.type_guessed)}  # fmt: skip
     scored = []
     tf_bits = None
+    sole = records.sole_carrier(
+        candidate.name, claim.same_name_count, [m.name for m in unique.values()]
+    )
     for match in list(unique.values())[:SCORED]:
         theirs = Record(match.names, match.values, match.type or candidate.type,
                         match.type_guessed, match.context)  # fmt: skip
         compared = records_compare(candidate.type, mine, theirs, semantic=match.semantic,
-                                   rare=claim.same_name_count <= RARE_CARRIERS)  # fmt: skip
+                                   rare=claim.same_name_count <= RARE_CARRIERS,
+                                   sole=sole)  # fmt: skip
         if compared[0].level == "exact" and tf_bits is None:
             counts = type_name_counts(stx, candidate.type)
             tf_bits = name_tf_adjustment(

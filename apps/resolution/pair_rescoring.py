@@ -70,9 +70,11 @@ def pairs_rescored(stx: ScopedTx, *, entity_uids: list[str], limit: int) -> list
                         right.context)  # fmt: skip
         semantic = row["semantic"]
         semantic = None if semantic is None else max(0.0, min(1.0, float(semantic)))
-        others = int(row["same_name_count"]) - 1  # the count includes the pair's own side
+        # The count includes the pair's own side; sole: the other side is the name's only other
+        # carrier (so an identical name: a variant's sole carrier is the gate's to tell).
+        others = int(row["same_name_count"]) - 1
         compared = records_compare(kind, mine, theirs, semantic=semantic,
-                                   rare=others <= RARE_CARRIERS)  # fmt: skip
+                                   rare=others <= RARE_CARRIERS, sole=others == 1)  # fmt: skip
         tf_bits = 0.0
         if compared[0].level == "exact":
             counts = type_name_counts(stx, kind)

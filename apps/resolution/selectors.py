@@ -84,7 +84,8 @@ RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS 
        coalesce(e.description, '') AS description, e.status AS status,
        coalesce(e.absorbed_descriptions, []) AS absorbed_descriptions,
        e.values_json AS values_json, e.value_conflicts_json AS value_conflicts_json,
-       toString(e.created_at) AS created_at, toString(e.updated_at) AS updated_at,
+       toString(e.created_at) AS created_at, toString(e.recorded_at) AS recorded_at,
+       toString(e.updated_at) AS updated_at,
   COLLECT {
     MATCH (e)-[r:RELATED_TO]-(o:Entity {tenant: $tenant})
     RETURN {uid: r.uid, predicate: r.predicate,

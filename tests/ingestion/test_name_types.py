@@ -61,3 +61,19 @@ def test_across_a_late_boundary_the_last_company_named_is_the_weak_candidate():
     assert state.begin_chunk((), boundary=True) is True
     reading = read_chunk(state, "The company shipped a release.", [])
     assert [(r.target, r.tentative) for r in reading.references] == [("Kestrel Software", True)]
+
+
+def test_a_trade_word_makes_an_organisation_and_a_person_of_a_firm_is_split():
+    """Issue 34: spaCy types 'Silverfin Foods' a Person and reads 'Rafael Petrakis of HB' as one
+    name; either way the pair of notes never meets the firm or the person."""
+    text = "BRUNO REYES joined Silverfin Foods last spring."
+    assert retyped(text, span(text, "Silverfin Foods", "Person"))[0].type == "Organization"
+    text = "We met Rafael Petrakis of HB in Utrecht this morning."
+    found = retyped(text, span(text, "Rafael Petrakis of HB", "Person"))
+    assert [(s.surface, s.type) for s in found] == [
+        ("Rafael Petrakis", "Person"), ("HB", "Organization")]  # fmt: skip
+    assert [text[s.start : s.end] for s in found] == ["Rafael Petrakis", "HB"]
+    text = "The Bank of England raised rates."  # no first name before 'of': one name
+    assert [s.surface for s in retyped(text, span(text, "Bank of England", "Organization"))] == [
+        "Bank of England"
+    ]

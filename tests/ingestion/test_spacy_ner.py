@@ -116,3 +116,11 @@ def test_a_model_number_is_one_name_never_an_event_or_a_person(extractor):
     assert entities["W 8"].type == "Object" and entities["Lumen X5"].type == "Object"
     assert "GPT-4" in entities and entities["GPT-4"].type not in ("Event", "Person")
     assert "In Q3" not in entities  # a preposition is no model number's stem
+
+
+def test_a_model_number_the_model_calls_a_place_is_a_thing(extractor):
+    """spaCy types 'Vega-X5' a place (GPE) here; a model number is never a Location."""
+    text = "Silverfin Foods released a firmware update for the Vega-X5, its router, on Monday."
+    entities, _, _ = read(extractor, text)
+    assert entities["Vega-X5"].type == "Object", entities["Vega-X5"]
+    assert entities["Silverfin Foods"].type == "Organization"

@@ -11,7 +11,11 @@ company" at a person. Three signals on the name and where it stands:
 - two or three capitalised words opening with a given name (gender-guesser's list of about
   40,000 first names, offline) and no legal form make a person ("Calder Health Ltd" stays an
   organisation; "Calder Freight", a firm named after a given name, is read as a person: the cost
-  of the rule, measured in docs/benchmarks/long-documents.md).
+  of the rule, measured in docs/benchmarks/long-documents.md);
+- a trade word ending the name ("Silverfin Foods", "Vantor Logistics") makes an organisation;
+- a person's name and "of" and a capitalised name in one span ("Rafael Petrakis of HB") are
+  split into the person and the organisation;
+- a large city's name where a place stands ("based in Tampere") is a place (place_names).
 """
 
 from __future__ import annotations
@@ -20,19 +24,46 @@ import re
 
 from cleanco import basename
 
+from apps.ingestion.extraction.place_names import looks_like_place
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
 
 ORGANISATION_WORDS = {"group", "holdings", "bank", "partners", "associates", "corporation",
                       "company", "foundation", "institute", "university", "trust"}  # fmt: skip
+# Trades that end a firm's name ("Silverfin Foods", "Vantor Logistics"): no person's surname
+# is one of these plural or sector nouns.
+TRADE_WORDS = {"foods", "robotics", "analytics", "logistics", "energy", "optics", "materials",
+               "biomedical", "systems", "technologies", "labs", "laboratories", "pharma",
+               "pharmaceuticals", "industries", "solutions", "software", "ventures", "motors",
+               "airlines", "media", "networks", "dynamics", "therapeutics", "biosciences",
+               "semiconductors", "electronics", "textiles", "chemicals", "engineering",
+               "consulting", "insurance", "airways", "shipping", "freight", "mining"}  # fmt: skip
+# "Rafael Petrakis of HB": a person's name and an organisation the model ran into one span.
+_OF = " of "
 _WORD = re.compile(r"^[A-Z][a-z'-]+$")
 
 
 def organisation_form(name: str) -> bool:
     words = name.split()
     return len(words) > 1 and (
-        basename(name).strip() != name.strip() or words[-1].lower() in ORGANISATION_WORDS
+        basename(name).strip() != name.strip()
+        or words[-1].lower() in ORGANISATION_WORDS | TRADE_WORDS
     )
+
+
+def _person_of(span: NamedSpan) -> list[NamedSpan] | None:
+    """'Rafael Petrakis of HB' -> the person and the organisation, when the words before ' of '
+    are two or three capitalised words opening with a known first name."""
+    at = span.surface.find(_OF)
+    head, tail = span.surface[:at], span.surface[at + len(_OF) :]
+    words = head.split()
+    if at <= 0 or not tail[:1].isupper() or not 2 <= len(words) <= 3:
+        return None
+    if not all(_WORD.match(w) for w in words) or not given_name_gender(words[0]):
+        return None
+    tail_start = span.start + at + len(_OF)
+    return [NamedSpan(head, span.start, span.start + at, "Person"),
+            NamedSpan(tail, tail_start, span.end, "Organization")]  # fmt: skip
 
 
 def retyped(text: str, span: NamedSpan) -> list[NamedSpan]:
@@ -49,8 +80,13 @@ def retyped(text: str, span: NamedSpan) -> list[NamedSpan]:
     if (text[span.end : span.end + 1] == ":" and not text[line_start : span.start].strip()
             and len(span.surface.split()) <= 3):  # fmt: skip
         return [NamedSpan(span.surface, span.start, span.end, "Person")]
+    split = _person_of(span)
+    if split:
+        return split
     if organisation_form(span.surface):
         return [NamedSpan(span.surface, span.start, span.end, "Organization")]
+    if span.type in ("Object", "Organization") and looks_like_place(text, span.start, span.end):
+        return [NamedSpan(span.surface, span.start, span.end, "Location")]  # place_names
     words = span.surface.split()
     if (span.type != "Person" and 2 <= len(words) <= 3 and all(_WORD.match(w) for w in words)
             and given_name_gender(words[0])):  # fmt: skip

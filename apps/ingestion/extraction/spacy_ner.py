@@ -117,7 +117,7 @@ def _surface_kept(text: str, span: NamedSpan) -> NamedSpan:
 def _with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
     """`spans` with the model numbers of `text` (_CODE) whole: a span inside or across a code is
     replaced by the code (typed as a span of exactly its extent was, else an Object; never an
-    Event or a Person, which a code is not); a longer span holding a code is kept."""
+    Event, a Person or a Location, which a code is not); a longer span holding a code is kept."""
     out = list(spans)
     for found in _CODE.finditer(text):
         (start, end), code = found.span(), found.group(0)
@@ -131,7 +131,7 @@ def _with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
                for s in over):  # fmt: skip
             continue  # "Kestrel Z5 Pro": the longer name stands
         same = [s.type for s in over if (s.start, s.end) == (start, end)]
-        kind = same[0] if same and same[0] not in ("Event", "Person") else "Object"
+        kind = same[0] if same and same[0] not in ("Event", "Person", "Location") else "Object"
         out = [s for s in out if s not in over]
         out.append(NamedSpan(code, start, end, kind))
     return sorted(out, key=lambda s: s.start)

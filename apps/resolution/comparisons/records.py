@@ -18,8 +18,10 @@ from apps.resolution.comparisons.identifiers import (
     compare_external_ids,
 )
 from apps.resolution.comparisons.names import compare_names, model_codes
+from apps.resolution.comparisons.organisation_names import legal_base
 from apps.resolution.comparisons.phones import compare_phones
 from apps.resolution.comparisons.roles import compare_roles
+from apps.resolution.comparisons.text_forms import comparable
 
 COMPARISONS = ("name", "born", "phone", "email", "domain", "external_id", "address",
                "description", "type", "context", "role", "rare_name")  # fmt: skip
@@ -32,6 +34,11 @@ AGREEING = {("context", "shared"), ("context", "many"), ("role", "same")}
 # A name is rare when at most this many other entities of the type carry it (a duplicate that
 # waits for a reviewer is one of them).
 RARE_CARRIERS = 2
+# Names that are one thing within a tenant when no other entity of the type carries them and
+# nothing conflicts (docs/concepts/text-identity.md, "Places and registered names"): a place
+# (places are shared context, named beside anyone), and an organisation's registered name
+# written with its legal form on both sides ("Tamarind Robotics Ltd").
+SOLE_LEVELS = {"Location": "place", "Organization": "registered"}
 
 
 @dataclass(frozen=True)
@@ -68,11 +75,13 @@ def records_compare(
     *,
     semantic: float | None = None,
     rare: bool = False,
+    sole: bool = False,
 ) -> list[Compared]:
     """One Compared per comparison of COMPARISONS; `semantic` is the cosine of the two
     descriptions' embeddings (None when either has none); `rare`: the candidate's name is
-    carried by at most RARE_CARRIERS other entities of its type in the tenant. A value learned from text says so in
-    its detail."""
+    carried by at most RARE_CARRIERS other entities of its type in the tenant; `sole`: the match is
+    the only other entity of the type in the tenant that carries the candidate's name. A value
+    learned from text says so in its detail."""
     a, learned_a = values_compared(mine.values)
     b, learned_b = values_compared(theirs.values)
     other_kind = theirs.type or kind
@@ -120,5 +129,52 @@ def records_compare(
         found.append(Compared("rare_name", "code", f"a model name few entities of the tenant "
                               f"carry, with agreeing context ({why})"))  # fmt: skip
     else:
-        found.append(Compared("rare_name", MISSING))
+        found.append(
+            _sole_name(kind, mine, theirs, found) if sole else Compared("rare_name", MISSING)
+        )
     return found
+
+
+def sole_carrier(name: str, same_name_count: int, blocked: Sequence[str]) -> bool:
+    """Whether a match may be the only other entity that carries `name` (the `sole` of
+    records_compare): at most one entity of the type has the name itself, and among the
+    blocked matches (`blocked`, their names) at most one registered name (with a legal form)
+    and at most one short form share its name without the legal form ('Silverfin Foods' is no
+    sole carrier's when 'Silverfin Foods Inc' sits beside 'Silverfin Foods S.A.')."""
+    base = legal_base(name)
+    alike = [n for n in blocked if legal_base(n) == base]
+    registered = {comparable(n) for n in alike if comparable(n) != base}
+    short = [n for n in alike if comparable(n) == base]
+    return same_name_count <= 1 and len(registered) <= 1 and len(short) <= 1
+
+
+def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -> Compared:
+    """The `rare_name` level `place` or `registered` (SOLE_LEVELS): an identical name of that
+    type on both sides (for a firm: its registered name twice, or once and its short form
+    once where an extractor typed a side), that no third entity of the tenant carries (`sole_carrier`), with nothing against it
+    (a conflicting identifier forbids the merge anyway; a role or context in conflict, or a
+    description of another thing, weighs against and stops it here)."""
+    level = SOLE_LEVELS.get(kind)
+    types = {mine.type or kind, theirs.type or kind}
+    against = [c for c in found[1:] if c.comparison in ("context", "role", "description")
+               and c.level in ("conflict", "different", "unrelated")]  # fmt: skip
+    if level is None or types != {kind} or found[0].level not in CONTEXT_NAMES or against:
+        return Compared("rare_name", MISSING)
+    names = (mine.names[0], theirs.names[0])
+    formed = [legal_base(n) != comparable(n) for n in names]
+    if level == "place" and found[0].level != "exact":
+        return Compared("rare_name", MISSING)
+    if level == "registered" and not (
+        (found[0].level == "exact" and all(formed))
+        or (sum(formed) == 1 and legal_base(names[0]) == legal_base(names[1])
+            and (mine.guessed or theirs.guessed))  # a mention's; an agent's two names are two
+    ):  # fmt: skip
+        return Compared("rare_name", MISSING)  # a short name alone: many firms may be called so
+    why = (
+        "a place name no other place of the tenant carries"
+        if level == "place"
+        else "a registered name (with its legal form) no other organisation of the tenant carries"
+        if found[0].level == "exact"
+        else "a registered name and its short form, no other organisation of the tenant either"
+    )
+    return Compared("rare_name", level, why)

