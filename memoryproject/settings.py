@@ -287,6 +287,7 @@ TENANT_DEFAULTS = {
     # `model_prior_pairs` decided pairs.
     "model_learn_every": 25,
     "model_prior_pairs": 20,
+    "sole_name_merges": 1,  # 0: a place or registered firm name alone never merges either
     "max_document_bytes": 1_000_000,
     "max_inline_document_bytes": 20_000,  # POST /documents?wait=true processes inline up to this
     "max_message_chars": 20_000,

@@ -333,9 +333,8 @@ def proposals_score(
                                  m.type or candidate.type, m.type_guessed)}  # fmt: skip
     scored = []
     tf_bits = None
-    sole = records.sole_carrier(
-        candidate.name, claim.same_name_count, [m.name for m in unique.values()]
-    )
+    sole = stx.scope.setting("sole_name_merges") == 1 and records.sole_carrier(  # tenant's switch
+        candidate.name, claim.same_name_count, [m.name for m in unique.values()])  # fmt: skip
     for match in list(unique.values())[:SCORED]:
         theirs = Record(match.names, match.values, match.type or candidate.type,
                         match.type_guessed, match.context)  # fmt: skip

@@ -73,8 +73,9 @@ def pairs_rescored(stx: ScopedTx, *, entity_uids: list[str], limit: int) -> list
         # The count includes the pair's own side; sole: the other side is the name's only other
         # carrier (so an identical name: a variant's sole carrier is the gate's to tell).
         others = int(row["same_name_count"]) - 1
+        sole_on = stx.scope.setting("sole_name_merges") == 1  # the tenant's switch
         compared = records_compare(kind, mine, theirs, semantic=semantic,
-                                   rare=others <= RARE_CARRIERS, sole=others == 1)  # fmt: skip
+                                   rare=others <= RARE_CARRIERS, sole=others == 1 and sole_on)  # fmt: skip
         tf_bits = 0.0
         if compared[0].level == "exact":
             counts = type_name_counts(stx, kind)

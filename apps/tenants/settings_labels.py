@@ -30,6 +30,9 @@ LABELS = {
         "The tenant's match model is refitted after this many review decisions."),
     "model_prior_pairs": Label(MATCHING, "Weight of the shipped model", "decided pairs",
         "The shipped model counts as this many decided pairs when the tenant's model learns."),
+    "sole_name_merges": Label(MATCHING, "A sole place or registered firm name merges", "0 or 1",
+        "1: a place, or a firm's name with its legal form, that no other entity of the tenant "
+        "carries is one entity without more evidence. 0: it waits for a reviewer like any name."),
     "max_document_bytes": Label(LIMITS, "Largest document", "bytes",
         "A bigger upload is refused with 413."),
     "max_inline_document_bytes": Label(LIMITS, "Largest document ingested at once", "bytes",

@@ -38,6 +38,7 @@ class Rule:
 RULES = {
     "merge_threshold": Rule(float, 0.5, 1.0, "match probability at which entities merge alone"),
     "review_threshold": Rule(float, 0.0, 1.0, "from here up to merge: a reviewer decides"),
+    "sole_name_merges": Rule(int, 0, 1, "1: a sole place or firm name merges"),
     "max_document_bytes": Rule(int, 1, 50_000_000, "largest document accepted"),
     "max_inline_document_bytes": Rule(int, 0, 1_000_000, "largest document ingested inline"),
     "max_message_chars": Rule(int, 1, 1_000_000, "longest conversation message"),

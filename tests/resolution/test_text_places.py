@@ -153,3 +153,23 @@ def test_the_entity_page_shows_the_automatic_merge_of_a_place_not_never_merged(t
     assert extras.status_code == 200
     html = extras.content.decode()
     assert "Never merged" not in html and "the gate, for" in html, html
+
+
+def test_a_tenant_that_switches_sole_names_off_keeps_every_name_alone_for_a_reviewer(tenant):
+    """`sole_name_merges` 0: the strict rule for places and registered firms too."""
+    from tests.conftest import scope_for
+
+    tenant.settings = {**tenant.settings, "sole_name_merges": 0}
+    tenant.save()
+    strict = scope_for(tenant)
+    note(strict, "Maria Okafor is a nurse in Porto.", ("Maria Okafor", "Person"),
+         ("Porto", "Location"))  # fmt: skip
+    again = note(strict, "Kestrel Labs opened an office in Porto.",
+                 ("Kestrel Labs", "Organization"), ("Porto", "Location"))["Porto"]  # fmt: skip
+    assert again.action == "pending", again.reason
+    assert "rare_name" not in again.signals, again.reason
+    note(strict, "Noor Tanaka is a pilot at Tamarind Robotics Ltd.", ("Noor Tanaka", "Person"),
+         ("Tamarind Robotics Ltd", "Organization"))  # fmt: skip
+    firm = note(strict, "Aiko Brennan joined Tamarind Robotics Ltd.", ("Aiko Brennan", "Person"),
+                ("Tamarind Robotics Ltd", "Organization"))["Tamarind Robotics Ltd"]  # fmt: skip
+    assert firm.action == "pending", firm.reason
