@@ -15,6 +15,8 @@ from apps.ingestion.document_deletion import document_erase
 from apps.insights import community_selectors
 from apps.insights.communities import communities_refresh, communities_refresh_run
 from apps.resolution.candidates import EntityCandidate, RelationCandidate
+from apps.tenant_data.selectors import tenant_scan
+from apps.tenant_data.services.tenant_deletion import check_tenant_delete, deletion_run
 from apps.tenants.models import Job, Role
 from tests.conftest import scope_for
 from tests.review.review_fixtures import ANTHROPIC, anthropic_pair, ingest, pending_pairs
@@ -195,3 +197,18 @@ def test_the_page_lists_answers_and_a_reviewer_refreshes(tenant, make_person, wo
     assert "communities-refresh-button" in client.get("/graph/communities/").content.decode()
     assert client.post("/graph/communities/refresh/").status_code == 302
     assert Job.objects.filter(tenant=tenant, kind="communities_refresh").count() == 1
+
+
+def test_a_tenant_deletion_leaves_no_community(tenant, make_tenant, world):
+    scope = scope_for(tenant)
+    communities_refresh(scope)
+    other = scope_for(make_tenant())
+    pumps(other)
+    communities_refresh(other)
+    assert tenant_scan(tenant_uid=tenant.uid)["nodes"]["Community"] == 2
+    deletion = check_tenant_delete(actor="user:staff", tenant=tenant, confirm=tenant.slug)
+    deletion_run(deletion_uid=deletion.uid)
+    after = tenant_scan(tenant_uid=tenant.uid)
+    assert after["left"] == 0 and "Community" not in after["nodes"]
+    assert "IN_COMMUNITY" not in after["relationships"]
+    assert community_selectors.communities_list(other)["total"] == 1  # another's stays
