@@ -275,6 +275,13 @@ INGESTION_LLM_URL = os.environ.get("INGESTION_LLM_URL", "")  # e.g. http://127.0
 INGESTION_LLM_MODEL = os.environ.get("INGESTION_LLM_MODEL", "gpt-4o-mini")
 INGESTION_LLM_API_KEY = os.environ.get("INGESTION_LLM_API_KEY", "")
 INGESTION_LLM_TIMEOUT = float(os.environ.get("INGESTION_LLM_TIMEOUT", "60"))
+# Chunks per write transaction inside a window of 32 (apps/ingestion/pipeline.py): 32 commits
+# the window at once, 1 commits each chunk before the next chunk is resolved and written.
+INGEST_COMMIT_CHUNKS = max(1, int(os.environ.get("INGEST_COMMIT_CHUNKS", "32")))
+# Community summaries (apps/insights/community_summaries.py): extractive without a URL.
+COMMUNITY_LLM_URL = os.environ.get("COMMUNITY_LLM_URL", "")
+COMMUNITY_LLM_MODEL = os.environ.get("COMMUNITY_LLM_MODEL", "gpt-4o-mini")
+COMMUNITY_LLM_API_KEY = os.environ.get("COMMUNITY_LLM_API_KEY", "")
 # torch's threads on the ingestion model's thread (0: torch's default, one a core).
 INGESTION_ENCODE_THREADS = int(os.environ.get("INGESTION_ENCODE_THREADS", "0"))
 

@@ -4,8 +4,8 @@ The worker, every step one transaction that first takes the document's lock (so 
 the same deletion, or two deletions, run one after the other and the second finds the work done):
 1. relations observed from its chunks lose those observations and the weight each added; a
    relation nothing else observed (no other chunk, no agent's fact) is deleted;
-2. the argument components stated in its chunks go (with their STATED_IN and ABOUT edges);
-   then its chunks, in batches, with their mentions;
+2. the argument components stated in its chunks go (with their STATED_IN and ABOUT edges),
+   and the communities drawing from it (apps/insights/communities.py); then its chunks, in batches, with their mentions;
 3. the gate's automatic merges of its mentions into entities that stay are taken back (the
    aliases, description and values they brought), and their records go;
 4. entities it alone named go with their name keys and their pending SAME_AS pairs; an entity
@@ -23,6 +23,7 @@ from apps.graph import cypher
 from apps.graph.graph_version import do_graph_version_bump
 from apps.graph.residue import tenant_residue
 from apps.graph.scope import Scope
+from apps.insights.communities import communities_of_document_delete
 from apps.resolution.entity_values import values_dump, values_load, values_uncombined
 from apps.tenants.models import Job, JobStatus, KeyScope
 from apps.tenants.services import audit_record, job_create, job_enqueue, job_run
@@ -206,7 +207,7 @@ def document_erase(scope: Scope, *, uid: str, progress=None) -> dict:
     wrote meanwhile are swept again, up to SWEEPS times (its next write finds the document gone
     and fails)."""
     progress = progress or (lambda **_: None)
-    counts = {"chunks": 0, "arguments": 0, "mentions": 0, "observations": 0, "relations_deleted": 0,
+    counts = {"chunks": 0, "arguments": 0, "communities": 0, "mentions": 0, "observations": 0, "relations_deleted": 0,
               "merges_undone": 0, "entities_deleted": 0, "pairs_deleted": 0, "documents": 0}  # fmt: skip
     needles: list[str] = [uid]
     for _ in range(SWEEPS):
@@ -233,6 +234,7 @@ def _sweep(scope: Scope, *, uid: str, plan: dict, counts: dict, progress) -> lis
         counts["relations_deleted"] += row[0]["deleted"]
     row = cypher.write(scope, ARGUMENTS_DELETE, uid=uid)
     counts["arguments"] += row[0]["arguments"] if row else 0
+    counts["communities"] += communities_of_document_delete(scope, uid=uid)
     total = counts["chunks"] + len(chunks)
     for start in range(0, len(chunks), CHUNK_BATCH):
         batch = chunks[start : start + CHUNK_BATCH]

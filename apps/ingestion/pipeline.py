@@ -23,6 +23,8 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 
+from django.conf import settings
+
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.graph.write_failures import write_failure_record
@@ -180,10 +182,11 @@ def _window_write(scope, records, extractions, embedded, probing, seen):
         layers = chunks_duplicate_layers(scope, [_probe(records[i]) for i in readable])
     layers = dict(zip(readable, layers, strict=True))
     todo = [i for i in readable if layers[i][0] is None]
-    written = window_write(scope, chunks=[
-        WindowChunk(records[i], embedded[i], extractions[i].relations,
-                    tuple(extractions[i].arguments)) for i in todo
-    ], seen=seen) if todo else []  # fmt: skip
+    chunks = [WindowChunk(records[i], embedded[i], extractions[i].relations,
+                          tuple(extractions[i].arguments)) for i in todo]  # fmt: skip
+    step = settings.INGEST_COMMIT_CHUNKS  # chunks per transaction (1: each chunk committed)
+    written = [r for s in range(0, len(chunks), step)
+               for r in window_write(scope, chunks=chunks[s : s + step], seen=seen)]  # fmt: skip
     outcome = dict(zip(todo, written, strict=True))
     return records, extractions, embedded, layers, outcome
 

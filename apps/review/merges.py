@@ -5,10 +5,10 @@ Rules: the survivor is the entity the pair was proposed against (the SAME_AS end
 first) unless the caller names the other one. RELATED_TO that both had (same predicate, other end
 and direction) combine as ingestion does: weights add, confidence is the average, observations and
 chunks unite. Pending SAME_AS with third entities move (A-C becomes B-C) unless B already has a
-pending pair or a NOT_SAME with C; identical MENTIONS and NOT_SAME are not doubled; edges between
-the two are dropped. Every other relationship type moves as it is. Moved edges carry `moved_by`
-(a list: merges that moved them, latest last). The merged entity stays as a tombstone (status
-'merged') whose only edge is MERGED_INTO the survivor.
+pending pair or a NOT_SAME with C; identical MENTIONS, NOT_SAME, ABOUT (of an argument) and
+IN_COMMUNITY are not doubled; edges between the two are dropped. Every other relationship type
+moves as it is. Moved edges carry `moved_by` (a list: merges that moved them, latest last). The
+merged entity stays as a tombstone (status 'merged') whose only edge is MERGED_INTO the survivor.
 """
 
 from __future__ import annotations
@@ -93,7 +93,9 @@ SURVIVOR_COLLECTIONS = """
   COLLECT { MATCH (c)-[m:MENTIONS]->(b) WHERE EXISTS { (c)-[:MENTIONS]->(a) }
             RETURN {other: elementId(c), surface: m.surface, start: m.start, end: m.end} } AS mentions,
   COLLECT { MATCH (b)-[:SAME_AS {status: 'pending'}]-(o) RETURN DISTINCT elementId(o) } AS pending,
-  COLLECT { MATCH (b)-[:NOT_SAME]-(o) RETURN DISTINCT elementId(o) } AS not_same
+  COLLECT { MATCH (b)-[:NOT_SAME]-(o) RETURN DISTINCT elementId(o) } AS not_same,
+  COLLECT { MATCH (x)-[:ABOUT|IN_COMMUNITY]-(b) WHERE EXISTS { (x)-[:ABOUT|IN_COMMUNITY]-(a) }
+            RETURN DISTINCT elementId(x) } AS shared
 """
 
 SURVIVOR_EDGES = (
@@ -333,7 +335,7 @@ def merge_plan(edges: list[dict], mine: dict) -> dict:
         return plan
     related = {(r["out"], r["other"], r["props"].get("predicate")): r for r in mine["related"]}
     mentions = {(m["other"], m["surface"], m["start"], m["end"]) for m in mine["mentions"]}
-    pending, not_same = set(mine["pending"]), set(mine["not_same"])
+    pending, not_same, shared = (set(mine[k]) for k in ("pending", "not_same", "shared"))
     for edge in edges:
         kind, other, props = edge["type"], edge["other_id"], edge["props"]
         if edge["to_survivor"]:
@@ -354,6 +356,9 @@ def merge_plan(edges: list[dict], mine: dict) -> dict:
                 plan["dropped"].append(_edge_record(edge, "survivor already paired or not same"))
                 continue
             pending.add(other)
+        elif kind in ("ABOUT", "IN_COMMUNITY") and other in shared:
+            plan["dropped"].append(_edge_record(edge, "the survivor has it already"))
+            continue
         elif kind == "NOT_SAME":
             if other in not_same:
                 plan["dropped"].append(_edge_record(edge, "survivor already not same"))

@@ -96,7 +96,7 @@ CALL (a, b) {
 }
 RETURN s {.uid, .status, .score, .signals, .evidence, .reason, .decided_by,
           decided_at: toString(s.decided_at), created_at: toString(s.created_at)} AS pair,
-       sides, merged_edges, related, mentions, pending, not_same
+       sides, merged_edges, related, mentions, pending, not_same, shared
 LIMIT 1
 """
 )
@@ -187,7 +187,7 @@ def pair_detail(scope: Scope, *, uid: str) -> dict | None:
         for m in side["mentions"]:
             m["sentence"] = _sentence(m["text"] or "", m["start"], m["surface"])
     absorbed = names_absorbed(merged, survivor)
-    mine = {k: row[k] for k in ("related", "mentions", "pending", "not_same")}
+    mine = {k: row[k] for k in ("related", "mentions", "pending", "not_same", "shared")}
     plan = merge_plan(row["merged_edges"], mine)
     moves = plan["out"] + plan["in"]
     by_type = [{"type": t, "n": n}

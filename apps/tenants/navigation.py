@@ -48,7 +48,13 @@ GROUPS = [
             ("Ingestion jobs", "ingestion-jobs", Role.VIEWER),
         ],
     ),
-    ("Graph", [("Graph", "graph-page", Role.VIEWER)]),
+    (
+        "Graph",
+        [
+            ("Graph", "graph-page", Role.VIEWER),
+            ("Communities", "graph-communities", Role.VIEWER),
+        ],
+    ),
 ]
 
 

@@ -26,7 +26,7 @@ NOT_PAGES = {
     "review-bulk", "review-skipped-clear", "review-confirm", "review-reject", "review-skip",
     "review-merge-undo", "review-suspect-keep", "review-suspect-undo", "playbook-switch",
     "entry-invalidate", "kind-rows-from-entries", "console-export", "console-import",
-    "console-delete", "promotion-action",
+    "console-delete", "promotion-action", "graph-communities-refresh",
     # fragments htmx asks for, and a download
     "dashboard-jobs", "entity-review-extras", "review-suspect", "graph-connection",
     "graph-picker", "graph-entity-community", "entity-timeline", "kinds-jobs",
@@ -36,7 +36,7 @@ NOT_PAGES = {
 # Pages whose subject the demo data set has none of (no deletion, erasure, task, playbook...).
 NO_DEMO_LINK = {
     "document-deletion", "erasure-job", "console-deletion", "work-task", "playbook",
-    "entry-page", "knowledge-user", "work-task-context",
+    "entry-page", "knowledge-user", "work-task-context", "graph-community",
 }  # fmt: skip
 
 

@@ -1,6 +1,7 @@
 """The neomodel node classes every app shares, one module per family of memory."""
 
 from apps.graph.nodes import (
+    communities,
     conversations,
     documents,
     entities,
@@ -16,7 +17,8 @@ from apps.graph.nodes.failures import WriteFailure
 from apps.graph.nodes.tenancy import TenantNode
 
 # Extra schema (full-text, vector, composite keys) beyond what neomodel installs from the classes.
-FAMILIES = [documents, entities, failures, conversations, lessons, reviews, timeline, work]
+FAMILIES = [documents, entities, failures, conversations, lessons, reviews, timeline, work,
+            communities]  # fmt: skip
 
 # Labels the graph uses without a node class: counters and marks of one tenant each.
 CLASSLESS_LABELS = {"EntrySerial", "EntryToEmbed", "ExtractionMark", "GraphVersion",

@@ -37,6 +37,7 @@ ROUTES = {
     ("api-suspect-keep", "post"): "keep_suspect_merge",
     ("api-suspect-undo", "post"): "undo_suspect_merge",
     ("api-match-model-learn", "post"): "learn_match_model",
+    ("api-communities-refresh", "post"): "refresh_communities",
     ("api-messages-batch", "post"): "append_messages",
     ("api-messages-import", "post"): "import_messages",
     ("api-summary", "put"): "set_summary",
