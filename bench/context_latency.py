@@ -231,7 +231,7 @@ def _text_of(line: str) -> str:
 
 def profile_table(stages: list[dict], client: list[float], steps: dict) -> None:
     keys = ["to_django", "middleware_in", "auth", "permissions", "throttles", "parse",
-            "check_context", "embed", "store", "gathered", "block", "trace", "write_unit",
+            "check_context", "embed", "store", "gathered", "around", "block", "trace", "write_unit",
             "commit", "after_append", "view", "render", "middleware_out", "to_send", "send",
             "asgi_total"]  # fmt: skip
     print("profile, per stage over the counted calls (ms):")
