@@ -4,6 +4,7 @@ asserts nothing.
     .venv/bin/python bench/context_latency.py --profile             # ours alone, the stage table
     .venv/bin/python bench/context_latency.py --peer /work/peer-venv/bin/python \
         --peer-port 7793                                             # and the peer, interleaved
+    .venv/bin/python bench/context_latency.py --alone    # then each part of a call alone
 
 Data (the issue's): --users users x --messages-per-user messages over 2 sessions, one planted
 needle ("My <thing> is <value>.") in each of the first --needles users, --entities entities
@@ -231,7 +232,7 @@ def _text_of(line: str) -> str:
 
 def profile_table(stages: list[dict], client: list[float], steps: dict) -> None:
     keys = ["to_django", "middleware_in", "auth", "permissions", "throttles", "parse",
-            "check_context", "embed", "store", "gathered", "block", "trace", "write_unit",
+            "check_context", "embed", "store", "gathered", "around", "block", "trace", "write_unit",
             "commit", "after_append", "view", "render", "middleware_out", "to_send", "send",
             "asgi_total"]  # fmt: skip
     print("profile, per stage over the counted calls (ms):")
@@ -258,6 +259,11 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--warmup", type=int, default=40)
     ap.add_argument("--profile", action="store_true", help="print the stage table of each run")
+    ap.add_argument(
+        "--alone",
+        action="store_true",
+        help="after the runs, each part of a call alone (bench/context_alone.py)",
+    )
     ap.add_argument("--peer", help="the peer venv's python (bench/context_peer.py)")
     ap.add_argument("--peer-port", type=int, default=7793)
     ap.add_argument("--peer-password", default=str(ROOT / ".local" / "peer" / "neo4j" / "password"),
@@ -304,6 +310,10 @@ def main() -> None:
                             f"run {r}")  # fmt: skip
             if args.profile:
                 profile_table(done["stages"], done["client"], done["steps"])
+        if args.alone:
+            from bench.context_alone import alone
+
+            alone(scope, questions(rng, needles, args)[:100], row)
     finally:
         for child in (server, worker):
             child.terminate()

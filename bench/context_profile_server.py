@@ -102,6 +102,7 @@ def patch_all() -> None:
     context.do_trace_record_in = timed("trace", context.do_trace_record_in)
     context.after_append = timed("after_append", context.after_append)
     context._gathered = timed("gathered", context._gathered)
+    context.entities_around = timed("around", context.entities_around)
     write_unit = cypher.write_unit
 
     def write_unit_timed(scope, work):

@@ -13,6 +13,7 @@ from django.conf import settings
 
 from apps.conversations import context_floors as floors
 from apps.conversations import input_limits as limits
+from apps.conversations.context_entities import entities_around
 from apps.conversations.context_memory import entries_read, knowledge_read, passages_read
 from apps.conversations.message_fusion import messages_fused, word_places
 from apps.conversations.prompt_block import prompt_block
@@ -23,14 +24,13 @@ from apps.graph.embeddings import embed_one, get_embedder
 from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.graph.rank_fusion import rrf_fuse
 from apps.graph.scope import Scope
-from apps.resolution.twin_reads import with_twins
+from apps.resolution.twin_reads import twins_fold
 from memoryproject.thread_pools import thread_pool
 
 RECENT_SESSIONS = 20  # exact similarity over the user's latest messages in this many sessions,
 EXACT_BUDGET = 200  # at most this many (about 8 ms here); older ones are found as below
 DEPTH = 60  # places read from the full-text index, and kept of each ranking for the fusion
 INDEX_DEPTH = 200  # places read from the vector index (see below)
-MIN_NEIGHBOUR_CONFIDENCE = 0.5
 
 # Message candidates, in three parts whose cost is bounded (by the setting below for the third):
 # - the user's latest messages (up to EXACT_BUDGET, newest sessions first), unless the third
@@ -148,50 +148,6 @@ CALL () {
 OPTIONAL MATCH (sum:Summary {tenant: $tenant, user: $user, sid: $sid})
 RETURN by_words, unembedded, sum {.uid, .upto, .text} AS summary
 """
-# Neighbours 1-2 hops away through confident relations, the most observed first, then the most
-# recently seen (seed 002's order); prior traces that touched each entity, newest first (each
-# entity keeps the uids of its latest, see traces.RECENT_TRACES_KEPT). Both are optional: an
-# entity with no relation and no trace still gives its row.
-AROUND = """
-UNWIND $uids AS uid
-MATCH (e:Entity {uid: uid}) WHERE e.tenant = $tenant
-OPTIONAL CALL (e) {
-  MATCH (e)-[r:RELATED_TO]-(n:Entity)
-  WHERE r.confidence >= $min_conf AND n.tenant = $tenant AND n.status = 'active'
-  RETURN n, r, 1 AS hops, e AS via
-  ORDER BY r.weight DESC, r.last_seen DESC LIMIT $per
-  UNION
-  // Two hops go out only through the best first hops, so a hub next door costs no more.
-  MATCH (e)-[r1:RELATED_TO]-(v:Entity)
-  WHERE r1.confidence >= $min_conf AND v.tenant = $tenant AND v.status = 'active'
-  WITH e, v, r1 ORDER BY r1.weight DESC, r1.last_seen DESC LIMIT $per
-  MATCH (v)-[r:RELATED_TO]-(n:Entity)
-  WHERE r.confidence >= $min_conf AND n <> e AND r <> r1
-    AND n.tenant = $tenant AND n.status = 'active'
-  RETURN n, r, 2 AS hops, v AS via
-  ORDER BY r.weight DESC, r.last_seen DESC LIMIT $per
-}
-WITH e, n, r, hops, via ORDER BY r.weight DESC, r.last_seen DESC
-WITH e, collect(CASE WHEN n IS NOT NULL THEN
-                 {uid: n.uid, name: n.name, type: n.type, hops: hops, via: via.name,
-                  predicate: r.predicate, from: startNode(r).name, to: endNode(r).name,
-                  weight: r.weight, confidence: r.confidence, chunks: coalesce(r.chunks, [])[..50],
-                  last_seen: toString(r.last_seen)} END)[..$per] AS neighbours
-CALL (e) {
-  OPTIONAL CALL (e) {
-    UNWIND coalesce(e.recent_traces, []) AS uid
-    MATCH (t:ReasoningTrace {uid: uid}) WHERE t.tenant = $tenant
-    RETURN t ORDER BY t.created_at DESC LIMIT $traces
-  }
-  OPTIONAL MATCH (t)-[:FOR_MESSAGE]->(q:Message)
-  RETURN collect(CASE WHEN t IS NULL THEN null ELSE
-    {uid: t.uid, at: toString(t.created_at), own: t.user = $user,
-     question: CASE WHEN t.user = $user THEN q.text END,
-     session: CASE WHEN t.user = $user THEN t.sid END} END) AS traces
-}
-RETURN e {.uid, .name, .type, .description, aliases: coalesce(e.aliases, [])} AS entity,
-       neighbours, traces
-"""
 
 
 def check_context(
@@ -218,7 +174,7 @@ def check_context(
     # vector (words, knowledge) and the message's store go on; the others start once it is done.
     asked = isinstance(message, str) and message.strip()
     embedding = thread_pool("context-embed", 2).submit(
-        lambda: embed_one(message) if asked else None
+        copy_context().run, lambda: embed_one(message) if asked else None
     )
     steps: list[dict] = []
     # Searches in read transactions of their own, before the message commits (never finding it).
@@ -340,13 +296,24 @@ def _entities_by_meaning(unit, *, vector, want) -> tuple[dict, list[dict]]:
 
 
 def _gathered(unit, reads: dict[str, Future], *, user, message, vector, k, steps) -> dict:
-    """The searches' results fused, with the neighbourhood of the entities found (read in the
-    caller's transaction, which is open already), less what a passage says already."""
+    """The searches' results fused, with the neighbourhood of the entities found, less what a
+    passage says already. The neighbourhood is read (in the caller's transaction, open already)
+    as soon as both entity rankings are in, while the slower searches (the user's messages, the
+    passages) still run: it waited for them before (issue 36's profile)."""
     found: dict = {}
-    for read in reads.values():
-        part, read_steps = read.result()
-        found.update(part)
-        steps.extend(read_steps)
+
+    def take(*names):
+        for name in names:
+            part, read_steps = reads[name].result()
+            found.update(part)
+            steps.extend(read_steps)
+
+    take("words", "meaning")
+    fused = rrf_fuse({"vector": found.pop("by_meaning"), "words": found.pop("by_words")})[:k]
+    mark = time.perf_counter()
+    near = entities_around(unit, fused, user=user, k=k)
+    _step(steps, "neighbours_and_traces", mark, len(near["neighbours"]) + len(near["traces"]))
+    take(*(name for name in reads if name not in ("words", "meaning")))
     mark = time.perf_counter()
     rows = floors.unembedded_rows(found.pop("unembedded"), rows=found.pop("message_rows"),
                                   question=message, vector=vector,
@@ -358,37 +325,15 @@ def _gathered(unit, reads: dict[str, Future], *, user, message, vector, k, steps
     for part in ("messages", "passages", "entities", "knowledge", "entries"):
         floors.omitted_add(omitted, part, found.pop(f"{part}_below_floor"), floors.BELOW_FLOOR)
     floors.omitted_add(omitted, "knowledge", found.pop("knowledge_beyond_k"), floors.BEYOND_K)
-    fused = rrf_fuse({"vector": found.pop("by_meaning"), "words": found.pop("by_words")})[:k]
-    mark = time.perf_counter()
-    around = unit.run(AROUND, uids=[f["uid"] for f in fused], user=user, per=k * 2,
-                      traces=3, min_conf=MIN_NEIGHBOUR_CONFIDENCE) if fused else []  # fmt: skip
-    by_uid = {row["entity"]["uid"]: row for row in around}
-    entities, neighbours, traces, seen = [], [], [], {f["uid"] for f in fused}
-    for item in fused:
-        row = by_uid.get(item["uid"])
-        if row is None:
-            continue
-        entities.append({**row["entity"], "score": round(item["score"], 5), "ranks": item["ranks"]})
-        for n in row["neighbours"]:
-            if n["uid"] not in seen:
-                seen.add(n["uid"])
-                neighbours.append({**n, "of": item["uid"]})
-        for t in row["traces"]:
-            if t["uid"] not in {x["uid"] for x in traces}:
-                traces.append({**t, "about": item["uid"]})
-    neighbours.sort(key=lambda n: n["last_seen"] or "", reverse=True)
-    neighbours.sort(key=lambda n: -(n["weight"] or 0))  # stable: weight first, then recency
-    neighbours, said = floors.neighbours_not_in_passages(neighbours[: k * 2], found["passages"])
+    neighbours, said = floors.neighbours_not_in_passages(near["neighbours"], found["passages"])
     floors.omitted_add(omitted, "neighbours", said, floors.IN_PASSAGE)
-    entities, said = floors.entities_not_in_passages(entities, found["passages"])
+    entities, said = floors.entities_not_in_passages(near["entities"], found["passages"])
     floors.omitted_add(omitted, "entities", said, floors.IN_PASSAGE)
-    entities = with_twins(unit, entities)  # a pending pair shown once (docs/concepts/twins.md)
-    _step(steps, "neighbours_and_traces", mark, len(neighbours) + len(traces))
     return {
         **found,
-        "entities": entities,
+        "entities": twins_fold(entities, near["twins"]),  # a pair shown once (concepts/twins.md)
         "neighbours": [{key: v for key, v in n.items() if key != "chunks"} for n in neighbours],
-        "traces": traces[:k],
+        "traces": near["traces"][:k],
         "omitted": omitted,
     }
 

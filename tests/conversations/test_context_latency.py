@@ -2,6 +2,10 @@
 no vector run, the message and its trace committed before the answer, so the next call reads
 them, and nothing of another user or tenant on the way."""
 
+from concurrent.futures import ThreadPoolExecutor
+
+import torch
+
 from apps.conversations import context
 from apps.graph import cypher
 from apps.graph import embeddings as embeddings_module
@@ -25,6 +29,10 @@ class CountingEmbedder:
         self.texts.extend(texts)
         return self.real.embed(texts)
 
+    def embed_single(self, text):
+        self.texts.append(text)
+        return self.real.embed_single(text)
+
 
 def test_the_question_is_embedded_once(scope, monkeypatch):
     say(scope, "The boiler in the north depot was serviced on Monday.")
@@ -36,6 +44,20 @@ def test_the_question_is_embedded_once(scope, monkeypatch):
     )
     assert counting.texts == ["When was the boiler serviced?"]
     assert found["timings"]["embed_ms"] >= 0 and found["timings"]["server_ms"] > 0
+
+
+def test_a_question_alone_gets_the_batch_vector_on_one_torch_thread_of_its_own():
+    embedder = embeddings_module.get_embedder()
+    question = "What did the inspector say about the north depot's boiler?"
+    default = ThreadPoolExecutor(1).submit(torch.get_num_threads).result()
+    alone = ThreadPoolExecutor(1)
+    single = alone.submit(embedder.embed_single, question).result()
+    assert (
+        max(abs(a - b) for a, b in zip(single, embedder.embed([question])[0], strict=True)) < 1e-6
+    )
+    assert alone.submit(torch.get_num_threads).result() == 1
+    # The other threads keep torch's default (the batches of the workers use it).
+    assert ThreadPoolExecutor(1).submit(torch.get_num_threads).result() == default
 
 
 def test_the_next_call_reads_the_question_and_its_trace_is_committed(scope):
