@@ -327,12 +327,9 @@ def proposals_score(
     mine = Record(candidate.names, candidate.values, candidate.type, candidate.type_guessed,
                   candidate.context)  # fmt: skip
     params = tenant_params(claim.model_json)
-    unique = {m.uid: m for m in (*claim.same_name, *matches) if m.uid not in claim.not_same
-              and types_may_meet(candidate.type, candidate.type_guessed,
-                                 m.type or candidate.type, m.type_guessed)}  # fmt: skip
     scored = []
     tf_bits = None
-    for match in list(unique.values())[:SCORED]:
+    for match in matches_scored(candidate, claim, matches):
         theirs = Record(match.names, match.values, match.type or candidate.type,
                         match.type_guessed, match.context)  # fmt: skip
         compared = records_compare(candidate.type, mine, theirs, semantic=match.semantic,
@@ -348,6 +345,15 @@ def proposals_score(
                                                   params=params)))  # fmt: skip
     scored.sort(key=lambda p: (-p.probability, p.match.uid))
     return scored
+
+
+def matches_scored(candidate: EntityCandidate, claim: KeyClaim, matches: list) -> list[Match]:
+    """What `proposals_score` scores, in order: same name, then `matches`, each uid once (its
+    last read), no NOT_SAME, a type that may meet; the first SCORED (their neighbours are read)."""
+    unique = {m.uid: m for m in (*claim.same_name, *matches) if m.uid not in claim.not_same
+              and types_may_meet(candidate.type, candidate.type_guessed,
+                                 m.type or candidate.type, m.type_guessed)}  # fmt: skip
+    return list(unique.values())[:SCORED]
 
 
 def gate_decide(
