@@ -10,6 +10,7 @@ RSS of this process, which does what a worker does (both models and the pipeline
     .venv/bin/python bench/ingest_throughput.py --components   # and each spaCy component's time
     .venv/bin/python bench/ingest_throughput.py --floor   # and the floor (bench/ingest_floor.py)
     .venv/bin/python bench/ingest_throughput.py --receipts after.txt --diff before.txt
+    .venv/bin/python bench/ingest_throughput.py --check-neighbours   # bench/ingest_neighbours_check.py
 
 Prints a profile (bench/ingest_profile.py): this process's CPU by stage and the local Neo4j's
 CPU by query; `--receipts FILE` keeps the run's decisions (no uids) and `--diff OLD` compares
@@ -82,6 +83,9 @@ def main() -> None:
     parser.add_argument("--receipts", help="write the run's decisions (one line each) here")
     parser.add_argument("--diff", help="compare the run's decisions with this --receipts file")
     parser.add_argument("--no-profile", action="store_true", help="no hooks, no profile")
+    parser.add_argument("--check-neighbours", action="store_true",
+                        help="decide each window twice, with the cut's neighbours and every "
+                             "match's, and count the names decided otherwise (no timing)")  # fmt: skip
     args = parser.parse_args()
 
     import django
@@ -158,6 +162,10 @@ def main() -> None:
     ids = random.Random(args.seed)
     uuid.uuid4 = lambda: uuid.UUID(int=ids.getrandbits(128), version=4)
     lines: list[str] = []
+    if args.check_neighbours:
+        from ingest_neighbours_check import neighbours_check_install, neighbours_check_print
+
+        checked = neighbours_check_install()
     try:
         started, cpu, neo4j_started = time.perf_counter(), time.process_time(), neo4j_cpu()
         with count_round_trips() as trips:
@@ -204,6 +212,8 @@ def main() -> None:
     print(f"Neo4j CPU per chunk: {(neo4j_seconds or 0) / len(chunks) * 1000:.1f} ms; entities "
           f"created per chunk {totals['entities_created'] / len(chunks):.2f}, pending "
           f"{totals['entities_pending'] / len(chunks):.2f}")  # fmt: skip
+    if args.check_neighbours:
+        neighbours_check_print(checked)
     if args.receipts:
         receipts_write(args.receipts, lines)
         print(f"receipts: {len(lines)} lines in {args.receipts}")
