@@ -28,11 +28,14 @@ def neighbours_check_install() -> dict:
         return [[dataclasses.replace(m, context=known.get(m.uid, ())) for m in matches]
                 for _, _, matches in asked]  # fmt: skip
 
-    def checked(stx, groups, seen, **kwargs):
-        got = decide(stx, groups, seen, **kwargs)
+    def checked(stx, groups, seen, *, created_uid, **kwargs):
+        made: list[str] = []  # the second decision gives the window's new entities these uids
+        got = decide(stx, groups, seen, created_uid=lambda: made.append(created_uid()) or made[-1],
+                     **kwargs)  # fmt: skip
         gate_batch.contexts_fill = fill_all
+        again = iter(made)
         try:
-            every = decide(stx, groups, seen, **kwargs)
+            every = decide(stx, groups, seen, created_uid=lambda: next(again), **kwargs)
         finally:
             gate_batch.contexts_fill = fill
         stats["windows"] += 1
@@ -49,7 +52,7 @@ def neighbours_check_install() -> dict:
 
 
 def _decided(decision) -> tuple:
-    best = decision.match
+    best = decision.best
     return (decision.action, best.match.name if best else None,
             round(best.probability, 6) if best else None,
             tuple((p.match.name, round(p.probability, 6)) for p in decision.proposals))  # fmt: skip
