@@ -61,9 +61,9 @@ NEIGHBOURS = """
       MATCH (c)-[:MENTIONS]->(o:Entity {tenant: $tenant})
       WHERE o <> e AND o.status = 'active'
       RETURN o
-      UNION
-      MATCH (e)-[:RELATED_TO]-(o:Entity {tenant: $tenant})
-      WHERE o <> e AND o.status = 'active'
+      UNION  // o unlabelled here: with a label the planner may seek every active entity
+      MATCH (e)-[:RELATED_TO]-(o) WHERE o <> e  // and Expand(Into) each (a tenant scan)
+      WITH o WHERE o:Entity AND o.tenant = $tenant AND o.status = 'active'
       RETURN o LIMIT $context_names
     }
     RETURN DISTINCT [o.type, o.name] AS neighbour LIMIT $context_names
@@ -348,10 +348,9 @@ def proposals_score(
 
 
 def matches_scored(candidate: EntityCandidate, claim: KeyClaim, matches: list) -> list[Match]:
-    """What `proposals_score` scores, in order: same name, then `matches`, each uid once (its
-    last read), no NOT_SAME, a type that may meet; the first SCORED (their neighbours are read)."""
+    """What `proposals_score` scores, in order (gate_batch reads only these' neighbours)."""
     unique = {m.uid: m for m in (*claim.same_name, *matches) if m.uid not in claim.not_same
-              and types_may_meet(candidate.type, candidate.type_guessed,
+              and types_may_meet(candidate.type, candidate.type_guessed,  # each uid: last read
                                  m.type or candidate.type, m.type_guessed)}  # fmt: skip
     return list(unique.values())[:SCORED]
 
