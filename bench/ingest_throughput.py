@@ -157,10 +157,6 @@ def main() -> None:
     )
 
     profile = None if args.no_profile else profile_install()
-    # Reproducible uids: the gate breaks ties between equal scores by uid, so random ones would
-    # make two runs of the same code decide a few names differently (receipts diffs).
-    ids = random.Random(args.seed)
-    uuid.uuid4 = lambda: uuid.UUID(int=ids.getrandbits(128), version=4)
     lines: list[str] = []
     if args.check_neighbours:
         from ingest_neighbours_check import neighbours_check_install, neighbours_check_print
