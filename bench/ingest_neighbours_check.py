@@ -35,7 +35,8 @@ def neighbours_check_install() -> dict:
         gate_batch.contexts_fill = fill_all
         again = iter(made)
         try:
-            every = decide(stx, groups, seen, created_uid=lambda: next(again), **kwargs)
+            every = decide(stx, groups, seen, created_uid=lambda: next(again, None) or created_uid(),
+                           **kwargs)  # fmt: skip
         finally:
             gate_batch.contexts_fill = fill
         stats["windows"] += 1
