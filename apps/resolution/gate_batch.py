@@ -192,19 +192,19 @@ def contexts_fill(
     stx: ScopedTx, asked: list[tuple[EntityCandidate, KeyClaim, list[Match]]]
 ) -> list[list[Match]]:
     """Each `(candidate, claim, matches)`'s matches, those it will score with their neighbours
-    where a comparison reads them (an identical or variant name: records.context_counts):
-    from the claims' same-name entities when they are among them (read in the same
-    transaction, so alike), the others in one query for the window."""
-    known = {m.uid: m.context for _, claim, _ in asked for m in claim.same_name}
+    where a comparison reads them (an identical or variant name: records.context_counts), in
+    one query for the window, each entity once. A same-name entity the lookups found too is
+    scored as this read gives it, as when the lookup's row brought its neighbours (its "any
+    few" chunks need not be those another query's plan picks)."""
     needed = {m.uid for c, claim, matches in asked for m in matches_scored(c, claim, matches)
-              if m.uid not in known and context_counts(c.type, c.names, m.names, c.type,
-                                                       m.type or c.type)}  # fmt: skip
+              if context_counts(c.type, c.names, m.names, c.type, m.type or c.type)}  # fmt: skip
+    known = {}
     if needed:
         rows = stx.run(CONTEXTS_READ, uids=sorted(needed), **CONTEXT_PARAMS)
-        known.update(
-            (row["uid"], tuple(tuple(n) for n in row["side"]["context"] or () if n[0] and n[1]))
+        known = {
+            row["uid"]: tuple(tuple(n) for n in row["side"]["context"] or () if n[0] and n[1])
             for row in rows
-        )  # as match_of
+        }  # as match_of
     return [[dataclasses.replace(m, context=known[m.uid]) if m.uid in known else m
              for m in matches] for _, _, matches in asked]  # fmt: skip
 
