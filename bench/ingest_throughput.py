@@ -9,6 +9,12 @@ RSS of this process, which does what a worker does (both models and the pipeline
     .venv/bin/python bench/ingest_throughput.py --documents 1 --size 200000   # one 200 KB document
     .venv/bin/python bench/ingest_throughput.py --components   # and each spaCy component's time
     .venv/bin/python bench/ingest_throughput.py --floor   # and the floor (bench/ingest_floor.py)
+    .venv/bin/python bench/ingest_throughput.py --receipts after.txt --diff before.txt
+    .venv/bin/python bench/ingest_throughput.py --check-neighbours   # bench/ingest_neighbours_check.py
+
+Prints a profile (bench/ingest_profile.py): this process's CPU by stage and the local Neo4j's
+CPU by query; `--receipts FILE` keeps the run's decisions (no uids) and `--diff OLD` compares
+them with another run's, so a change of cost can show it changed no decision.
 
 Uses the configured Neo4j (`make run`'s, or NEO4J_LOCAL_PORT / NEO4J_BOLT_URL) in a throwaway
 tenant that is deleted at the end (its row in the configured relational database too).
@@ -74,6 +80,12 @@ def main() -> None:
     parser.add_argument("--floor", action="store_true",
                         help="also measure the floor: the model alone, beside spaCy's parse, "
                              "and with the names' encoding, 3 times in turn (ingest_floor.py)")  # fmt: skip
+    parser.add_argument("--receipts", help="write the run's decisions (one line each) here")
+    parser.add_argument("--diff", help="compare the run's decisions with this --receipts file")
+    parser.add_argument("--no-profile", action="store_true", help="no hooks, no profile")
+    parser.add_argument("--check-neighbours", action="store_true",
+                        help="decide each window twice, with the cut's neighbours and every "
+                             "match's, and count the names decided otherwise (no timing)")  # fmt: skip
     args = parser.parse_args()
 
     import django
@@ -136,13 +148,28 @@ def main() -> None:
     totals = {"chunks_written": 0, "entities_created": 0, "entities_merged": 0,
               "entities_pending": 0, "entities_unchanged": 0, "relations": 0, "duplicates_skipped": 0}  # fmt: skip
     collective = 0  # pending pairs merged once scored again (collective resolution)
+    from ingest_profile import (
+        profile_install,
+        profile_print,
+        receipt_lines,
+        receipts_diff,
+        receipts_write,
+    )
+
+    profile = None if args.no_profile else profile_install()
+    lines: list[str] = []
+    if args.check_neighbours:
+        from ingest_neighbours_check import neighbours_check_install, neighbours_check_print
+
+        checked = neighbours_check_install()
     try:
         started, cpu, neo4j_started = time.perf_counter(), time.process_time(), neo4j_cpu()
         with count_round_trips() as trips:
-            for text in docs:
+            for index, text in enumerate(docs):
                 size = validate_document_fields(scope, content=text, source="bench", url=None)
                 stored = document_store(scope, content=text, source="bench", size=size)
                 result = document_ingest(scope, document_uid=stored.uid, extractor=extractor)
+                lines += receipt_lines(index, result)
                 for key in totals:
                     totals[key] += result[key]
                 collective += len(result.get("collective_merges") or ())
@@ -176,6 +203,18 @@ def main() -> None:
         + f", collective_merges={collective}"
     )
     print(f"candidate texts the pipeline encoded: {len(text_vectors()._cache)}")
+    if profile is not None:
+        profile_print(profile, pipeline_cpu, neo4j_seconds, len(chunks))
+    print(f"Neo4j CPU per chunk: {(neo4j_seconds or 0) / len(chunks) * 1000:.1f} ms; entities "
+          f"created per chunk {totals['entities_created'] / len(chunks):.2f}, pending "
+          f"{totals['entities_pending'] / len(chunks):.2f}")  # fmt: skip
+    if args.check_neighbours:
+        neighbours_check_print(checked)
+    if args.receipts:
+        receipts_write(args.receipts, lines)
+        print(f"receipts: {len(lines)} lines in {args.receipts}")
+    if args.diff:
+        receipts_diff(args.diff, lines)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     print(f"peak RSS of this process (models + pipeline, as a worker): {peak:.0f} MiB")
 

@@ -40,10 +40,10 @@ from apps.resolution.gate import (
     candidates_embed,
     claim_and_matches,
     gate_decide,
-    pair_reason,
     proposals_score,
 )
 from apps.resolution.mention_writes import do_mentions_write
+from apps.resolution.pair_reasons import pair_reason
 from apps.resolution.relation_writes import do_relations_write
 from apps.resolution.text_evidence import candidates_with_text_values
 

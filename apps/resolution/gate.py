@@ -62,9 +62,9 @@ NEIGHBOURS = """
       MATCH (c)-[:MENTIONS]->(o:Entity {tenant: $tenant})
       WHERE o <> e AND o.status = 'active'
       RETURN o
-      UNION
-      MATCH (e)-[:RELATED_TO]-(o:Entity {tenant: $tenant})
-      WHERE o <> e AND o.status = 'active'
+      UNION  // o unlabelled here: with a label the planner may seek every active entity
+      MATCH (e)-[:RELATED_TO]-(o) WHERE o <> e  // and Expand(Into) each (a tenant scan)
+      WITH o WHERE o:Entity AND o.tenant = $tenant AND o.status = 'active'
       RETURN o LIMIT $context_names
     }
     RETURN DISTINCT [o.type, o.name] AS neighbour LIMIT $context_names
@@ -328,14 +328,12 @@ def proposals_score(
     mine = Record(candidate.names, candidate.values, candidate.type, candidate.type_guessed,
                   candidate.context)  # fmt: skip
     params = tenant_params(claim.model_json)
-    unique = {m.uid: m for m in (*claim.same_name, *matches) if m.uid not in claim.not_same
-              and types_may_meet(candidate.type, candidate.type_guessed,
-                                 m.type or candidate.type, m.type_guessed)}  # fmt: skip
     scored = []
     tf_bits = None
     sole = stx.scope.setting("sole_name_merges") == 1 and records.sole_carrier(  # tenant's switch
-        candidate.name, claim.same_name_count, [m.name for m in unique.values()])  # fmt: skip
-    for match in list(unique.values())[:SCORED]:
+        candidate.name, claim.same_name_count,
+        [m.name for m in matches_scored(candidate, claim, matches, limit=None)])  # fmt: skip
+    for match in matches_scored(candidate, claim, matches):
         theirs = Record(match.names, match.values, match.type or candidate.type,
                         match.type_guessed, match.context)  # fmt: skip
         compared = records_compare(candidate.type, mine, theirs, semantic=match.semantic,
@@ -352,6 +350,15 @@ def proposals_score(
                                                   params=params)))  # fmt: skip
     scored.sort(key=lambda p: (-p.probability, p.match.uid))
     return scored
+
+
+def matches_scored(candidate: EntityCandidate, claim: KeyClaim, matches: list,
+                   limit: int | None = SCORED) -> list[Match]:  # fmt: skip
+    """What `proposals_score` scores, in order (gate_batch reads only these' neighbours)."""
+    unique = {m.uid: m for m in (*claim.same_name, *matches) if m.uid not in claim.not_same
+              and types_may_meet(candidate.type, candidate.type_guessed,  # each uid: last read
+                                 m.type or candidate.type, m.type_guessed)}  # fmt: skip
+    return list(unique.values())[:limit]
 
 
 def gate_decide(
@@ -383,13 +390,6 @@ def gate_decide(
     pairs = tuple(f"'{p.match.name}' {_explained(p)}{held if p is best else ''} {rule} -> pending"
                   for p in pending)  # fmt: skip
     return Decision("pending", pending, best, f"{listed}{held} {rule} -> pending", pairs)
-
-
-def pair_reason(decision: Decision, index: int) -> str:
-    """The reason kept on the pending pair of `decision.proposals[index]`: its own evidence."""
-    if index < len(decision.pair_reasons):
-        return decision.pair_reasons[index]
-    return decision.reason
 
 
 def _explained(proposal: Proposal) -> str:

@@ -24,6 +24,7 @@ from apps.graph.cypher import ScopedTx
 from apps.resolution.candidate_groups import surface_names
 from apps.resolution.candidates import EntityCandidate
 from apps.resolution.comparisons.entity_types import compatible_types, types_may_meet
+from apps.resolution.comparisons.records import context_counts
 from apps.resolution.gate import (
     CONTEXT_PARAMS,
     INDEX_HITS,
@@ -36,21 +37,24 @@ from apps.resolution.gate import (
     candidate_words_query,
     gate_decide,
     match_of,
+    matches_scored,
     proposals_score,
 )
 
 # The fields of a match, its description compared with the row's, and a person's name parse
 # kept on it, so a worker that did not write it does not parse it again (see gate._SIDE_FIELDS).
-_SIDE = (
-    """{
+_FIELDS = """{
   uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json,
   parsed: e.name_parsed, type: e.type, type_guessed: coalesce(e.type_guessed, false),
   semantic: CASE WHEN e.description_embedding IS NOT NULL AND row.description_embedding IS NOT NULL
                  THEN 2 * vector.similarity.cosine(e.description_embedding, row.description_embedding) - 1
-                 ELSE null END,"""
-    + NEIGHBOURS
-    + "}"
-)
+                 ELSE null END"""
+# With its neighbours (gate.NEIGHBOURS): the same name's entities, nearly always scored.
+_SIDE = _FIELDS + "," + NEIGHBOURS + "}"
+# Without: an index lookup returns up to INDEX_HITS + 2 * MEANING_HITS matches a name, of which
+# at most SCORED are scored (gate.matches_scored), and the same entity comes back for many
+# names of a window; the neighbours of those scored are read after, once each (CONTEXTS_READ).
+_SIDE_BARE = _FIELDS + "}"
 
 # gate.KEY_CLAIM for every name of the window, claimed in the order given (sorted, so two
 # windows naming the same new names lock their keys alike); `row.seen` is the entity the
@@ -123,10 +127,21 @@ CALL (row) {
   WITH DISTINCT node AS e
   WHERE e.tenant = $tenant AND e.type IN row.types AND e.status = 'active'
   RETURN collect("""
-    + _SIDE
+    + _SIDE_BARE
     + """) AS sides
 }
 RETURN row.index AS index, sides
+"""
+)
+
+# The neighbours of the matches the window's lookups will score, each entity once.
+CONTEXTS_READ = (
+    """
+UNWIND $uids AS uid
+MATCH (e:Entity {tenant: $tenant, uid: uid})
+RETURN uid, e {"""
+    + NEIGHBOURS
+    + """} AS side
 """
 )
 
@@ -173,6 +188,27 @@ def matches_find_all(stx: ScopedTx, tenant: str, candidates: list[EntityCandidat
     return found
 
 
+def contexts_fill(
+    stx: ScopedTx, asked: list[tuple[EntityCandidate, KeyClaim, list[Match]]]
+) -> list[list[Match]]:
+    """Each `(candidate, claim, matches)`'s matches, those it will score with their neighbours
+    where a comparison reads them (an identical or variant name: records.context_counts), in
+    one query for the window, each entity once. A same-name entity the lookups found too is
+    scored as this read gives it, as when the lookup's row brought its neighbours (its "any
+    few" chunks need not be those another query's plan picks)."""
+    needed = {m.uid for c, claim, matches in asked for m in matches_scored(c, claim, matches)
+              if context_counts(c.type, c.names, m.names, c.type, m.type or c.type)}  # fmt: skip
+    known = {}
+    if needed:
+        rows = stx.run(CONTEXTS_READ, uids=sorted(needed), **CONTEXT_PARAMS)
+        known = {
+            row["uid"]: tuple(tuple(n) for n in row["side"]["context"] or () if n[0] and n[1])
+            for row in rows
+        }  # as match_of
+    return [[dataclasses.replace(m, context=known[m.uid]) if m.uid in known else m
+             for m in matches] for _, _, matches in asked]  # fmt: skip
+
+
 def seen_as(seen: dict, kind: str, norm: str) -> str | None:
     """The entity this document already resolved the name to: of the same type, else of a type
     a guess of it may stand for (one name within a source is one entity, whatever NER said)."""
@@ -206,6 +242,9 @@ def window_decide(
     }
     rest = [i for i in range(len(groups)) if i not in settled]
     looked_up = matches_find_all(stx, stx.scope.tenant, [groups[i][2] for i in rest])
+    looked_up = contexts_fill(
+        stx, [(groups[i][2], claims[i], m) for i, m in zip(rest, looked_up, strict=True)]
+    )
     found = dict(zip(rest, looked_up, strict=True))
     created: list[tuple[EntityCandidate, Match]] = []
     out = []

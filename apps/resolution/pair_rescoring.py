@@ -24,8 +24,9 @@ UNWIND $uids AS seed
 MATCH (:Entity {tenant: $tenant, uid: seed})-[s:SAME_AS {status: 'pending'}]-(:Entity)
 WHERE s.tenant = $tenant
 WITH DISTINCT s LIMIT $pairs
-MATCH (a:Entity {tenant: $tenant})-[s]->(b:Entity {tenant: $tenant})
-WHERE a.status = 'active' AND b.status = 'active' AND NOT EXISTS { (a)-[:NOT_SAME]-(b) }
+WITH s, startNode(s) AS a, endNode(s) AS b  // a MATCH on bound s may scan the tenant's entities
+WHERE a:Entity AND b:Entity AND a.tenant = $tenant AND b.tenant = $tenant
+  AND a.status = 'active' AND b.status = 'active' AND NOT EXISTS { (a)-[:NOT_SAME]-(b) }
 CALL (a) { WITH a AS e RETURN {"""
     + SIDE_FIELDS
     + """} AS left }

@@ -31,8 +31,8 @@ from apps.resolution.entity_values import (
     values_merged,
 )
 from apps.resolution.entity_writes import described_vector
-from apps.resolution.gate import pair_reason
 from apps.resolution.gate_batch import window_decide
+from apps.resolution.pair_reasons import pair_reason
 from apps.resolution.text_evidence import candidates_with_text_values
 
 ENTITIES_CREATE = """

@@ -112,7 +112,7 @@ def records_compare(
     )  # fmt: skip
     names = (*mine.names, *theirs.names)
     coded = all(model_codes(n) for n in (mine.names[0], theirs.names[0]))
-    if found[0].level not in CONTEXT_NAMES:
+    if found[0].level not in CONTEXT_NAMES:  # as context_counts says
         found.append(Compared("context", MISSING))
     else:  # a model number guessed a Person is no person: no employer or city conflicts
         found.append(compare_context("Object" if coded else kind, mine.context, theirs.context,
@@ -178,3 +178,10 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
         else "a registered name and its short form, no other organisation of the tenant either"
     )
     return Compared("rare_name", level, why)
+
+
+def context_counts(kind: str, my_names, their_names, my_type=None, their_type=None) -> bool:
+    """Whether `records_compare` reads the two sides' neighbours at all (beside a name in
+    CONTEXT_NAMES only): a reader may leave them unread otherwise (gate_batch.contexts_fill)."""
+    names_kind = neighbour_kind(my_type or kind, their_type or kind)
+    return compare_names(names_kind, my_names, their_names).level in CONTEXT_NAMES
