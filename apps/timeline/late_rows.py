@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from apps.graph.cypher import ScopedTx
+from apps.graph.graph_version import do_graph_stamp_renew
 from apps.timeline import state_writes as q
 from apps.timeline.rows import Row, content_of
 
@@ -100,6 +101,7 @@ def do_late_wave(
                                            new["uid"])  # fmt: skip
     if inserts:
         stx.run(q.STATES_INSERT, states=inserts, by=by)
+        do_graph_stamp_renew(stx)  # the one write of the rule that deletes (a NEXT link)
     if moves:
         stx.run(q.STATES_START_EARLIER, moves=moves)
     if seen:

@@ -19,7 +19,7 @@ from apps.graph.nodes.tenancy import TenantNode
 FAMILIES = [documents, entities, failures, conversations, lessons, reviews, timeline, work]
 
 # Labels the graph uses without a node class: counters and marks of one tenant each.
-CLASSLESS_LABELS = {"EntrySerial", "EntryToEmbed", "ExtractionMark", "GraphVersion",
+CLASSLESS_LABELS = {"EntrySerial", "EntryToEmbed", "ExtractionMark", "GraphStamp", "GraphVersion",
                     "MessageToEmbed", "SimilaritySync"}  # fmt: skip
 
 
