@@ -17,6 +17,7 @@ from django.utils.module_loading import import_string
 
 from apps.conversations import input_limits as limits
 from apps.graph import cypher
+from apps.graph.graph_version import do_graph_stamp_renew
 from apps.graph.scope import Scope
 from apps.tenants.models import Job, KeyScope
 from apps.tenants.services import audit_record, job_create, job_enqueue, job_run
@@ -124,6 +125,13 @@ RETURN count(c) AS n
 """
 
 
+def _step(stx, user: str, sid: str, uids: list[str]) -> list[dict]:
+    """One step of the erasure; the graph gets a new stamp with it (apps/graph/graph_version.py:
+    no answer kept before a delete is given after it)."""
+    do_graph_stamp_renew(stx)
+    return stx.run(STEP, user=user, sid=sid, uids=uids)
+
+
 def erasure_hooks() -> list:
     return [import_string(path) for path in settings.MESSAGE_ERASURE_HOOKS]
 
@@ -145,7 +153,9 @@ def messages_erase(scope: Scope, *, user: str, sid: str | None, on_step=None) ->
                 uids = [r["uid"] for r in cypher.read(scope, NEWEST, user=user, sid=one, step=step)]
                 for hook in hooks:
                     hook(scope, message_uids=uids)
-                row = cypher.write(scope, STEP, user=user, sid=one, uids=uids)
+                row = cypher.write_unit(
+                    scope, lambda stx, one=one, uids=uids: _step(stx, user, one, uids)
+                )
                 if not row:
                     break
                 counts["messages"] += row[0]["deleted"]

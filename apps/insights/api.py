@@ -79,6 +79,13 @@ class ScoredOut(NodeOut):
 class KeptOut(serializers.Serializer):
     at = serializers.CharField(allow_null=True)
     kept = serializers.BooleanField(help_text="answered from a kept answer (no computation)")
+    stamp = serializers.CharField(
+        allow_null=True,
+        required=False,
+        default=None,
+        help_text="the graph's stamp the answer was kept under (none at a time): another stamp "
+        "is another graph, or one a write that deletes changed",
+    )
 
 
 class GroupOut(serializers.Serializer):

@@ -20,7 +20,7 @@ from apps.graph import algorithms
 from apps.graph.algorithms import GraphOutOfMemory, GraphTooLarge, View
 from apps.graph.scope import Scope
 from apps.insights.heavy_runs import RETRY_AFTER_SECONDS, heavy_run
-from apps.insights.kept_answers import kept_answer
+from apps.insights.kept_answers import kept_answer_stamped
 from memoryproject.api_errors import ApplicationError
 
 NAMED_BY = 3  # a community is named by its most important members
@@ -57,8 +57,8 @@ def _answer(scope: Scope, question: dict, at: datetime | None, compute: Callable
 
     if at is not None:
         return {**heavy(), "at": iso_time(at), "kept": False}
-    answer, kept = kept_answer(scope, question, heavy)
-    return {**answer, "at": None, "kept": kept}
+    answer, kept, stamp = kept_answer_stamped(scope, question, heavy)
+    return {**answer, "at": None, "kept": kept, "stamp": stamp}
 
 
 def _entity(row: dict, **extra) -> dict:
@@ -187,7 +187,7 @@ def graph_communities(scope: Scope, *, at: datetime | None = None, limit: int = 
     answer = _answer(scope, {"q": "communities"}, at, lambda: _communities(scope, at))
     communities = answer["communities"]
     return {"total": len(communities), "communities": communities[:limit],
-            "at": answer["at"], "kept": answer["kept"]}  # fmt: skip
+            "at": answer["at"], "kept": answer["kept"], "stamp": answer.get("stamp")}  # fmt: skip
 
 
 def entity_community(scope: Scope, *, uid: str, at: datetime | None = None) -> dict | None:

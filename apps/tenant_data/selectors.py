@@ -25,9 +25,10 @@ RELATIONSHIPS = """
 MATCH (a)-[r]->(b) WHERE a.tenant = $tenant OR b.tenant = $tenant OR r.tenant = $tenant
 RETURN type(r) AS type, count(r) AS n
 """
-# The graph version counts writes; it is no memory (an emptied tenant keeps it).
+# The graph version counts writes and the stamp names the graph; neither is memory (an emptied
+# tenant keeps them).
 MEMORY_PRESENT = """
-MATCH (n) WHERE n.tenant = $tenant AND NOT n:GraphVersion
+MATCH (n) WHERE n.tenant = $tenant AND NOT n:GraphVersion AND NOT n:GraphStamp
 RETURN labels(n) AS labels LIMIT 1
 """
 

@@ -102,6 +102,9 @@ class StatsOut(serializers.Serializer):
     episodes = serializers.IntegerField()
     lessons = serializers.IntegerField()
     playbooks = serializers.IntegerField()
+    graph_stamp = serializers.CharField(
+        allow_null=True, help_text="the graph's stamp: another one is another graph (or the "
+        "same one after a write that deleted)")  # fmt: skip
     read_at = serializers.DateTimeField()
 
 

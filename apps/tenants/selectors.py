@@ -9,12 +9,17 @@ from apps.graph.scope import Scope
 from apps.tenants.memory_parts import job_label, memory_counts_query
 from apps.tenants.models import Job
 
+# The graph's stamp (apps/graph/graph_version.py): another one is another graph, or the same one
+# after a write that deleted.
+STAMP = "COLLECT { MATCH (g:GraphStamp {tenant: $tenant}) RETURN g.id }[0] AS graph_stamp"
+
 
 def tenant_stats(scope: Scope) -> dict:
-    """Every memory app's counts of the tenant (apps/tenants/memory_parts.py), in one round trip:
-    each count uses its label's tenant index, never a scan of other tenants."""
+    """Every memory app's counts of the tenant (apps/tenants/memory_parts.py) and the graph's
+    stamp, in one round trip: each count uses its label's tenant index, never a scan of other
+    tenants."""
     query = memory_counts_query()
-    counts = cypher.read(scope, query)[0] if query else {}
+    counts = cypher.read(scope, f"{query}, {STAMP}" if query else f"RETURN {STAMP}")[0]
     return {**counts, "read_at": timezone.now().isoformat()}
 
 

@@ -11,7 +11,9 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from neo4j.exceptions import DriverError, Neo4jError
 
+from apps.graph.graph_version import graph_stamp_make
 from apps.graph.scope import Scope
 from apps.tenants.auth import scope_for_system
 from apps.tenants.models import (
@@ -31,7 +33,14 @@ logger = logging.getLogger(__name__)
 
 
 def tenant_create(*, slug: str, name: str, settings: dict | None = None) -> Tenant:
-    return Tenant.objects.create(slug=slug, name=name, settings=settings or {})
+    """The tenant, and its graph's stamp (apps/graph/graph_version.py). A graph that is down
+    now gets its stamp at its first kept answer instead."""
+    tenant = Tenant.objects.create(slug=slug, name=name, settings=settings or {})
+    try:
+        graph_stamp_make(scope_for_system(tenant, "system:tenant"))
+    except (Neo4jError, DriverError, OSError) as exc:
+        logger.warning("tenant %s: no graph stamp yet (%s)", tenant.slug, type(exc).__name__)
+    return tenant
 
 
 def api_key_issue(

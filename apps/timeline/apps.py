@@ -12,6 +12,9 @@ class TimelineConfig(AppConfig):
         memory_part_register(
             MemoryPart(
                 app=self.label,
-                job_labels=(("rows_from_entries", "Rows from entries"),),
+                job_labels=(
+                    ("rows_from_entries", "Rows from entries"),
+                    ("kind_embed", "Text values embedded"),
+                ),  # fmt: skip
             )
         )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 from apps.graph.cypher import ScopedTx
+from apps.graph.graph_version import do_graph_stamp_renew
 from apps.timeline import state_writes as q
 from apps.timeline.rows import Row, content_of
 
@@ -37,23 +38,39 @@ def _relations(state: dict | None) -> str:
     return content_of({}, json.loads(state["relations_json"] or "{}") if state else {})[1]
 
 
+def _around(stx: ScopedTx, wave: list[Row], by_key: dict, first: bool) -> list:
+    """(row, the State it falls in, the one after it) for each row of the wave. The first wave
+    takes what the lock read (the entity's earliest row of the batch: apps/timeline/
+    state_writes.py ENTITIES_LOCK), so a batch with one late row per entity reads no more."""
+    out, ask = [], []
+    for row in wave:
+        target = by_key[(row.kind.name, row.key)]
+        if first and target.around is not None:
+            out.append((row, *target.around))
+        else:
+            ask.append(row)
+    if ask:
+        rows = {row.index: row for row in ask}
+        params = [{"index": r.index, "entity": by_key[(r.kind.name, r.key)].uid, "t": r.t}
+                  for r in ask]  # fmt: skip
+        for got in stx.run(q.STATES_AROUND, rows=params):
+            out.append((rows[got["index"]], native(got["state"]), native(got["next"])))
+    return out
+
+
 def do_late_wave(
-    stx: ScopedTx, wave: list[Row], by_key: dict, by: str
+    stx: ScopedTx, wave: list[Row], by_key: dict, by: str, *, first: bool = False
 ) -> tuple[dict[int, dict], set[str]]:
-    """One wave (at most one late row per entity): one read, then the writes it decides.
+    """One wave (at most one late row per entity): one read (none for the first), then the
+    writes it decides.
     Returns the receipts and the entities whose relation windows the wave changed: a late row
     that names the relations of the State it falls in leaves every window as it was, so those
     entities need no rebuild (most late rows of a feed only correct a value)."""
     from apps.timeline.write_rule import _new_state, _receipt, _start
 
-    rows = {row.index: row for row in wave}
-    params = [{"index": r.index, "entity": by_key[(r.kind.name, r.key)].uid, "t": r.t}
-              for r in wave]  # fmt: skip
     inserts, moves, seen, receipts, windows = [], [], [], {}, set()
-    for got in stx.run(q.STATES_AROUND, rows=params):
-        row = rows[got["index"]]
+    for row, state, after in _around(stx, wave, by_key, first):
         target = by_key[(row.kind.name, row.key)]
-        state, after = native(got["state"]), native(got["next"])
         if state is not None and row.t == state["valid_from"]:
             status, reason = ("unchanged", "") if same(state, row) else (
                 "refused", "conflict: another row has this time")  # fmt: skip
@@ -84,6 +101,7 @@ def do_late_wave(
                                            new["uid"])  # fmt: skip
     if inserts:
         stx.run(q.STATES_INSERT, states=inserts, by=by)
+        do_graph_stamp_renew(stx)  # the one write of the rule that deletes (a NEXT link)
     if moves:
         stx.run(q.STATES_START_EARLIER, moves=moves)
     if seen:

@@ -19,6 +19,8 @@ import json
 from apps.graph import cypher
 from apps.graph.embeddings import Embedder, get_embedder
 from apps.graph.scope import Scope
+from apps.tenants.models import Job, JobStatus, KeyScope
+from apps.tenants.services import job_create, job_enqueue, job_run
 from apps.timeline.kinds import KindSpec, kind_get
 from memoryproject.api_errors import ApplicationError
 from memoryproject.refusals import refusal_recorded
@@ -148,3 +150,55 @@ def nearest(
 @cypher.bounded_read("nearest")
 def _nearest_read(scope: Scope, **params) -> list[dict]:
     return cypher.read(scope, NEAREST, **params)
+
+
+# embed() off the request: a job gives vectors to everything of the kind that waits, `limit` a
+# round, with its progress on the job's row (the jobs page and GET /api/v1/jobs/{uid}).
+JOB_KIND = "kind_embed"
+ACTOR = "system:kind-embed"
+RIGHTS = frozenset({KeyScope.MEMORY_READ, KeyScope.MEMORY_WRITE})
+MAX_ROUNDS = 1000
+
+
+def check_kind_embed_queue(scope: Scope, *, kind: str, limit: int = 100) -> Job:
+    """The job that embeds what waits of `kind`: the one already queued or running for the kind
+    when there is one (asking twice queues one job), else a new one (404 for no such kind, 400
+    naming `embed` for a kind without it, 503 when the broker cannot be reached)."""
+    from apps.timeline import tasks
+
+    spec = _embedding_kind(scope, kind)
+    unfinished = Job.objects.filter(tenant__uid=scope.tenant, kind=JOB_KIND, subject=spec.name,
+                                    status__in=[JobStatus.QUEUED, JobStatus.RUNNING])  # fmt: skip
+    job = unfinished.order_by("created_at").first()
+    if job is not None:
+        return job
+    waiting = cypher.read(scope, WAITING_COUNT, kind=spec.name)[0]["n"]
+    job = job_create(scope, kind=JOB_KIND, subject=spec.name, total=waiting)
+    job_enqueue(job, tasks.kind_embed, job.uid, max(1, min(limit, MAX_EMBED)))
+    return job
+
+
+def kind_embed_run(*, job_uid: str, limit: int = 100, embedder: Embedder | None = None):
+    """A worker's side: embed() a round at a time until nothing waits (or a round moves
+    nothing: a writer changing the text meanwhile keeps it waiting for the next job). Progress
+    and result count for the job, not the delivery: what waited when it was queued (and came
+    since) less what waits now. Two workers on one job (a task delivered twice) give each entity
+    one vector, since each write is guarded by the text it read, and report the same counts."""
+    row = Job.objects.filter(uid=job_uid).values("subject", "progress").first() or {}
+    kind, queued = row.get("subject", ""), int((row.get("progress") or {}).get("total") or 0)
+
+    def work(scope: Scope, progress) -> dict:
+        total, done, got, before = queued, 0, {}, None
+        for _ in range(MAX_ROUNDS):
+            got = check_kind_embed(scope, kind=kind, limit=limit, embedder=embedder)
+            total = max(total, done + got["waiting"])
+            done = max(done, total - got["waiting"])
+            progress(done=done, total=total)
+            if not got["waiting"] or (got["embedded"] == 0 and got["waiting"] == before):
+                break
+            before = got["waiting"]
+        return {"kind": kind, "model": got.get("model"), "embedded": done,
+                "waiting": got.get("waiting", 0)}  # fmt: skip
+
+    return job_run(job_uid, work, actor=ACTOR, permissions=RIGHTS,
+                   refusals={ApplicationError: "The kind no longer embeds text, or is gone."})  # fmt: skip

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
-from apps.timeline.meaning import MAX_EMBED, MAX_NEAREST, check_kind_embed, nearest
+from apps.tenants.services import QUEUE_DOWN
+from apps.timeline.meaning import MAX_EMBED, MAX_NEAREST, check_kind_embed_queue, nearest
 from memoryproject.api_errors import StrictSerializer
+from memoryproject.api_schema import ErrorOut
 from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import query_params, validated
 
@@ -19,6 +22,8 @@ class EmbedIn(StrictSerializer):
 
 
 class EmbedOut(serializers.Serializer):
+    """The result of the embedding job."""
+
     kind = serializers.CharField()
     model = serializers.CharField(help_text="the model whose name each vector keeps")
     embedded = serializers.IntegerField()
@@ -41,12 +46,18 @@ class EmbedApi(RecordsRefusals, APIView):
     refusal_kind = "embed"
     required_scope = KeyScope.MEMORY_WRITE
 
-    @extend_schema(request=EmbedIn, responses=EmbedOut,
-                   summary="Give vectors to the entities of the kind whose text waits "
-                           "(at most `limit`); call again until `waiting` is 0")  # fmt: skip
+    @extend_schema(request=EmbedIn,
+                   responses={202: JobAcceptedOut,
+                              400: OpenApiResponse(ErrorOut, description="the kind embeds nothing"),
+                              404: OpenApiResponse(ErrorOut, description="no such kind"),
+                              503: OpenApiResponse(ErrorOut, description=QUEUE_DOWN)},
+                   summary="Queue a job that gives vectors to every entity of the kind whose "
+                           "text waits, `limit` a round (the one already queued when there is "
+                           "one); its result is {kind, model, embedded, waiting}")  # fmt: skip
     def post(self, request, kind: str):
         data = validated(request, EmbedIn)
-        return Response(check_kind_embed(request.auth, kind=kind[:40], limit=data["limit"]))
+        job = check_kind_embed_queue(request.auth, kind=kind[:40], limit=data["limit"])
+        return job_accepted(job)
 
 
 class NearestApi(APIView):

@@ -17,6 +17,7 @@ from apps.resolution.signals import name_normalize
 RELATIONS_OPEN = """
 UNWIND $opens AS o
 MATCH (e:Entity {tenant: $tenant, uid: o.entity})
+USING INDEX SEEK e:Entity(uid)
 MERGE (x:Entity {tenant: $tenant, kind: o.target_kind, key: o.target})
 ON CREATE SET x.uid = randomUUID(), x.name = o.target, x.norm_name = o.target_norm,
               x.type = o.target_type, x.status = 'active', x.aliases = [], x.norm_aliases = [],
@@ -50,6 +51,7 @@ CALL (uid) {
 }
 WITH uid, collect(s {.valid_from, .valid_to, .relations_json}) AS states
 MATCH (e:Entity {tenant: $tenant, uid: uid})
+USING INDEX SEEK e:Entity(uid)
 CALL (e) {
   OPTIONAL MATCH (e)-[r:RELATED_TO]->(x:Entity)
   WHERE r.kind_relation

@@ -48,6 +48,9 @@ class Target:
     # values of its current State, which the write rule replaces whole.
     text_values: str | None = None
     pending: list = field(default_factory=list)  # new States, in time order
+    # The States around the entity's earliest row of the batch when that row is late (read with
+    # the lock): (the State it falls in or None, the one after it).
+    around: tuple | None = None
 
 
 def _content(state: dict) -> tuple[str, str]:
@@ -108,6 +111,8 @@ def do_rows_write(
             raise StateMoved(key)
         by_key[key] = Target(uid=got["uid"], kind=kinds[got["kind"]], state=state,
                              text_values=got["text_values"])  # fmt: skip
+        if got["after"] is not None:
+            by_key[key].around = (native(got["around"]), native(got["after"]))
     late: dict[tuple[str, str], list[Row]] = {}
     seen: list[dict] = []
     # Sorted by time, the rows before the current State come first: those are late.
@@ -121,6 +126,7 @@ def do_rows_write(
         receipts[row.index] = _receipt(row, status, reason, written)
     _append(stx, by_key.values(), seen, kinds, by)
     _late_waves(stx, late, by_key, receipts, kinds, by)
+    _entities_set(stx, by_key.values())
     if any(r["status"] in ("created", "changed") for r in receipts.values()):
         do_graph_version_bump(stx)  # kept whole-graph answers (apps.insights) see new States
     return [receipts[row.index] for row in rows]
@@ -157,7 +163,8 @@ def _pending(row: Row, target: Target, prev: str | None, before: dict) -> None:
 
 def _append(stx: ScopedTx, targets, seen: list, kinds: dict, by: str) -> None:
     """New States in waves (the n-th new State of each entity in wave n, so its prev exists),
-    each wave's relation edges closed and opened after it, then each entity's current values."""
+    each wave's relation edges closed and opened after it (the entities' current values are set
+    once for the batch, after the late rows: `_entities_set`)."""
     waves: list[list[dict]] = []
     for target in targets:
         for n, state in enumerate(target.pending):
@@ -171,7 +178,6 @@ def _append(stx: ScopedTx, targets, seen: list, kinds: dict, by: str) -> None:
                           by=by)  # fmt: skip
     if seen:
         stx.run(q.STATES_SEEN, seen=seen)
-    _entities_set(stx, targets)
 
 
 def _state_params(state: dict) -> dict:
@@ -203,13 +209,8 @@ def _late_waves(stx, late, by_key, receipts, kinds, by) -> None:
     for n in range(depth):
         wave = [rows[n] for rows in late.values() if len(rows) > n]
         kind_of = {by_key[(row.kind.name, row.key)].uid: row.kind for row in wave}
-        done, windows = do_late_wave(stx, wave, by_key, by)
+        done, windows = do_late_wave(stx, wave, by_key, by, first=n == 0)
         receipts.update(done)
         touched.update({uid: kind_of[uid] for uid in windows if kind_of[uid].relations})
-    starts = [{"uid": t.uid, "first": t.first, "state": None, "since": None, "values_json": None,
-               "embed_hash": None}
-              for t in by_key.values() if t.first is not None and late]  # fmt: skip
-    if starts:
-        stx.run(q.ENTITIES_SET, entities=starts)
     if touched:
         do_windows_rebuild(stx, entities=sorted(touched), kinds_of=touched, kinds=kinds, by=by)

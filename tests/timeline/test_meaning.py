@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from apps.graph.embeddings import get_embedder
+from apps.timeline import tasks
 from apps.timeline.kinds import check_kind_declare
 from apps.timeline.meaning import check_kind_embed, nearest
 from apps.timeline.services import check_rows_write
@@ -119,7 +120,10 @@ def test_embed_and_nearest_over_the_api(tenant, api_client):
     assert api_client.post("/api/v1/rows", {"rows": [manual(k) for k in TEXTS]},
                            format="json").status_code == 200  # fmt: skip
     got = api_client.post("/api/v1/kinds/Manual/embed", {"limit": 10}, format="json")
-    assert got.status_code == 200 and got.json()["embedded"] == 3 and got.json()["waiting"] == 0
+    assert got.status_code == 202  # a job (tests/timeline/test_meaning_job.py): run it here
+    tasks.kind_embed(got.json()["job"], 10)
+    result = api_client.get(got.json()["url"]).json()["result"]
+    assert result["embedded"] == 3 and result["waiting"] == 0
     found = api_client.get("/api/v1/kinds/Manual/nearest", {"q": "bake a loaf", "limit": 2})
     assert found.status_code == 200 and found.json()["results"][0]["key"] == "m3"
     assert found.json()["model"] == get_embedder().name

@@ -21,7 +21,7 @@ FAMILIES = [documents, entities, failures, conversations, lessons, reviews, time
             communities]  # fmt: skip
 
 # Labels the graph uses without a node class: counters and marks of one tenant each.
-CLASSLESS_LABELS = {"EntrySerial", "EntryToEmbed", "ExtractionMark", "GraphVersion",
+CLASSLESS_LABELS = {"EntrySerial", "EntryToEmbed", "ExtractionMark", "GraphStamp", "GraphVersion",
                     "MessageToEmbed", "SimilaritySync"}  # fmt: skip
 
 

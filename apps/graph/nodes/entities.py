@@ -57,6 +57,9 @@ SCHEMA = [
     # The shards of a tenant's graph version (apps/graph/graph_version.py).
     "CREATE CONSTRAINT graph_version_shard IF NOT EXISTS "
     "FOR (v:GraphVersion) REQUIRE (v.tenant, v.shard) IS UNIQUE",
+    # The tenant's graph stamp, one a tenant (apps/graph/graph_version.py).
+    "CREATE CONSTRAINT graph_stamp_tenant IF NOT EXISTS "
+    "FOR (s:GraphStamp) REQUIRE s.tenant IS UNIQUE",
     "CREATE FULLTEXT INDEX entity_names IF NOT EXISTS FOR (e:Entity) "
     "ON EACH [e.name, e.aliases, e.name_keys, e.tenant, e.type, e.status]",
     "CYPHER 25 CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON e.embedding "

@@ -34,7 +34,8 @@ EXPORT_PAGE = 500
 LABELS = """
 CALL db.labels() YIELD label
 CALL (label) { MATCH (n:$(label)) WHERE n.tenant = $tenant RETURN count(n) AS n }
-WITH label, n WHERE n > 0
+// The graph's stamp stays with its graph: an import into another tenant is another graph.
+WITH label, n WHERE n > 0 AND label <> 'GraphStamp'
 RETURN label, n ORDER BY label
 """
 # One page of a label's nodes (those whose first label in sort order is this one), each with
