@@ -130,6 +130,11 @@ def twins_fold(items: list[dict], twins: dict[str, list[dict]]) -> list[dict]:
     for _, uid in kept:
         item = dict(by_uid[uid])
         shown = [uid, *(u for u, under in folded.items() if under == uid)]
+        if "ranks" in item:  # the row stands for its twins too: each ranking's best place
+            item["ranks"] = dict(item["ranks"])
+            for member in shown[1:]:
+                for name, at in by_uid[member].get("ranks", {}).items():
+                    item["ranks"][name] = min(item["ranks"].get(name, at), at)
         listed, item["twins"] = {uid}, []
         for member in shown:  # its own twins, then those of the items folded under it
             for twin in twins.get(member, ()):

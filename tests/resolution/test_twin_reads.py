@@ -133,3 +133,14 @@ def test_fold_keeps_the_primary_at_the_better_place_and_follows_a_chain():
     assert [i["uid"] for i in folded] == ["a", "x"]
     assert [t["uid"] for t in folded[0]["twins"]] == ["b", "c"]
     assert folded[1]["twins"] == []
+
+
+def test_the_shown_side_carries_each_rankings_best_place_of_the_pair():
+    """Search says how its rankings placed a row: a row that stands for a pair says the better
+    place of either side (the document's mention first by words, the agent's entity shown)."""
+    items = [{"uid": "b", "ranks": {"words": 1, "meaning": 3}}, {"uid": "a", "ranks": {"words": 2}}]
+    found = {"b": [_twin("a", 0.9, False)], "a": [_twin("b", 0.9, True)]}
+    folded = twin_reads.twins_fold(items, found)
+    assert [i["uid"] for i in folded] == ["a"]
+    assert folded[0]["ranks"] == {"words": 1, "meaning": 3}
+    assert items[1]["ranks"] == {"words": 2}  # the read rows are left as they were
