@@ -33,7 +33,7 @@ class AnswerIn(StrictSerializer):
                                      max_value=community_selectors.MAX_ANSWER, default=3)  # fmt: skip
 
 
-class CommunityOut(serializers.Serializer):
+class StoredCommunityOut(serializers.Serializer):
     uid = serializers.CharField()
     name = serializers.CharField(allow_blank=True)
     size = serializers.IntegerField()
@@ -49,10 +49,10 @@ class CommunityOut(serializers.Serializer):
 
 class ListOut(serializers.Serializer):
     total = serializers.IntegerField()
-    communities = CommunityOut(many=True)
+    communities = StoredCommunityOut(many=True)
 
 
-class ScoredCommunityOut(CommunityOut):
+class ScoredCommunityOut(StoredCommunityOut):
     score = serializers.FloatField(help_text="cosine of its summary and the question")
 
 
@@ -76,14 +76,14 @@ class PassageOut(serializers.Serializer):
     text = serializers.CharField()
 
 
-class DocumentOut(serializers.Serializer):
+class CommunityDocumentOut(serializers.Serializer):
     uid = serializers.CharField()
     title = serializers.CharField(allow_blank=True, allow_null=True)
     source = serializers.CharField(allow_blank=True, allow_null=True)
     chunks = serializers.IntegerField(help_text="its chunks naming members")
 
 
-class PairSideOut(serializers.Serializer):
+class CommunityPairSideOut(serializers.Serializer):
     uid = serializers.CharField()
     name = serializers.CharField(allow_blank=True, allow_null=True)
 
@@ -91,14 +91,14 @@ class PairSideOut(serializers.Serializer):
 class FusionOut(serializers.Serializer):
     uid = serializers.CharField(help_text="the pending SAME_AS pair, for the review API")
     score = serializers.FloatField(allow_null=True)
-    a = PairSideOut()
-    b = PairSideOut()
+    a = CommunityPairSideOut()
+    b = CommunityPairSideOut()
 
 
-class DetailOut(CommunityOut):
+class DetailOut(StoredCommunityOut):
     members = MemberOut(many=True)
     passages = PassageOut(many=True)
-    document_list = DocumentOut(many=True)
+    document_list = CommunityDocumentOut(many=True)
     fusion_candidates = FusionOut(many=True)
 
 

@@ -56,12 +56,17 @@ def test_chunks_are_encoded_on_the_models_thread_and_not_cached():
 def test_the_models_thread_computes_on_its_own_count_of_torch_threads():
     import torch
 
-    default = torch.get_num_threads()
+    def fresh_threads_count() -> int:
+        seen: list[int] = []
+        later = threading.Thread(target=lambda: seen.append(torch.get_num_threads()))
+        later.start()
+        later.join(timeout=60)
+        return seen[0]
+
+    # This thread's own count may differ from a new thread's (a question embedded here by an
+    # earlier test keeps one torch thread, apps/graph/embeddings.py): compare each with itself.
+    mine, default = torch.get_num_threads(), fresh_threads_count()
     vectors = TextVectors(Counting(), threads=1)
     vectors.submit(["A chunk about pumps."]).result(timeout=300)
     assert vectors._thread.submit(torch.get_num_threads).result(timeout=60) == 1
-    later = threading.Thread(target=lambda: seen.append(torch.get_num_threads()))
-    seen: list[int] = []
-    later.start()
-    later.join(timeout=60)
-    assert torch.get_num_threads() == default and seen == [default]
+    assert torch.get_num_threads() == mine and fresh_threads_count() == default
