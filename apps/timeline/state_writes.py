@@ -16,10 +16,11 @@ ENTITIES_LOCK = """
 UNWIND $entities AS row
 CALL (row) {
   OPTIONAL MATCH (keyed:Entity {tenant: $tenant, kind: row.kind, key: row.key})
+  USING INDEX SEEK keyed:Entity(tenant, kind, key)
   WITH row, keyed WHERE keyed IS NULL
   CALL (row) {
     MATCH (x:Entity {tenant: $tenant, norm_name: row.norm})
-    USING INDEX x:Entity(tenant, norm_name)
+    USING INDEX SEEK x:Entity(tenant, norm_name)
     WHERE x.type = row.type AND x.status = 'active' AND x.kind IS NULL
     RETURN x
     UNION
@@ -68,13 +69,13 @@ OPTIONAL CALL (row, s) {
   WITH row, s WHERE row.t < s.valid_from
   CALL (row, s) {
     OPTIONAL MATCH (a:State {tenant: $tenant, entity: s.entity})
-    USING INDEX a:State(tenant, entity, valid_from)
+    USING INDEX SEEK a:State(tenant, entity, valid_from)
     WHERE a.valid_from <= row.t
     RETURN a ORDER BY a.tenant DESC, a.entity DESC, a.valid_from DESC LIMIT 1
   }
   CALL (row, s) {
     MATCH (n:State {tenant: $tenant, entity: s.entity})
-    USING INDEX n:State(tenant, entity, valid_from)
+    USING INDEX SEEK n:State(tenant, entity, valid_from)
     WHERE n.valid_from > row.t
     RETURN n ORDER BY n.tenant, n.entity, n.valid_from LIMIT 1
   }
@@ -184,13 +185,13 @@ STATES_AROUND = """
 UNWIND $rows AS row
 CALL (row) {
   OPTIONAL MATCH (s:State {tenant: $tenant, entity: row.entity})
-  USING INDEX s:State(tenant, entity, valid_from)
+  USING INDEX SEEK s:State(tenant, entity, valid_from)
   WHERE s.valid_from <= row.t
   RETURN s ORDER BY s.tenant DESC, s.entity DESC, s.valid_from DESC LIMIT 1
 }
 CALL (row) {
   OPTIONAL MATCH (n:State {tenant: $tenant, entity: row.entity})
-  USING INDEX n:State(tenant, entity, valid_from)
+  USING INDEX SEEK n:State(tenant, entity, valid_from)
   WHERE n.valid_from > row.t
   RETURN n ORDER BY n.tenant, n.entity, n.valid_from LIMIT 1
 }
