@@ -28,14 +28,20 @@ def native(state: dict | None) -> dict | None:
     return out
 
 
-def same(state: dict, row: Row) -> bool:
-    said = content_of(json.loads(state["values_json"] or "{}"),
+def _said(state: dict | None) -> tuple[str, str]:
+    """What a State says (`content_of`), comparable with `Row.content()`; nothing for none."""
+    if state is None:
+        return content_of({}, {})
+    return content_of(json.loads(state["values_json"] or "{}"),
                       json.loads(state["relations_json"] or "{}"))  # fmt: skip
-    return said == row.content()
+
+
+def same(state: dict, row: Row) -> bool:
+    return _said(state) == row.content()
 
 
 def _relations(state: dict | None) -> str:
-    return content_of({}, json.loads(state["relations_json"] or "{}") if state else {})[1]
+    return _said(state)[1]
 
 
 def _around(stx: ScopedTx, wave: list[Row], by_key: dict, first: bool) -> list:
@@ -71,11 +77,13 @@ def do_late_wave(
     inserts, moves, seen, receipts, windows = [], [], [], {}, set()
     for row, state, after in _around(stx, wave, by_key, first):
         target = by_key[(row.kind.name, row.key)]
+        # Each content once per row (JSON in and out is most of this loop's time).
+        says, said, said_after = row.content(), _said(state), after and _said(after)
         if state is not None and row.t == state["valid_from"]:
-            status, reason = ("unchanged", "") if same(state, row) else (
+            status, reason = ("unchanged", "") if said == says else (
                 "refused", "conflict: another row has this time")  # fmt: skip
             receipts[row.index] = _receipt(row, status, reason)
-        elif state is not None and same(state, row):
+        elif state is not None and said == says:
             seen.append({"state": state["uid"], "t": row.t})
             receipts[row.index] = _receipt(row, "unchanged")
         elif state is not None and state["seen_last"] is not None and row.t <= state["seen_last"]:
@@ -83,18 +91,18 @@ def do_late_wave(
             receipts[row.index] = _receipt(row, "refused", reason)
         elif after is None:  # only after an earlier wave moved a State before it: see seen_last
             receipts[row.index] = _receipt(row, "refused", "stale: a later row said otherwise")
-        elif same(after, row):
+        elif said_after == says:
             moves.append({"next": after["uid"], "prev": state and state["uid"], "t": row.t})
-            if _relations(state) != _relations(after):
+            if said[1] != said_after[1]:
                 windows.add(target.uid)
             _start(target, row.t)
             receipts[row.index] = _receipt(row, "changed", "late: the next State starts earlier",
                                            after["uid"])  # fmt: skip
         else:
-            new = _new_state(row, target, state and state["uid"])
+            new = _new_state(row, target, state and state["uid"], says)
             new["next"] = after["uid"]
             inserts.append({k: v for k, v in new.items() if k not in ("valid_to", "seen_last")})
-            if _relations(state) != row.content()[1]:
+            if said[1] != says[1]:
                 windows.add(target.uid)
             _start(target, row.t)
             receipts[row.index] = _receipt(row, "changed", "late: put into the history",

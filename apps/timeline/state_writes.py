@@ -16,10 +16,11 @@ ENTITIES_LOCK = """
 UNWIND $entities AS row
 CALL (row) {
   OPTIONAL MATCH (keyed:Entity {tenant: $tenant, kind: row.kind, key: row.key})
+  USING INDEX SEEK keyed:Entity(tenant, kind, key)
   WITH row, keyed WHERE keyed IS NULL
   CALL (row) {
     MATCH (x:Entity {tenant: $tenant, norm_name: row.norm})
-    USING INDEX x:Entity(tenant, norm_name)
+    USING INDEX SEEK x:Entity(tenant, norm_name)
     WHERE x.type = row.type AND x.status = 'active' AND x.kind IS NULL
     RETURN x
     UNION
@@ -63,26 +64,40 @@ WITH row, e
 OPTIONAL MATCH (s:State {tenant: $tenant, uid: e.last_state})
 USING INDEX SEEK s:State(uid)
 // A batch's earliest row of an entity before its current State is late: the States it falls in
-// and before are read here, in the same query (what STATES_AROUND reads for later waves).
+// and before are read here, in the same query (what STATES_AROUND reads for later waves). Most
+// often it falls in the State before the current one: that one is read over its NEXT link, and
+// the two index seeks are made only for a row before it. `after` is null when it is the current
+// State (`after_uid` says which; the caller has that State already).
 OPTIONAL CALL (row, s) {
   WITH row, s WHERE row.t < s.valid_from
-  CALL (row, s) {
-    OPTIONAL MATCH (a:State {tenant: $tenant, entity: s.entity})
-    USING INDEX a:State(tenant, entity, valid_from)
-    WHERE a.valid_from <= row.t
-    RETURN a ORDER BY a.tenant DESC, a.entity DESC, a.valid_from DESC LIMIT 1
+  OPTIONAL MATCH (p:State)-[:NEXT]->(s)
+  WITH row, s, p ORDER BY p.valid_from DESC LIMIT 1
+  CALL (row, s, p) {
+    WITH row, s, p WHERE p IS NULL OR p.valid_from <= row.t
+    RETURN p AS a, s AS n
+    UNION ALL
+    WITH row, s, p WHERE p.valid_from > row.t
+    CALL (row, s) {
+      OPTIONAL MATCH (a:State {tenant: $tenant, entity: s.entity})
+      USING INDEX SEEK a:State(tenant, entity, valid_from)
+      WHERE a.valid_from <= row.t
+      RETURN a ORDER BY a.tenant DESC, a.entity DESC, a.valid_from DESC LIMIT 1
+    }
+    CALL (row, s) {
+      MATCH (n:State {tenant: $tenant, entity: s.entity})
+      USING INDEX SEEK n:State(tenant, entity, valid_from)
+      WHERE n.valid_from > row.t
+      RETURN n ORDER BY n.tenant, n.entity, n.valid_from LIMIT 1
+    }
+    RETURN a, n
   }
-  CALL (row, s) {
-    MATCH (n:State {tenant: $tenant, entity: s.entity})
-    USING INDEX n:State(tenant, entity, valid_from)
-    WHERE n.valid_from > row.t
-    RETURN n ORDER BY n.tenant, n.entity, n.valid_from LIMIT 1
-  }
-  RETURN a {.uid, .valid_from, .seen_last, .values_json, .relations_json} AS around,
-         n {.uid, .valid_from, .seen_last, .values_json, .relations_json} AS after
+  RETURN a, n
 }
 RETURN row.kind AS kind, row.key AS key, e.uid AS uid, e.text_values_json AS text_values,
-       s {.uid, .valid_from, .seen_last, .values_json, .relations_json} AS state, around, after
+       s {.uid, .valid_from, .seen_last, .values_json, .relations_json} AS state,
+       a {.uid, .valid_from, .seen_last, .values_json, .relations_json} AS around,
+       CASE WHEN n <> s THEN n {.uid, .valid_from, .seen_last, .values_json, .relations_json}
+       END AS after, n.uid AS after_uid
 """
 
 STATES_APPEND = """
@@ -184,13 +199,13 @@ STATES_AROUND = """
 UNWIND $rows AS row
 CALL (row) {
   OPTIONAL MATCH (s:State {tenant: $tenant, entity: row.entity})
-  USING INDEX s:State(tenant, entity, valid_from)
+  USING INDEX SEEK s:State(tenant, entity, valid_from)
   WHERE s.valid_from <= row.t
   RETURN s ORDER BY s.tenant DESC, s.entity DESC, s.valid_from DESC LIMIT 1
 }
 CALL (row) {
   OPTIONAL MATCH (n:State {tenant: $tenant, entity: row.entity})
-  USING INDEX n:State(tenant, entity, valid_from)
+  USING INDEX SEEK n:State(tenant, entity, valid_from)
   WHERE n.valid_from > row.t
   RETURN n ORDER BY n.tenant, n.entity, n.valid_from LIMIT 1
 }

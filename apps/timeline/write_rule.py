@@ -68,8 +68,8 @@ def _receipt(row: Row, status: str, reason: str = "", state: str | None = None) 
     return out
 
 
-def _new_state(row: Row, target: Target, prev: str | None) -> dict:
-    values_json, relations_json = row.content()
+def _new_state(row: Row, target: Target, prev: str | None, content=None) -> dict:
+    values_json, relations_json = content or row.content()
     return {
         "uid": uuid.uuid4().hex, "entity": target.uid, "kind": row.kind.name, "key": row.key,
         "valid_from": row.t, "valid_to": None, "seen_last": None, "values_json": values_json,
@@ -111,8 +111,9 @@ def do_rows_write(
             raise StateMoved(key)
         by_key[key] = Target(uid=got["uid"], kind=kinds[got["kind"]], state=state,
                              text_values=got["text_values"])  # fmt: skip
-        if got["after"] is not None:
-            by_key[key].around = (native(got["around"]), native(got["after"]))
+        if got["after_uid"] is not None:  # the row is late: the States around it
+            after = native(got["after"]) if got["after"] is not None else dict(state)
+            by_key[key].around = (native(got["around"]), after)
     late: dict[tuple[str, str], list[Row]] = {}
     seen: list[dict] = []
     # Sorted by time, the rows before the current State come first: those are late.

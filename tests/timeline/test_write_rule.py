@@ -68,6 +68,25 @@ def test_rows_out_of_order_give_the_history_of_their_times(kinds):
         ('{"status": "a"}', '{"status": "b"}'), ('{"status": "b"}', '{"status": "c"}')]  # fmt: skip
 
 
+def test_a_late_row_before_the_state_before_the_current_one(kinds):
+    # The lock reads the State before the current one over its NEXT link; a row before that one
+    # is placed by the index of the entity's States (its State and the one after it).
+    check_rows_write(kinds, rows=[row("d1", t, status=s) for t, s in ((T1, "a"), (T3, "c"),
+                                                                      (T4, "d"))])  # fmt: skip
+    receipts = check_rows_write(kinds, rows=[row("d1", T2, status="b")])
+    assert statuses(receipts) == ["changed"] and "put into the history" in receipts[0]["reason"]
+    assert history(kinds) == [(T1, T2, "a"), (T2, T3, "b"), (T3, T4, "c"), (T4, None, "d")]
+    nexts = cypher.read(kinds, "MATCH (a:State {tenant: $tenant})-[:NEXT]->(b) "
+                        "RETURN a.values_json AS a, b.values_json AS b")  # fmt: skip
+    assert sorted((r["a"][-3], r["b"][-3]) for r in nexts) == [("a", "b"), ("b", "c"), ("c", "d")]
+    # Saying what the State after it says (not the current one), it moves that State's start.
+    check_rows_write(kinds, rows=[row("d2", T1, status="a"), row("d2", T3, status="c"),
+                                  row("d2", T4, status="d")])  # fmt: skip
+    receipts = check_rows_write(kinds, rows=[row("d2", T2, status="c")])
+    assert receipts[0]["reason"] == "late: the next State starts earlier"
+    assert history(kinds, "d2") == [(T1, T2, "a"), (T2, T4, "c"), (T4, None, "d")]
+
+
 def test_a_late_row_saying_what_the_next_says_moves_its_start(kinds):
     check_rows_write(kinds, rows=[row("d1", T1, status="a"), row("d1", T3, status="c")])
     check_rows_write(kinds, rows=[row("d1", T2, status="c")])
