@@ -21,6 +21,8 @@ from apps.ingestion.extraction import Extraction, LocalRelation, candidates_asse
 from apps.ingestion.extraction.known_names import KnownNames, known_names
 from apps.ingestion.extraction.name_types import retyped
 from apps.ingestion.extraction.ontology import SPACY_LABELS, relation_from_phrase
+from apps.ingestion.extraction.place_names import is_city
+from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan, ShortTermState, read_chunk
 from apps.resolution.comparisons.organisation_names import legal_base
 
@@ -64,11 +66,13 @@ class SpacyExtractor:
 
     @classmethod
     def shared(cls) -> SpacyExtractor:
-        """One loaded model per process (loading takes seconds)."""
+        """One loaded model per process (loading takes seconds), with the tables the typing
+        reads (GeoNames' cities, the given names: half a second more, not the first job's)."""
         global _shared
         with _lock:
             if _shared is None:
                 _shared = cls()
+                is_city("London"), given_name_gender("Ada")
         return _shared
 
     def parse_window(self, texts: list[str]) -> list:

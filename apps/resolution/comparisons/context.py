@@ -19,6 +19,7 @@ cities, so for the rest only what is shared counts."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from apps.resolution.comparisons import MISSING, Compared
@@ -59,8 +60,7 @@ def compare_context(
         for their_type, their_name in theirs:
             if not types_may_meet(my_type, True, their_type, True):
                 continue
-            found = compare_names(neighbour_kind(my_type, their_type), [my_name], [their_name])
-            if found.level in ALIKE:
+            if _alike(neighbour_kind(my_type, their_type), my_name, their_name):
                 shared.append((my_type, my_name, their_name))
                 covered |= {my_type, their_type}
                 break
@@ -85,6 +85,11 @@ def compare_context(
     if kind != "Person":  # an organisation or a thing is named beside many: no evidence
         return Compared("context", MISSING)
     return Compared("context", "none", f"no neighbour alike ({_few(n for _, n in mine)})")
+
+
+@functools.lru_cache(maxsize=65536)  # pure; each match's neighbours meet the window's again
+def _alike(kind: str, a: str, b: str) -> bool:
+    return compare_names(kind, [a], [b]).level in ALIKE
 
 
 def _part_of(name: str, own: Sequence[str]) -> bool:

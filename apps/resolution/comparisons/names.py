@@ -3,6 +3,7 @@ aliases, by the entity type's rules (people parsed, organisations without legal 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -25,17 +26,7 @@ def compare_names(kind: str, mine: Iterable[str], theirs: Iterable[str]) -> Comp
     best = None
     for a in mine:
         for b in theirs:
-            codes = model_codes(a), model_codes(b)
-            if codes[0] and codes[1] and codes[0] != codes[1]:
-                found = Compared("name", "different", f"'{a}' and '{b}': model numbers differ "
-                                 f"({'/'.join(codes[0])} / {'/'.join(codes[1])})")  # fmt: skip
-            elif _compact(a) == _compact(b) and comparable(a) != comparable(b):
-                found = Compared("name", "variant", f"'{a}' and '{b}' differ only in spacing "
-                                 "or punctuation")  # fmt: skip
-            elif kind == "Person":
-                found = compare_person_name(a, b)
-            else:
-                found = compare_organisation_name(a, b, legal_forms=kind == "Organization")
+            found = _pair_compared(kind, a, b)
             if best is None or NAME_LEVELS.index(found.level) < NAME_LEVELS.index(best.level):
                 best = found
             if best.level == "exact":
@@ -43,10 +34,27 @@ def compare_names(kind: str, mine: Iterable[str], theirs: Iterable[str]) -> Comp
     return best or Compared("name", "different", "no names")
 
 
+# One pair of names is compared the same way every time (pure rules and tables); a window's
+# candidates meet the same matches and neighbours again and again.
+@functools.lru_cache(maxsize=65536)
+def _pair_compared(kind: str, a: str, b: str) -> Compared:
+    codes = model_codes(a), model_codes(b)
+    if codes[0] and codes[1] and codes[0] != codes[1]:
+        return Compared("name", "different", f"'{a}' and '{b}': model numbers differ "
+                        f"({'/'.join(codes[0])} / {'/'.join(codes[1])})")  # fmt: skip
+    if _compact(a) == _compact(b) and comparable(a) != comparable(b):
+        return Compared("name", "variant", f"'{a}' and '{b}' differ only in spacing "
+                        "or punctuation")  # fmt: skip
+    if kind == "Person":
+        return compare_person_name(a, b)
+    return compare_organisation_name(a, b, legal_forms=kind == "Organization")
+
+
 def _full(names: list[str]) -> list[str]:
     return [n for n in names if len(comparable(n).split()) >= 2]
 
 
+@functools.lru_cache(maxsize=65536)
 def model_codes(name: str) -> tuple[str, ...]:
     """The numbers written in a name ('V-7' -> ('7',), 'Helix X2' -> ('2',)): two names whose
     numbers differ name two models, however alike their letters ('V-7' / 'V-8')."""

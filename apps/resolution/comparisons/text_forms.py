@@ -3,6 +3,7 @@ and spacing collapsed. 'Müller' and 'MULLER', 'Владимир' and 'Vladimir'
 
 from __future__ import annotations
 
+import functools
 import re
 
 from unidecode import unidecode
@@ -10,6 +11,8 @@ from unidecode import unidecode
 _NON_WORD = re.compile(r"[^a-z0-9]+")
 
 
+# Scoring asks for the same few hundred names' forms hundreds of thousands of times a batch.
+@functools.lru_cache(maxsize=65536)
 def comparable(text: str) -> str:
     return _NON_WORD.sub(" ", unidecode(text or "").casefold()).strip()
 
