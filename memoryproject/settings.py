@@ -282,8 +282,8 @@ INGEST_COMMIT_CHUNKS = max(1, int(os.environ.get("INGEST_COMMIT_CHUNKS", "32")))
 COMMUNITY_LLM_URL = os.environ.get("COMMUNITY_LLM_URL", "")
 COMMUNITY_LLM_MODEL = os.environ.get("COMMUNITY_LLM_MODEL", "gpt-4o-mini")
 COMMUNITY_LLM_API_KEY = os.environ.get("COMMUNITY_LLM_API_KEY", "")
-# torch's threads on the ingestion model's thread (0: torch's default, one a core).
-INGESTION_ENCODE_THREADS = int(os.environ.get("INGESTION_ENCODE_THREADS", "0"))
+# torch's threads on the ingestion model's thread (0: torch's; 1 leaves a core to parse and write).
+INGESTION_ENCODE_THREADS = int(os.environ.get("INGESTION_ENCODE_THREADS", "1"))
 
 # --- Tenant defaults (each tenant may override in its settings) ---------------------------
 TENANT_DEFAULTS = {

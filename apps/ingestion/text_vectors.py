@@ -6,9 +6,9 @@ kept in a bounded cache, since the same names come back in every window of a doc
 across documents (a text is encoded once while it stays among the MAX_TEXTS used last).
 
 Chunk texts are not cached (they rarely repeat); they are embedded as before, a window at a
-time. The model's thread computes on INGESTION_ENCODE_THREADS of torch's threads (0: torch's
-default, one a core): beside spaCy's parse and Neo4j on the same cores, fewer threads waste less
-of them waiting on each other (the README's ingestion benchmark)."""
+time. The model's thread computes on INGESTION_ENCODE_THREADS of torch's threads (1 by default,
+0: torch's own, one a core): beside spaCy's parse and Neo4j on the same cores, fewer threads
+waste less of them waiting on each other (docs/benchmarks/ingestion.md)."""
 
 from __future__ import annotations
 
