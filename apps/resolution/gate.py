@@ -320,11 +320,16 @@ def match_of(side: dict) -> Match:
 
 
 def proposals_score(
-    stx: ScopedTx, candidate: EntityCandidate, claim: KeyClaim, matches: list[Match]
+    stx: ScopedTx,
+    candidate: EntityCandidate,
+    claim: KeyClaim,
+    matches: list[Match],
+    only: str | None = None,
 ) -> list[Proposal]:
     """Every distinct match scored by the tenant's model (its learned one, else the defaults),
     most probable first; the name's frequency in the tenant adjusts an identical name (read
-    only when a name is identical)."""
+    only when a name is identical). With `only`, that entity's proposal alone: a match's score
+    does not depend on the others scored beside it."""
     mine = Record(candidate.names, candidate.values, candidate.type, candidate.type_guessed,
                   candidate.context)  # fmt: skip
     params = tenant_params(claim.model_json)
@@ -334,6 +339,8 @@ def proposals_score(
         candidate.name, claim.same_name_count,
         [m.name for m in matches_scored(candidate, claim, matches, limit=None)])  # fmt: skip
     for match in matches_scored(candidate, claim, matches):
+        if only is not None and match.uid != only:
+            continue
         theirs = Record(match.names, match.values, match.type or candidate.type,
                         match.type_guessed, match.context)  # fmt: skip
         compared = records_compare(candidate.type, mine, theirs, semantic=match.semantic,

@@ -41,20 +41,16 @@ from apps.resolution.gate import (
     proposals_score,
 )
 
-# The fields of a match, its description compared with the row's, and a person's name parse
-# kept on it, so a worker that did not write it does not parse it again (see gate._SIDE_FIELDS).
-_FIELDS = """{
+# The fields of a match, and a person's name parse kept on it, so a worker that did not write it
+# does not parse it again (see gate._SIDE_FIELDS); with its description compared with the row's.
+_PLAIN = """
   uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json,
-  parsed: e.name_parsed, type: e.type, type_guessed: coalesce(e.type_guessed, false),
-  semantic: CASE WHEN e.description_embedding IS NOT NULL AND row.description_embedding IS NOT NULL
+  parsed: e.name_parsed, type: e.type, type_guessed: coalesce(e.type_guessed, false)"""
+_SEMANTIC = """CASE WHEN e.description_embedding IS NOT NULL AND row.description_embedding IS NOT NULL
                  THEN 2 * vector.similarity.cosine(e.description_embedding, row.description_embedding) - 1
                  ELSE null END"""
 # With its neighbours (gate.NEIGHBOURS): the same name's entities, nearly always scored.
-_SIDE = _FIELDS + "," + NEIGHBOURS + "}"
-# Without: an index lookup returns up to INDEX_HITS + 2 * MEANING_HITS matches a name, of which
-# at most SCORED are scored (gate.matches_scored), and the same entity comes back for many
-# names of a window; the neighbours of those scored are read after, once each (CONTEXTS_READ).
-_SIDE_BARE = _FIELDS + "}"
+_SIDE = "{" + _PLAIN + ", semantic: " + _SEMANTIC + "," + NEIGHBOURS + "}"
 
 # gate.KEY_CLAIM for every name of the window, claimed in the order given (sorted, so two
 # windows naming the same new names lock their keys alike); `row.seen` is the entity the
@@ -100,7 +96,11 @@ RETURN row.index AS index, anchor.uid AS anchor, same_name, seen_here,
 
 # gate.CLAIM_AND_MATCHES's searches for every name of the window: the name index (when the
 # name has words), the name's meaning, and the description's meaning (when it has one), each
-# kept to the row's tenant, type and active entities. Each SEARCH binds a name of its own (see gate.py).
+# kept to the row's tenant, type and active entities. Each SEARCH binds a name of its own (see
+# gate.py). A row gets its hits' ids and descriptions' likeness only: up to INDEX_HITS +
+# 2 * MEANING_HITS a name, of which at most SCORED are scored (gate.matches_scored), and the
+# same entity comes back for many names of a window, so their fields are read once each for the
+# window (`sides`), and the neighbours of those scored after (CONTEXTS_READ).
 MATCHES_FIND = (
     """
 CYPHER 25
@@ -126,11 +126,20 @@ CALL (row) {
   }
   WITH DISTINCT node AS e
   WHERE e.tenant = $tenant AND e.type IN row.types AND e.status = 'active'
-  RETURN collect("""
-    + _SIDE_BARE
-    + """) AS sides
+  RETURN collect([elementId(e), """
+    + _SEMANTIC
+    + """]) AS hits, collect(e) AS found
 }
-RETURN row.index AS index, sides
+WITH collect([row.index, hits]) AS rows, collect(found) AS founds
+CALL (founds) {
+  UNWIND founds AS found
+  UNWIND found AS e
+  WITH DISTINCT e
+  RETURN collect([elementId(e), e {"""
+    + _PLAIN
+    + """}]) AS sides
+}
+RETURN rows, sides
 """
 )
 
@@ -179,12 +188,11 @@ def matches_find_all(stx: ScopedTx, tenant: str, candidates: list[EntityCandidat
              "words": candidate_words_query(tenant, c) or "",
              "embedding": list(c.embedding or ()), "description_embedding": _described(c)}
             for i, c in enumerate(candidates)]  # fmt: skip
-    out = stx.run(
-        MATCHES_FIND, rows=rows, hits=INDEX_HITS, meaning_hits=MEANING_HITS, **CONTEXT_PARAMS
-    )
+    [out] = stx.run(MATCHES_FIND, rows=rows, hits=INDEX_HITS, meaning_hits=MEANING_HITS)
+    sides = dict(out["sides"])
     found: list[list[Match]] = [[] for _ in candidates]
-    for row in out:
-        found[row["index"]] = [match_of(side) for side in row["sides"]]
+    for index, hits in out["rows"]:
+        found[index] = [match_of({**sides[i], "semantic": semantic}) for i, semantic in hits]
     return found
 
 
@@ -273,12 +281,15 @@ def _named_here(stx, candidate, claim: KeyClaim, merge_at: float, review_at: flo
     """The decision for a name this document already resolved, when its entity is among the
     key's same-name entities and nothing forbids the merge: then `gate_decide` merges into it
     whatever else the indexes would return (and its score does not depend on them), so the
-    index lookup is skipped; None otherwise (the name goes through the whole gate)."""
+    index lookup is skipped, and only that entity is scored (gate_decide's merge reads its
+    proposal alone); None otherwise (the name goes through the whole gate)."""
     here = claim.seen_here
     if here is None or here in claim.not_same or all(m.uid != here for m in claim.same_name):
         return None
-    proposals = proposals_score(stx, candidate, claim, [])
-    mine = next(p for p in proposals if p.match.uid == here)
+    proposals = proposals_score(stx, candidate, claim, [], only=here)
+    if not proposals:  # a type that may not meet the candidate's: scored by the whole gate
+        return None
+    mine = proposals[0]
     if mine.scored.forbidden:
         return None
     return gate_decide(proposals, merge_at=merge_at, review_at=review_at, seen_here=here)
