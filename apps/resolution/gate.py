@@ -319,13 +319,8 @@ def match_of(side: dict) -> Match:
     )
 
 
-def proposals_score(
-    stx: ScopedTx,
-    candidate: EntityCandidate,
-    claim: KeyClaim,
-    matches: list[Match],
-    only: str | None = None,
-) -> list[Proposal]:
+def proposals_score(stx: ScopedTx, candidate: EntityCandidate, claim: KeyClaim,
+                    matches: list[Match], only: str | None = None) -> list[Proposal]:  # fmt: skip
     """Every distinct match scored by the tenant's model (its learned one, else the defaults),
     most probable first; the name's frequency in the tenant adjusts an identical name (read
     only when a name is identical). With `only`, that entity's proposal alone: a match's score
@@ -338,9 +333,7 @@ def proposals_score(
     sole = stx.scope.setting("sole_name_merges") == 1 and records.sole_carrier(  # tenant's switch
         candidate.name, claim.same_name_count,
         [m.name for m in matches_scored(candidate, claim, matches, limit=None)])  # fmt: skip
-    for match in matches_scored(candidate, claim, matches):
-        if only is not None and match.uid != only:
-            continue
+    for match in [m for m in matches_scored(candidate, claim, matches) if only in (None, m.uid)]:
         theirs = Record(match.names, match.values, match.type or candidate.type,
                         match.type_guessed, match.context)  # fmt: skip
         compared = records_compare(candidate.type, mine, theirs, semantic=match.semantic,
