@@ -209,9 +209,10 @@ def check(docs: list[Doc], truths: dict[str, Truth], pairs: list[tuple[str, str]
     return problems
 
 
-from . import crm_notes, field_reports  # noqa: E402
+from . import chat_digests, crm_notes, field_reports  # noqa: E402
 
 GENERATORS = {
     "crm": crm_notes.documents,
     "field": field_reports.documents,
+    "chat": chat_digests.documents,
 }
