@@ -23,12 +23,18 @@ surface of a document names) and the script prints per set:
     .venv/bin/python bench/identity_text.py                   # dev and held-out, default size
     .venv/bin/python bench/identity_text.py --sets dev --people 6 --orgs 3 --products 2
     .venv/bin/python bench/identity_text.py --show 3          # and three documents of each set
+    .venv/bin/python bench/identity_text.py --corpus crm --seed 2 --shuffle 5   # bench/corpora/
+
+`--corpus crm|field|chat` takes its documents from one of the generators in bench/corpora/
+(written apart from the service's code: CRM notes, field reports, chat digests) instead of the
+builtin one; `--sets` is then ignored and the run is one set named after the corpus.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import sys
 import time
 import uuid
@@ -39,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryproject.settings")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from corpora import GENERATORS  # noqa: E402
 from identity_text_corpus import documents  # noqa: E402
 
 MENTIONS = """
@@ -71,8 +78,14 @@ def run_set(set_name: str, args) -> dict:
     from apps.graph.scope import Scope
     from apps.tenants import services
 
-    docs, truths, pairs = documents(set_name, args.people, args.orgs, args.products,
-                                    args.namesakes, args.shape)  # fmt: skip
+    if args.corpus == "builtin":
+        docs, truths, pairs = documents(set_name, args.people, args.orgs, args.products,
+                                        args.namesakes, args.shape)  # fmt: skip
+    else:
+        docs, truths, pairs = GENERATORS[args.corpus](seed=args.seed)
+    if args.shuffle:
+        docs = list(docs)
+        random.Random(args.shuffle).shuffle(docs)
     for doc in docs[: args.show]:
         print("  |", doc.text)
     slug = f"bench-text-{uuid.uuid4().hex[:8]}"
@@ -179,6 +192,12 @@ def main() -> None:
     parser.add_argument("--shape", default="roles", choices=("roles", "plain"),
                         help="roles: some mentions say what a product or firm is ('the Z5 "
                              "drone'); plain: round 3's notes, never")  # fmt: skip
+    parser.add_argument("--corpus", default="builtin", choices=["builtin", *GENERATORS],
+                        help="builtin: identity_text_corpus.py (dev, held-out); else one set from "
+                             "bench/corpora/, --sets ignored")  # fmt: skip
+    parser.add_argument("--seed", type=int, default=0, help="the bench/corpora generator's seed")
+    parser.add_argument("--shuffle", type=int, default=0,
+                        help="0: post in generated order; N: shuffled with random.Random(N)")  # fmt: skip
     parser.add_argument("--show", type=int, default=0, help="print the first N documents")
     parser.add_argument("--splits", action="store_true", help="list true entities left split")
     parser.add_argument(
@@ -200,11 +219,14 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     schema_install()
     print("goals: unified >= 0.90, namesakes merged 0, pending/doc <= 0.20, false pending <= 0.50")
-    print(f"shape: {args.shape}")
+    print(f"shape: {args.shape}" if args.corpus == "builtin"
+          else f"corpus: {args.corpus}, seed {args.seed}")  # fmt: skip
+    if args.shuffle:
+        print(f"documents shuffled with random.Random({args.shuffle})")
     print(f"{'set':9} {'docs':>4} {'true':>4} {'unified':>7} {'ent/true':>8} {'namesakes':>9} "
           f"{'pend/doc':>8} {'false pend':>10} {'(r3 rule)':>9} {'wrong ent':>9} {'ms/doc':>7}  "
           "unified by kind")  # fmt: skip
-    for name in args.sets.split(","):
+    for name in args.sets.split(",") if args.corpus == "builtin" else [args.corpus]:
         r = run_set(name.strip(), args)
         print(f"{name:9} {r['documents']:4d} {r['true']:4d} {r['unified']:7.3f} "
               f"{r['per_true']:8.2f} {r['namesakes']:>9} {r['pending_per_doc']:8.2f} "
