@@ -42,6 +42,9 @@ class EntityCandidate:
     # (type, name) of the entities named beside it (the same chunk, the same call): compared
     # with the match's neighbours (comparisons.context).
     context: tuple[tuple[str, str], ...] = ()
+    # What the chunk's parse says of it (role, employer, city, maker: extraction's
+    # mention_attributes), learned as `text:` values where nothing else says them.
+    learned: dict = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def names(self) -> tuple[str, ...]:

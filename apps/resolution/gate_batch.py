@@ -85,8 +85,10 @@ OPTIONAL CALL (row) {
 RETURN row.index AS index, anchor.uid AS anchor, same_name, seen_here,
        COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
          AS model_json,
-       COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: row.norm})
-               WHERE e.type = row.type AND e.status = 'active' } AS same_name_count,
+       COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: row.norm})  // fragments pending
+               WHERE e.type = row.type AND e.status = 'active' AND NOT EXISTS {  // as one: one
+                 (e)-[:SAME_AS {status: 'pending'}]->(:Entity {norm_name: row.norm, status: 'active'})
+               } } AS same_name_count,  // carrier (gate.KEY_CLAIM)
        COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: row.norm})-[:NOT_SAME]-(o:Entity)
                  WHERE x.type IN row.types AND o.tenant = $tenant RETURN DISTINCT o.uid
                  UNION

@@ -39,6 +39,10 @@ RETURN s.uid AS pair, left, right,
                                               b.description_embedding) - 1 END AS semantic,
        COUNT { MATCH (x:Entity {tenant: $tenant, norm_name: a.norm_name})
                WHERE x.type = a.type AND x.status = 'active' } AS same_name_count,
+       COUNT { MATCH (x:Entity {tenant: $tenant, norm_name: a.norm_name})
+               WHERE x.type = a.type AND x.status = 'active' AND x <> a AND x <> b
+                 AND NOT EXISTS { (x)-[:SAME_AS {status: 'pending'}]-(a) }
+                 AND NOT EXISTS { (x)-[:SAME_AS {status: 'pending'}]-(b) } } AS apart_count,
        COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
          AS model_json
 """
@@ -72,15 +76,18 @@ def pairs_rescored(stx: ScopedTx, *, entity_uids: list[str], limit: int) -> list
         semantic = row["semantic"]
         semantic = None if semantic is None else max(0.0, min(1.0, float(semantic)))
         # The count includes the pair's own side; sole: the other side is the name's only other
-        # carrier (so an identical name: a variant's sole carrier is the gate's to tell).
-        others = int(row["same_name_count"]) - 1
+        # carrier (so an identical name: a variant's sole carrier is the gate's to tell), not
+        # counting the fragments pending beside either side: three notes' "Corvane Analytics
+        # Inc." split in three are one name's carriers, and the first split must not make every
+        # later one permanent. A carrier a reviewer kept apart is no pending twin: it counts.
+        others = int(row["same_name_count"]) - 1 - _fragments(row)
         sole_on = stx.scope.setting("sole_name_merges") == 1  # the tenant's switch
         compared = records_compare(kind, mine, theirs, semantic=semantic,
                                    rare=others <= RARE_CARRIERS, sole=others == 1 and sole_on)  # fmt: skip
         tf_bits = 0.0
         if compared[0].level == "exact":
             counts = type_name_counts(stx, kind)
-            tf_bits = name_tf_adjustment(same_name_count=max(1, int(row["same_name_count"])),
+            tf_bits = name_tf_adjustment(same_name_count=max(1, others + 1),
                                          entity_count=counts.entities,
                                          distinct_names=counts.names)  # fmt: skip
         scored = match_score(compared, name_tf_bits=tf_bits,
@@ -88,3 +95,8 @@ def pairs_rescored(stx: ScopedTx, *, entity_uids: list[str], limit: int) -> list
         out.append(RescoredPair(row["pair"], left, right, Proposal(right, scored)))
     out.sort(key=lambda p: (-p.proposal.probability, p.uid))
     return out
+
+
+def _fragments(row) -> int:
+    """Same-name carriers beside the pair that are pending twins of a side (see above)."""
+    return max(0, int(row["same_name_count"]) - 2 - int(row["apart_count"]))

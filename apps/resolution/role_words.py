@@ -35,6 +35,13 @@ _OCCASIONS = frozenset(
     "programme program team office site budget plan deal order meeting call visit event "
     "contract account case issue report".split()
 )
+# Words that say how a person stands to another, not what they are ("a colleague of X"): no
+# role, so two notes calling one person a chemist and a colleague do not disagree.
+RELATION_WORDS = frozenset(
+    "colleague friend partner client customer contact acquaintance neighbour neighbor relative "
+    "cousin sister brother wife husband son daughter mother father boss peer counterpart guest "
+    "visitor member fan user person man woman guy lady people".split()
+)
 _DETERMINERS = ("the", "a", "an", "its", "their")
 _APPOSITION = re.compile(r"^\s*,\s+(?:the|a|an|its|their)\s+")
 _COPULA = re.compile(r"^\s+(?:is|was)\s+(?:a|an|the)\s+")
@@ -48,6 +55,8 @@ def _phrase(text: str, most: int = MAX_WORDS) -> str:
         word = token.rstrip(".,;:!?)")
         if not _WORD.fullmatch(word) or word in _ENDS:
             break
+        if word in RELATION_WORDS:
+            return ""
         if word not in _OCCASIONS:
             words.append(word)
         if word != token:  # punctuation ends the phrase

@@ -24,6 +24,7 @@ import re
 import phonenumbers
 
 from apps.resolution.candidates import EntityCandidate
+from apps.resolution.comparisons.affiliations import AFFILIATIONS
 from apps.resolution.comparisons.organisation_names import legal_base
 from apps.resolution.role_words import roles_in
 from apps.resolution.text_addresses import address_values_in
@@ -36,9 +37,14 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
 _URL = re.compile(r"\bhttps?://[^\s/$.?#][^\s]*", re.IGNORECASE)
 _DOMAIN = re.compile(r"(?<![@\w.-])(?:www\.)?(?:[a-z0-9-]+\.)+(?:[a-z]{2,})(?![\w-])")
-_BORN = re.compile(r"\bborn\b(?: (?:in|on))?,? (\d{4}-\d{2}-\d{2}|\d{4})\b", re.IGNORECASE)
+_BORN = re.compile(
+    r"\b(?:born\b(?: (?:back|way|sometime|some time))?(?: (?:in|on))?,?|b\.|birth year(?: is| was|:)?"
+    r"|year of birth(?: is| was|:)?) ?(\d{4}-\d{2}-\d{2}|(?:19|20)\d{2})\b|\b((?:19|20)\d{2})-born\b",
+    re.IGNORECASE,
+)
 _FOUNDED = re.compile(
-    r"\b(?:founded|established|incorporated|set up)\b(?: (?:in|on))?,? (\d{4}-\d{2}-\d{2}|\d{4})\b",
+    r"\b(?:founded|established|incorporated|set up|est\.|founding year(?: is| was|:)?)"
+    r"(?: (?:back|way))?(?: (?:in|on))?,? ?(\d{4}-\d{2}-\d{2}|(?:19|20)\d{2})\b",
     re.IGNORECASE,
 )
 _WIKIDATA = re.compile(r"\bwikidata(?: id)?[ :]+(Q\d{1,10})\b", re.IGNORECASE)
@@ -98,7 +104,7 @@ def values_in(sentence: str) -> list[tuple[str, str]]:
     for domain in _DOMAIN.findall(_URL.sub(" ", rest)):
         if domain.lower() not in _NOT_DOMAINS and not domain[:1].isdigit():
             found.append(("domain", domain.lower().removeprefix("www.")))
-    found += [("born", d) for d in _BORN.findall(sentence)]
+    found += [("born", a or b) for a, b in _BORN.findall(sentence)]
     found += [("founded", d) for d in _FOUNDED.findall(sentence)]
     found += [("id:wikidata", q.upper()) for q in _WIKIDATA.findall(sentence)]
     found += [("id:orcid", o.upper()) for o in _ORCID.findall(sentence)]
@@ -148,6 +154,11 @@ def candidates_with_text_values(
         role = roles_in(text or "", candidate.mentions)
         if role:
             learned[i].setdefault("role", role)
+        for key, value in candidate.learned.items():  # the parse's (mention_attributes)
+            if key == "role":  # read from the parse, a person's job beats the words beside
+                learned[i][key] = value
+            elif key in AFFILIATIONS:
+                learned[i].setdefault(key, value)
     out = []
     for candidate, found in zip(candidates, learned, strict=True):
         for key, value in values_in(candidate.description or ""):

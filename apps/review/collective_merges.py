@@ -19,8 +19,8 @@ from apps.resolution.pair_rescoring import pairs_rescored
 from apps.review.merges import do_merge_confirm
 from apps.tenants.services import audit_record
 
-ROUNDS = 2
-PAIRS = 12
+ROUNDS = 3
+PAIRS = 16
 MAX_SEEDS = 200
 
 

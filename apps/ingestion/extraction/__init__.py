@@ -55,10 +55,11 @@ def candidates_assembled(
     relations: Sequence[LocalRelation] = (),
     descriptions: dict[str, str] | None = None,
     aliases: dict[str, Sequence[str]] | None = None,
+    learned: dict[str, dict[str, str]] | None = None,
 ) -> tuple[list[EntityCandidate], list[RelationCandidate]]:
     """One candidate per (name, type) with all its mentions; relations by index into them.
     Surfaces that are names (not descriptions like "the company") become aliases."""
-    descriptions, aliases = descriptions or {}, aliases or {}
+    descriptions, aliases, learned = descriptions or {}, aliases or {}, learned or {}
     order: dict[tuple[str, str], list[LocalMention]] = {}
     for mention in mentions:
         order.setdefault((mention.name, mention.type), []).append(mention)
@@ -76,6 +77,7 @@ def candidates_assembled(
                 description=descriptions.get(name, ""),
                 mentions=spans,
                 type_guessed=True,  # an extractor's guess: evidence, not a wall
+                learned=dict(learned.get(name, {})),
             )
         )
     seen, candidates = set(), []

@@ -27,17 +27,10 @@ from cleanco import basename
 from apps.ingestion.extraction.place_names import looks_like_place
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
+from apps.resolution.comparisons.organisation_names import TRADE_WORDS
 
 ORGANISATION_WORDS = {"group", "holdings", "bank", "partners", "associates", "corporation",
                       "company", "foundation", "institute", "university", "trust"}  # fmt: skip
-# Trades that end a firm's name ("Silverfin Foods", "Vantor Logistics"): no person's surname
-# is one of these plural or sector nouns.
-TRADE_WORDS = {"foods", "robotics", "analytics", "logistics", "energy", "optics", "materials",
-               "biomedical", "systems", "technologies", "labs", "laboratories", "pharma",
-               "pharmaceuticals", "industries", "solutions", "software", "ventures", "motors",
-               "airlines", "media", "networks", "dynamics", "therapeutics", "biosciences",
-               "semiconductors", "electronics", "textiles", "chemicals", "engineering",
-               "consulting", "insurance", "airways", "shipping", "freight", "mining"}  # fmt: skip
 # "Rafael Petrakis of HB": a person's name and an organisation the model ran into one span.
 _OF = " of "
 _WORD = re.compile(r"^[A-Z][a-z'-]+$")

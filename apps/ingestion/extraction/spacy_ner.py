@@ -19,6 +19,7 @@ from cleanco import basename
 
 from apps.ingestion.extraction import Extraction, LocalRelation, candidates_assembled
 from apps.ingestion.extraction.known_names import KnownNames, known_names
+from apps.ingestion.extraction.mention_attributes import TITLES, attributes_read
 from apps.ingestion.extraction.name_types import retyped
 from apps.ingestion.extraction.ontology import SPACY_LABELS, relation_from_phrase
 from apps.ingestion.extraction.place_names import is_city
@@ -36,8 +37,20 @@ _CAPITALS_RUN = re.compile(r"\b[A-Z][A-Z'-]+(?:[ ]+[A-Z][A-Z'-]+)+\b")
 # A model number ("Strata-X6", "Lumen X5", "GPT-4", "V 7", "Z5"): the small model cuts it at the
 # hyphen ("Strata"), misses it, or types it an Event, so it is found in the text as well.
 _CODE = re.compile(
-    r"(?<![\w@.+/-])(?:[A-Z][a-z]+(?:-?[A-Z]{1,2}\d{1,4}[a-z]?| [A-Z]{1,2}\d{1,4}[a-z]?|-\d{1,4})"
+    r"(?<![\w@.+/-])(?:[A-Z][a-z]+(?:-?[A-Z]{1,2}\d{1,4}[a-z]?| [A-Z]{1,2}\d{1,4}[a-z]?|-\d{1,4}"
+    r"| ?\d{1,2}(?![\d:.,]\d))"
     r"|[A-Z]{1,4}-?\d{1,4}[A-Za-z]?|[B-HJ-Z]{1,3} \d{1,4})(?![\w-])"
+)
+# A capitalised word and a small number that name no product ("Room 5", "May 3", "Step 2").
+_NOT_NUMBERED = frozenset(
+    "room page chapter level section version phase step table figure gate floor day week month "
+    "year top over under only just nearly around about almost some all building unit suite "
+    "apartment apt no number part episode season volume vol act scene line row item grade "
+    "class team group round stage tier size zone sector block lot route highway platform "
+    "terminal hall plan option issue ticket sprint rev ver pier dock bay lane box appendix "
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday "
+    "friday saturday sunday mon tue wed thu fri sat sun".split()
 )
 _NOT_CODES = re.compile(r"^(?:Q[1-4]|H[12]|FY\d+)$")  # quarters, halves, fiscal years
 _NOT_STEMS = frozenset(
@@ -101,7 +114,10 @@ class SpacyExtractor:
             for token in doc.char_span(mention.start, mention.end, alignment_mode="expand") or ():
                 owner[token.i] = mention.name
         relations, descriptions = _relations(doc, owner)
-        entities, candidates = candidates_assembled(reading.mentions, relations, descriptions)
+        entities, candidates = candidates_assembled(
+            reading.mentions, relations, descriptions,
+            learned=attributes_read(doc, reading.mentions),
+        )  # fmt: skip
         return Extraction(entities, candidates, reading.references, reading.arguments)
 
 
@@ -130,6 +146,10 @@ def _with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
             start, code = start + len(stem) + 1, rest
         if _NOT_CODES.match(code) or not any(c.isalpha() for c in code):
             continue
+        stem_word = re.match(r"[A-Za-z]+", code)
+        if (stem_word and re.fullmatch(r"[A-Z][a-z]+ ?\d{1,2}", code)
+                and (stem_word.group(0).casefold() in _NOT_NUMBERED | _NOT_STEMS)):  # fmt: skip
+            continue
         over = [s for s in out if s.start < end and start < s.end]
         if any(s.start <= start and end <= s.end and (s.start, s.end) != (start, end)
                for s in over):  # fmt: skip
@@ -142,8 +162,10 @@ def _with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
 
 
 def _legal_form_only(surface: str) -> bool:
-    """'LLC', 'GmbH', 'S.A.': a legal form cut off its name names nothing."""
-    return not basename(surface).strip(" .,") or legal_base(surface) in ("pbc", "ag", "sa")
+    """'LLC', 'GmbH', 'S.A.': a legal form cut off its name names nothing; nor does a title
+    ('CTO', which the small model types an organisation)."""
+    return (not basename(surface).strip(" .,") or legal_base(surface) in ("pbc", "ag", "sa")
+            or surface.strip(" .").casefold() in TITLES | HONORIFICS)  # fmt: skip
 
 
 def _span(doc, ent) -> NamedSpan:
@@ -155,10 +177,18 @@ def _span(doc, ent) -> NamedSpan:
         and doc[start - 1].pos_ == "PROPN"
         and doc[start - 1].dep_ == "compound"
         and (start <= doc[start - 1].head.i < end)
-    ):
+        and not (given_name_gender(doc[start].text) and not given_name_gender(doc[start - 1].text))
+    ):  # "Met Leila Haddad": a name that opens with a given name has its start
         start -= 1
-    while start < end - 1 and doc[start].lower_ in ("the", "a", "an"):
-        start += 1
+    for i in range(start, end - 1):  # "Met Ms. Nwakaego", "Spoke w/ Oberwinkler": a note's
+        if _lead_in(doc[i]) or "/" in doc[i].text:  # words before a title or 'w/' are no name
+            start = i + 1
+    while start < end - 1 and (doc[start].lower_ in ("the", "a", "an") or _lead_in(doc[start])):
+        start += 1  # "Dr. Sabbagh", "COO @ Hoshizora Robotics": the name, not its title
+    for i in range(start + 1, end):  # "Lukas Oberwinkler - no-show": a spaced dash ends a name
+        if doc[i].text in _SEPARATORS and doc[i - 1].whitespace_:
+            end = i
+            break
     while end - 1 > start and doc[end - 1].pos_ in _TRAILING:  # "Elena Castellanos of"
         end -= 1
     for i in range(start, end - 1):  # "Marlow Logistics Ltd. Customers": the next sentence's
@@ -168,6 +198,17 @@ def _span(doc, ent) -> NamedSpan:
             break
     span = doc[start:end]
     return NamedSpan(span.text, span.start_char, span.end_char, SPACY_LABELS[ent.label_])
+
+
+_SEPARATORS = frozenset("- – — | @ / :".split())
+_MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
+
+
+def _lead_in(token) -> bool:
+    """A word that opens a span but is no part of the name: an honorific, a title, '@'."""
+    word = token.lower_.rstrip(".")
+    return (word in HONORIFICS or word in TITLES or token.text in _SEPARATORS
+            or word in _MONTHS and token.text.endswith("."))  # fmt: skip
 
 
 def _proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
@@ -186,16 +227,42 @@ def _proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
         runs.append(run)
     spans = []
     for run in runs:
-        while run and run[0].lower_.rstrip(".") in HONORIFICS:
-            run = run[1:]
+        cut = [i for i, t in enumerate(run) if _lead_in(t) or "/" in t.text]
+        run = run[cut[-1] + 1 :] if cut else run  # "Met Ms. Nwakaego", "Lunch w/ Azzouni"
+        after = doc[run[-1].i + 1] if run and run[-1].i + 1 < len(doc) else None
+        if after is not None and (_lead_in(after) or "/" in after.text):
+            continue  # "Spoke" of "Spoke w/ Oberwinkler": the note's words before a name
+        if len(run) >= 3 and run[0].is_sent_start and given_name_gender(run[1].text) \
+                and not given_name_gender(run[0].text):  # fmt: skip
+            run = run[1:]  # "Met Ana Duarte", "Called Ana Duarte": a note's verb, capitalised
         if not run:
             continue
         start, end = run[0].idx, run[-1].idx + len(run[-1])
         surface = doc.text[start:end]
         if len(surface) < 2 or taken & set(range(start, end)) or surface.lower() in _WEEKDAYS:
             continue
-        spans.append(NamedSpan(surface, start, end, "Object"))
+        spans.append(NamedSpan(surface, start, end, "Person" if _acts(run) else "Object"))
     return spans
+
+
+# What people do, as notes say it ("Lõhmus lives in Tartu", "Asiedu called", "Asiedu, born in
+# 1995"): a run of proper nouns that does it is a person, whatever the given-name tables know.
+_PERSON_VERBS = frozenset(
+    "work live say tell call mention meet enjoy like love prefer travel join study write visit "
+    "speak talk describe serve retire spend hate attend ask reply answer email phone agree "
+    "complain recommend think believe feel move grow bear hike smile laugh sign promise "
+    "confirm explain admit insist".split()
+)
+
+
+def _acts(run) -> bool:
+    head = run[-1]
+    verb = head.head
+    if head.dep_ in ("nsubj", "nsubjpass") and verb.lemma_.lower() in _PERSON_VERBS:
+        return True
+    if head.i > 0 and head.doc[run[0].i - 1].lower_.rstrip(".") in HONORIFICS:
+        return True
+    return any(c.dep_ == "acl" and c.lemma_ == "bear" for c in head.children)
 
 
 def _relations(doc, owner: dict[int, str]) -> tuple[list[LocalRelation], dict[str, str]]:

@@ -16,6 +16,21 @@ from apps.resolution.comparisons.text_forms import comparable
 CLOSE_JW = 0.92
 SIMILAR_RATIO = 85
 _MORE_FORMS = {"pbc", "spc", "cic", "bv", "nv", "oy", "ab", "as", "sarl", "srl", "spa"}
+# Trades that end a firm's name ("Silverfin Foods", "Vantor Logistics"): no person's surname
+# is one of these plural or sector nouns.
+TRADE_WORDS = {"foods", "robotics", "analytics", "logistics", "energy", "optics", "materials",
+               "biomedical", "systems", "technologies", "labs", "laboratories", "pharma",
+               "pharmaceuticals", "industries", "solutions", "software", "ventures", "motors",
+               "airlines", "media", "networks", "dynamics", "therapeutics", "biosciences",
+               "semiconductors", "electronics", "textiles", "chemicals", "engineering",
+               "consulting", "insurance", "airways", "shipping", "freight", "mining",
+               "agri", "agritech", "fintech", "biotech", "devices", "instruments", "digital",
+               "thermal", "print", "printing", "aerial", "aerospace", "aviation", "automotive",
+               "marine", "medical", "health", "healthcare", "retail", "trading", "telecom",
+               "security", "power", "renewables", "solar", "minerals", "metals", "plastics",
+               "packaging", "apparel", "beverages", "brewing", "construction", "design",
+               "studios", "games", "farms", "cloud", "data", "capital", "interactive",
+               "manufacturing", "machinery", "tools", "supplies", "services"}  # fmt: skip
 _GLUE = {"of", "and", "the", "for", "de", "du", "der", "und", "la", "le", "y", "et"}
 
 
@@ -61,3 +76,10 @@ def compare_organisation_name(a: str, b: str, *, legal_forms: bool = True) -> Co
     if ratio >= SIMILAR_RATIO:
         return Compared("name", "similar", f"'{a}' resembles '{b}' (tokens {ratio:.0f}%)")
     return Compared("name", "different", f"'{a}' and '{b}' are different names")
+
+
+def trade_named(name: str) -> bool:
+    """A firm's name of two or more words ending in a trade ('Tellurion Systems'): a name a
+    firm chose to be told apart by, unlike a lone word ('Tellurion')."""
+    words = legal_base(name).split()
+    return len(words) >= 2 and words[-1] in TRADE_WORDS

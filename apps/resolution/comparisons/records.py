@@ -3,11 +3,17 @@ weighs."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from apps.resolution.comparisons import MISSING, Compared
 from apps.resolution.comparisons.addresses import compare_addresses
+from apps.resolution.comparisons.affiliations import (
+    AFFILIATIONS,
+    affiliation_values,
+    compare_affiliation,
+)
 from apps.resolution.comparisons.context import compare_context, neighbour_kind
 from apps.resolution.comparisons.dates import compare_dates
 from apps.resolution.comparisons.descriptions import compare_descriptions
@@ -18,19 +24,21 @@ from apps.resolution.comparisons.identifiers import (
     compare_external_ids,
 )
 from apps.resolution.comparisons.names import compare_names, model_codes
-from apps.resolution.comparisons.organisation_names import legal_base
+from apps.resolution.comparisons.organisation_names import legal_base, trade_named
 from apps.resolution.comparisons.phones import compare_phones
 from apps.resolution.comparisons.roles import compare_roles
 from apps.resolution.comparisons.text_forms import comparable
 
 COMPARISONS = ("name", "born", "phone", "email", "domain", "external_id", "address",
-               "description", "type", "context", "role", "rare_name")  # fmt: skip
+               "description", "type", "context", "role", "employer", "city", "maker",
+               "rare_name")  # fmt: skip
 LEARNED_PREFIX = "text:"
 # Context is evidence for an identical or variant name only: two entities named in one chunk
 # share its neighbours, and a name a slip apart with agreeing context is still a reviewer's.
 CONTEXT_NAMES = ("exact", "variant")  # a value learned from text (apps.resolution.text_evidence)
 # Context that agrees: what lets a rare model name count (rare_name).
-AGREEING = {("context", "shared"), ("context", "many"), ("role", "same")}
+AGREEING = {("context", "shared"), ("context", "many"), ("role", "same"), ("maker", "same"),
+            ("employer", "same")}  # fmt: skip
 # A name is rare when at most this many other entities of the type carry it (a duplicate that
 # waits for a reviewer is one of them).
 RARE_CARRIERS = 2
@@ -38,7 +46,11 @@ RARE_CARRIERS = 2
 # nothing conflicts (docs/concepts/text-identity.md, "Places and registered names"): a place
 # (places are shared context, named beside anyone), and an organisation's registered name
 # written with its legal form on both sides ("Tamarind Robotics Ltd").
-SOLE_LEVELS = {"Location": "place", "Organization": "registered"}
+SOLE_LEVELS = {"Location": "place", "Organization": "registered", "Object": "model"}
+# A model name that tells a product apart: a stem of at least this many letters and a number
+# ('Presk-28', 'Veyra 4'); 'Z5' or 'V-7' alone may be anything's.
+MODEL_STEM_LETTERS = 4
+_STEM = re.compile(f"[a-z]{{{MODEL_STEM_LETTERS},}}")
 
 
 @dataclass(frozen=True)
@@ -112,17 +124,30 @@ def records_compare(
     )  # fmt: skip
     names = (*mine.names, *theirs.names)
     coded = all(model_codes(n) for n in (mine.names[0], theirs.names[0]))
+    ties = [compare_affiliation(key, "Object" if coded else kind, a.get(key), b.get(key))
+            for key in AFFILIATIONS]  # fmt: skip
+    # A tie both sides have (an employer, a city, a maker) is its own comparison below, so it is
+    # not counted again as a neighbour named beside.
+    tied = [v for tie in ties if tie.level != MISSING
+            for side in (a, b) for v in affiliation_values(side.get(tie.comparison))]  # fmt: skip
     if found[0].level not in CONTEXT_NAMES:  # as context_counts says
         found.append(Compared("context", MISSING))
     else:  # a model number guessed a Person is no person: no employer or city conflicts
         found.append(compare_context("Object" if coded else kind, mine.context, theirs.context,
-                                     names))  # fmt: skip
+                                     (*names, *tied)))  # fmt: skip
     role = compare_roles(a.get("role"), b.get("role"))
     if role.level != "different" and found[0].level not in CONTEXT_NAMES:
         role = Compared("role", MISSING)  # a role agreeing beside a name a slip apart: a reviewer's
     if role.level != MISSING and "role" in learned:
         role = Compared("role", role.level, f"{role.detail}, learned from text")
     found.append(role)
+    for tie in ties:
+        key = tie.comparison
+        if tie.level == "same" and found[0].level not in CONTEXT_NAMES:
+            tie = Compared(key, MISSING)  # agreeing beside a name a slip apart: a reviewer's
+        if tie.level != MISSING and key in learned:
+            tie = Compared(key, tie.level, f"{tie.detail}, learned from text")
+        found.append(tie)
     agreeing = {(c.comparison, c.level) for c in found} & AGREEING
     if rare and coded and found[0].level in CONTEXT_NAMES and agreeing:
         why = ", ".join(sorted(f"{c} {level}" for c, level in agreeing))
@@ -156,11 +181,19 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
     description of another thing, weighs against and stops it here)."""
     level = SOLE_LEVELS.get(kind)
     types = {mine.type or kind, theirs.type or kind}
-    against = [c for c in found[1:] if c.comparison in ("context", "role", "description")
+    against = [c for c in found[1:] if c.comparison in ("context", "role", "description",
+                                                        *AFFILIATIONS)
                and c.level in ("conflict", "different", "unrelated")]  # fmt: skip
-    if level is None or types != {kind} or found[0].level not in CONTEXT_NAMES or against:
-        return Compared("rare_name", MISSING)
     names = (mine.names[0], theirs.names[0])
+    if level is None or types != {kind} or found[0].level not in CONTEXT_NAMES:
+        return Compared("rare_name", MISSING)
+    if any(c.comparison != "description" for c in against):
+        return Compared("rare_name", MISSING)
+    if level == "model" or (level == "registered" and found[0].level == "exact"
+                            and not all(legal_base(n) != comparable(n) for n in names)):  # fmt: skip
+        return _sole_told_apart(level, names)
+    if against:
+        return Compared("rare_name", MISSING)
     formed = [legal_base(n) != comparable(n) for n in names]
     if level == "place" and found[0].level != "exact":
         return Compared("rare_name", MISSING)
@@ -178,6 +211,24 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
         else "a registered name and its short form, no other organisation of the tenant either"
     )
     return Compared("rare_name", level, why)
+
+
+def _sole_told_apart(level: str, names: tuple[str, str]) -> Compared:
+    """A firm's trade name ('Tellurion Systems', level `firm`) or a product's model name with
+    a stem ('Presk-28' / 'Presk 28', level `model`) that no third entity of the tenant carries:
+    names chosen to be told apart, unlike 'Tellurion' or 'Z5' alone. A description of another
+    thing does not stop them: a product's notes describe it each their own way."""
+    if level == "model":
+        codes = [model_codes(n) for n in names]
+        stems = [_STEM.search(comparable(n)) for n in names]
+        if not (all(codes) and all(stems) and codes[0] == codes[1]):
+            return Compared("rare_name", MISSING)
+        return Compared("rare_name", "model", "a model name with a stem no other thing of the "
+                        "tenant carries")  # fmt: skip
+    if not all(trade_named(n) for n in names):
+        return Compared("rare_name", MISSING)
+    return Compared("rare_name", "firm", "a firm's trade name no other organisation of the "
+                    "tenant carries")  # fmt: skip
 
 
 def context_counts(kind: str, my_names, their_names, my_type=None, their_type=None) -> bool:

@@ -1,0 +1,239 @@
+"""What a sentence says about each named thing, read from spaCy's dependency parse rather than
+from sentence templates, so that "X works as a geologist for Y", "As a geologist, X often
+travels for Y" and "Met X (geologist, Y)" all give X the job 'geologist' and the employer Y.
+
+Attributes, per entity name of the chunk (after the document's short-term state resolved
+surnames and "the company"):
+- `role`: the noun phrase that says what a person is: an apposition ("X, a nurse"), a
+  predicate nominal ("X is the CTO"), "as a ..." on X's verb ("X works as", "As a geologist,
+  X ..."), a title before the name ("geologist Leila Haddad"), a reversed apposition ("the
+  CTO, X"), a relative clause ("X, who works as a ...");
+- `employer` (a person's organisation), `city` (a person's or an organisation's place) and
+  `maker` (a thing's organisation): the nearest mention of that kind in the parse tree within
+  MAX_PATH arcs, when no mention of the claimant's own kind stands on the path and no other
+  claimant is nearer ("X met Y of Z": Z is Y's, not X's).
+
+Whatever the relation words ("works for", "joined", "hired", "of", "at", "'s"), the tie is the
+evidence: two notes that tie one name to one firm speak of one person; the comparison that
+reads them (resolution.comparisons.affiliations) weighs a disagreement mildly, since a looser
+tie ("X emailed Y") can disagree for one person."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from apps.resolution.role_words import RELATION_WORDS
+
+MAX_PATH = 4  # arcs, prepositions not counted
+MAX_VALUES = 3  # per attribute and chunk
+MAX_ROLE_WORDS = 3
+# Title acronyms the small model types as organisations ("Ana Duarte (CTO, Corvane)").
+TITLES = frozenset(
+    "ceo cto cfo coo cio cmo cso cpo vp svp evp md gm pm hr ops lead founder cofounder".split()
+)
+# What each attribute takes (the candidate mentions) and who claims it.
+_TIES = {
+    "employer": (("Organization",), ("Person",)),
+    "city": (("Location",), ("Person", "Organization")),
+    "maker": (("Organization",), ("Object",)),
+}
+_ROLE_DEPS = {"appos", "attr", "pobj", "compound", "oprd"}
+_SUBJECT_PRONOUNS = frozenset(("he", "she"))
+# "holds the position of manager", "took the role of": the noun that names the role.
+_ROLE_HOLDERS = frozenset("position role title job post function".split())
+_NOT_ROLES = RELATION_WORDS | frozenset(
+    "one time part way thing lot kind type name year entry note record date birth age "
+    "number phone email address reference example".split()
+)
+
+
+def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
+    """name -> {attribute: value} for the chunk's `mentions` (LocalMention-like: start, end,
+    name, type) in the parsed `doc`; several values of one attribute are joined by '; '."""
+    spans = []  # (head token, mention)
+    owner: dict[int, int] = {}
+    for m in [*mentions, *_pronouns(doc, mentions)]:
+        tokens = doc.char_span(m.start, m.end, alignment_mode="expand")
+        if tokens is None or not len(tokens):
+            continue
+        spans.append((_span_head(tokens), m))
+        for token in tokens:
+            owner[token.i] = len(spans) - 1
+    found: dict[str, dict[str, list[str]]] = {}
+    for key, (takes, claimants) in _TIES.items():
+        for value_i, (value_head, value) in enumerate(spans):
+            if value.type not in takes:
+                continue
+            best = _claimants(spans, owner, value_i, value_head, claimants)
+            for i in best:
+                name = spans[i][1].name
+                if name != value.name:
+                    found.setdefault(name, {}).setdefault(key, []).append(value.name)
+    for head, m in spans:
+        if m.type == "Person":
+            role = _role_of(head, owner)
+            if role:
+                found.setdefault(m.name, {}).setdefault("role", []).append(role)
+    out: dict[str, dict[str, str]] = {}
+    for name, attributes in found.items():
+        out[name] = {
+            key: "; ".join(list(dict.fromkeys(values))[:MAX_VALUES])
+            for key, values in attributes.items()
+            if key != "role"
+        }
+        if attributes.get("role"):
+            out[name]["role"] = attributes["role"][0]
+    return out
+
+
+@dataclass(frozen=True)
+class _Pronoun:
+    start: int
+    end: int
+    name: str
+    type: str = "Person"
+
+
+def _pronouns(doc, mentions: Sequence) -> list[_Pronoun]:
+    """'He', 'she' as a sentence's subject: the person the chunk named last before it, when
+    only one person was named in that sentence or the one before ("Yaw Asiedu called. He holds
+    the position of operations manager.")."""
+    people = sorted((m for m in mentions if m.type == "Person"), key=lambda m: m.start)
+    found = []
+    for token in doc:
+        if token.lower_ not in _SUBJECT_PRONOUNS or token.dep_ not in ("nsubj", "nsubjpass"):
+            continue
+        before = [m for m in people if m.end <= token.idx]
+        if not before:
+            continue
+        last = before[-1]
+        recent = {m.name for m in before if m.start >= _sentence_before(token).start_char}
+        if len(recent) <= 1:
+            found.append(_Pronoun(token.idx, token.idx + len(token), last.name))
+    return found
+
+
+def _sentence_before(token):
+    sent = token.sent
+    return sent.doc[sent.start - 1].sent if sent.start > 0 else sent
+
+
+def _span_head(tokens):
+    """The token of the span whose head lies outside it (the span's root)."""
+    inside = {t.i for t in tokens}
+    for token in tokens:
+        if token.head.i not in inside or token.head.i == token.i:
+            return token
+    return tokens[-1]
+
+
+def _claimants(spans, owner, value_i, value_head, kinds) -> list[int]:
+    """The mentions of `kinds` nearest to the value's head in the parse (within MAX_PATH arcs
+    and the same sentence), with no mention of their own kind on the path between."""
+    distances = []
+    for i, (head, m) in enumerate(spans):
+        if i == value_i or m.type not in kinds or head.sent.start != value_head.sent.start:
+            continue
+        path = _path(head, value_head)
+        if path is None:
+            continue
+        # A preposition is no step of its own: "works as a geologist for Y" is three.
+        steps = len(path) - 1 - sum(1 for t in path[1:-1] if t.pos_ == "ADP")
+        if steps > MAX_PATH:
+            continue
+        between = {owner[t.i] for t in path[1:-1] if t.i in owner} - {i, value_i}
+        if any(spans[j][1].type == m.type for j in between):
+            continue
+        distances.append((steps, i))
+    if not distances:
+        return []
+    nearest = min(d for d, _ in distances)
+    return [i for d, i in distances if d == nearest]
+
+
+def _path(a, b) -> list | None:
+    """The tokens on the parse tree's path from `a` to `b`, both included."""
+    up_a = [a, *a.ancestors]
+    index = {t.i: n for n, t in enumerate(up_a)}
+    climbed = [b]
+    for token in [b, *b.ancestors]:
+        if token.i in index:
+            return up_a[: index[token.i] + 1] + list(reversed(climbed[:-1]))
+        climbed.append(token.head)
+    return None
+
+
+def _role_of(head, owner) -> str:
+    """What the sentence says the person whose span ends at `head` is (module docstring)."""
+    for child in head.children:  # "X, a nurse"; "X (CTO, Y)"
+        if child.dep_ == "appos" and child.i not in owner or _title(child):
+            role = _role_phrase(child)
+            if role:
+                return role
+    if head.dep_ == "appos" and head.head.i not in owner:  # "the CTO, X"
+        role = _role_phrase(head.head)
+        if role:
+            return role
+    for child in head.children:  # "geologist Leila Haddad", "CTO Ana Duarte"
+        if child.dep_ in ("compound", "amod") and child.i < head.i and child.i not in owner:
+            if child.pos_ == "NOUN" or _title(child):
+                role = _role_phrase(child)
+                if role:
+                    return role
+    verbs = []
+    if head.dep_ in ("nsubj", "nsubjpass"):
+        verbs.append(head.head)
+    for child in head.children:  # "X, who works as a geologist"
+        if child.dep_ == "relcl":
+            verbs.append(child)
+    for verb in verbs:
+        role = _verb_role(verb, owner)
+        if role:
+            return role
+    return ""
+
+
+def _verb_role(verb, owner) -> str:
+    for child in verb.children:
+        if child.dep_ in ("attr", "oprd") and verb.lemma_ in ("be", "become", "remain"):
+            if child.i not in owner:
+                role = _role_phrase(child)
+                if role:
+                    return role
+        if child.dep_ in ("dobj", "attr") and child.lemma_ in _ROLE_HOLDERS:  # "holds the role of"
+            for prep in child.children:
+                for pobj in prep.children if prep.lower_ == "of" else ():
+                    role = _role_phrase(pobj) if pobj.dep_ == "pobj" else ""
+                    if role:
+                        return role
+        if child.dep_ == "prep" and child.lower_ == "as":  # "works as a", "As a geologist, X"
+            for pobj in child.children:
+                if pobj.dep_ == "pobj" and pobj.i not in owner:
+                    role = _role_phrase(pobj)
+                    if role:
+                        return role
+    return ""
+
+
+def _title(token) -> bool:
+    return token.lower_.strip(".") in TITLES
+
+
+def _role_phrase(noun) -> str:
+    """The noun and the lower-case modifiers before it ('civil engineer', 'data scientist'),
+    at most MAX_ROLE_WORDS words; '' for a word that names no role."""
+    if not (noun.pos_ in ("NOUN",) or _title(noun)) or noun.dep_ not in _ROLE_DEPS | {"ROOT"}:
+        if not _title(noun):
+            return ""
+    words = [
+        t.lower_
+        for t in noun.lefts
+        if t.dep_ in ("compound", "amod") and t.is_alpha and t.text.islower()
+    ]
+    word = noun.lower_.strip(".")
+    if any(c.dep_ == "poss" for c in noun.children) and not _title(noun):
+        return ""  # "as his year of birth": his, not what he is
+    if word in _NOT_ROLES or not word.replace("-", "").isalpha():
+        return ""
+    return " ".join([*words, word][-MAX_ROLE_WORDS:])

@@ -1,0 +1,126 @@
+"""Evidence read from the parse whatever the wording (issue 46): a person's job, employer and
+city, a thing's maker, through the real spaCy model; then notes through the whole pipeline
+(chunking, spaCy, the gate, collective rescoring) on the real Neo4j: shared evidence of several
+kinds adds up, namesakes stay apart, and the order the notes arrive in does not change the
+clusters."""
+
+import random
+
+import pytest
+
+from apps.graph import cypher
+from apps.ingestion import services
+from apps.ingestion.extraction.spacy_ner import SpacyExtractor
+from apps.ingestion.working_memory import WorkingMemory
+from apps.resolution.comparisons.affiliations import compare_affiliation
+
+
+def read(text: str) -> dict:
+    found = SpacyExtractor.shared().extract(text, state=WorkingMemory())
+    return {e.name: {**e.learned, "type": e.type} for e in found.entities}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Leila Haddad works as a geologist for Duskfield Pharma in Tallinn.",
+        "As a geologist, Leila Haddad often travels for Duskfield Pharma.",
+        "Leila Haddad, a geologist at Duskfield Pharma, lives in Tallinn.",
+        "Met Leila Haddad (geologist, Duskfield Pharma) in Tallinn.",
+        "Duskfield Pharma hired Leila Haddad last spring. She is a geologist.",
+        "Leila Haddad holds the position of geologist at Duskfield Pharma.",
+    ],
+)
+def test_a_persons_job_and_employer_are_read_whatever_the_wording(text):
+    person = read(text)["Leila Haddad"]
+    assert person["type"] == "Person"
+    assert person.get("role") == "geologist", person
+    assert "Duskfield Pharma" in person.get("employer", ""), person
+
+
+def test_another_persons_firm_is_not_taken_and_a_products_maker_is():
+    found = read("Leila Haddad met Tomas Berg of Corvane Analytics. The Zinnia-8 from Corvane "
+                 "Analytics shipped; Corvane Analytics also makes the Tamber 9.")  # fmt: skip
+    assert "employer" not in found["Leila Haddad"], found
+    assert found["Tomas Berg"]["employer"] == "Corvane Analytics"
+    assert found["Zinnia-8"]["maker"] == "Corvane Analytics"
+    assert found["Tamber 9"]["maker"] == "Corvane Analytics"  # the model number kept
+
+
+def test_a_surname_and_a_pronoun_carry_the_persons_attributes():
+    found = read("A short call with Yaw Asiedu today. He holds the position of operations "
+                 "manager. Asiedu previously worked for Danubis Pharma Zrt.")  # fmt: skip
+    person = found["Yaw Asiedu"]
+    assert person["role"] == "operations manager" and "Danubis" in person["employer"], found
+
+
+def test_ties_compare_by_organisation_names_and_a_firm_has_no_city_conflict():
+    assert compare_affiliation("employer", "Person", "Corvane", "Corvane Analytics Inc.").level \
+        == "same"  # fmt: skip
+    assert compare_affiliation("employer", "Person", "Corvane", "Halden Health").level \
+        == "different"  # fmt: skip
+    assert compare_affiliation("city", "Organization", "Lyon", "Cork").level == "missing"
+    assert compare_affiliation("maker", "Person", "Corvane", "Corvane").level == "missing"
+
+
+def ingest(scope, content: str) -> None:
+    found = services.check_document_submit(scope, content=content, source="test",
+                                           title=content[:30], wait=True)  # fmt: skip
+    assert found["status"] == "done", found
+
+
+ENTITIES = """
+MATCH (e:Entity {tenant: $tenant, status: 'active'})
+RETURN e.name AS name, e.type AS type, e.uid AS uid
+"""
+CLUSTERS = """
+MATCH (d:Document {tenant: $tenant})<-[:PART_OF]-(:Chunk {tenant: $tenant})
+      -[m:MENTIONS]->(e:Entity {tenant: $tenant, status: 'active'})
+RETURN d.title AS note, m.surface AS surface, e.uid AS entity
+"""
+
+
+def people(scope, name: str) -> list[dict]:
+    return [r for r in cypher.read(scope, ENTITIES) if r["name"] == name]
+
+
+def test_one_person_in_two_wordings_is_one_entity_and_namesakes_stay_two(scope):
+    ingest(scope, "Leila Haddad works as a geologist for Duskfield Pharma in Tallinn.")
+    ingest(scope, "Leila Haddad was born in 1976. As a geologist, Haddad often travels for "
+                  "Duskfield Pharma.")  # fmt: skip
+    assert len(people(scope, "Leila Haddad")) == 1
+    ingest(scope, "Leila Haddad is a pediatric nurse at Saint Anne Hospital in Lyon.")
+    assert len(people(scope, "Leila Haddad")) == 2  # another job, employer and city
+
+
+NOTES = [
+    "Tellurion Systems GmbH opened a second office in Graz.",
+    "Karim Abdelmessih works as a safety inspector for Tellurion Systems in Graz.",
+    "As a safety inspector, Abdelmessih often visits sites for Tellurion Systems.",
+    "Karim Abdelmessih, a safety inspector at Tellurion Systems, was born in 1979.",
+    "Nour Elshazly is a research chemist at Aldermoor Instruments in Leeds.",
+    "Aldermoor Instruments hired Nour Elshazly as a research chemist.",
+]
+
+
+def _clusters(scope) -> set[frozenset[str]]:
+    by_entity: dict[str, set[str]] = {}
+    for row in cypher.read(scope, CLUSTERS):
+        by_entity.setdefault(row["entity"], set()).add(f"{row['note']}|{row['surface']}")
+    return {frozenset(v) for v in by_entity.values()}
+
+
+def test_shuffled_orders_end_in_the_same_clusters(make_tenant):
+    from tests.conftest import scope_for
+
+    found = []
+    for seed in (0, 1, 2):
+        notes = list(NOTES)
+        random.Random(seed).shuffle(notes)
+        scope = scope_for(make_tenant())
+        for text in notes:
+            ingest(scope, text)
+        found.append(_clusters(scope))
+        assert len(people(scope, "Karim Abdelmessih")) == 1, seed
+        assert len(people(scope, "Nour Elshazly")) == 1, seed
+    assert found[0] == found[1] == found[2]
