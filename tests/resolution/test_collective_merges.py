@@ -27,7 +27,20 @@ def pending(scope):
                               "->(b:Entity) RETURN a.name AS a, b.name AS b")[0:]  # fmt: skip
 
 
-def test_a_later_note_that_joins_two_contexts_merges_the_pending_pair(tenant, api_client):
+def test_a_firms_trade_name_no_other_firm_carries_merges_alone(tenant, api_client):
+    post(api_client, "Priya Marchetti joined Larkspur Materials in Porto last spring.")
+    last = post(api_client, "Larkspur Materials opened a second site in Bergen.")
+    assert len(firms(scope_for(tenant), "Larkspur Materials")) == 1
+    [receipt] = [r for r in last["result"]["receipts"] if r.get("name") == "Larkspur Materials"]
+    assert receipt["action"] == "merged" and "rare_name firm" in receipt["reason"], receipt
+
+
+def test_a_later_note_that_joins_two_contexts_merges_the_pending_pair(make_tenant,
+                                                                       make_api_client):
+    # A tenant whose firm names alone wait for a reviewer (sole_name_merges 0): only context
+    # joins the two "Larkspur Materials".
+    tenant = make_tenant(sole_name_merges=0)
+    api_client = make_api_client(tenant)
     scope = scope_for(tenant)
     post(api_client, "Priya Marchetti joined Larkspur Materials in Porto last spring.")
     post(api_client, "Larkspur Materials opened a second site in Bergen. Carmen Holmgren "
