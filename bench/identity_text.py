@@ -33,6 +33,7 @@ builtin one; `--sets` is then ignored and the run is one set named after the cor
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import random
 import sys
@@ -53,6 +54,11 @@ MATCH (d:Document {tenant: $tenant})<-[:PART_OF]-(:Chunk {tenant: $tenant})
       -[m:MENTIONS]->(e:Entity {tenant: $tenant})
 RETURN d.uid AS document, m.surface AS surface, e.uid AS entity, e.status AS status,
        e.name AS name, e.type AS type
+"""
+# Why each merged entity was merged (the gate's AutoMerge, a collective Merge), for --wrong.
+MERGES = """
+MATCH (m:AutoMerge|Merge {tenant: $tenant})
+RETURN m.entity_uid AS entity, m.survivor_uid AS survivor, coalesce(m.reason, '') AS reason
 """
 PENDING = """
 MATCH (a:Entity {tenant: $tenant})-[s:SAME_AS {status: 'pending'}]->(b:Entity {tenant: $tenant})
@@ -113,12 +119,33 @@ def run_set(set_name: str, args) -> dict:
                               f"{r['reason'][:args.receipts]}")  # fmt: skip
         mentions = cypher.read(scope, MENTIONS)
         pending = cypher.read(scope, PENDING)
+        merges = cypher.read(scope, MERGES)
     finally:
         while cypher.write(scope, "MATCH (n) WHERE n.tenant = $tenant WITH n LIMIT 5000 "
                                   "DETACH DELETE n RETURN count(*) AS n")[0]["n"]:  # fmt: skip
             pass
         tenant.delete()
-    return _scored(docs, truths, pairs, names_of, mentions, pending, spent)
+    found = _scored(docs, truths, pairs, names_of, mentions, pending, spent)
+    found["fingerprint"] = _fingerprint(docs, names_of, mentions)
+    found["wrong"] = [(sorted(found["labels"][uid]), [m["reason"] for m in merges
+                       if uid in (m["survivor"], m["entity"])]) for uid in found["impure"]]  # fmt: skip
+    return found
+
+
+def _fingerprint(docs, names_of, mentions) -> str:
+    """The clusters as sets of (document text, surface), hashed: two runs that fed the same
+    documents in different orders (--shuffle) end in the same clusters when these match."""
+    text_of = _texts(docs, names_of)
+    groups: dict[str, set] = defaultdict(set)
+    for row in mentions:
+        groups[row["entity"]].add((text_of.get(row["document"], ""), row["surface"]))
+    flat = sorted(sorted(g) for g in groups.values())
+    return hashlib.sha256(repr(flat).encode()).hexdigest()[:12]
+
+
+def _texts(docs, names_of) -> dict:
+    by_names = {id(d.names): d.text for d in docs}
+    return {uid: by_names.get(id(names), "") for uid, names in names_of.items()}
 
 
 def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
@@ -177,6 +204,9 @@ def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
         "ms_per_doc": 1000 * spent / max(1, len(docs)),
         "by_kind": {k: f"{unified_kind[k]}/{n}" for k, n in sorted(by_kind.items())},
         "twins": twins,
+        "impure": impure,
+        "labels": {uid: {truths[k].name + "/" + k: n for k, n in keys.items()}
+                   for uid, keys in labels.items()},
         "split": sorted((truths[k].name, sorted(shown[k])) for k in tracked
                         if len(entities_of[k]) != 1),
     }  # fmt: skip
@@ -200,6 +230,8 @@ def main() -> None:
                         help="0: post in generated order; N: shuffled with random.Random(N)")  # fmt: skip
     parser.add_argument("--show", type=int, default=0, help="print the first N documents")
     parser.add_argument("--splits", action="store_true", help="list true entities left split")
+    parser.add_argument("--wrong", action="store_true",
+                        help="list entities holding two true entities, with why they merged")  # fmt: skip
     parser.add_argument(
         "--twins",
         action="store_true",
@@ -231,7 +263,11 @@ def main() -> None:
         print(f"{name:9} {r['documents']:4d} {r['true']:4d} {r['unified']:7.3f} "
               f"{r['per_true']:8.2f} {r['namesakes']:>9} {r['pending_per_doc']:8.2f} "
               f"{r['false_pending']:10.3f} {r['false_pending_r3']:9.3f} {r['false_merged']:9d} {r['ms_per_doc']:7.0f}  "
-              f"{r['by_kind']}", flush=True)  # fmt: skip
+              f"{r['by_kind']}  clusters {r['fingerprint']}", flush=True)  # fmt: skip
+        for labels, reasons in r["wrong"] if args.wrong else ():
+            print(f"  wrong {labels}")
+            for reason in reasons:
+                print(f"    merged: {reason[:1200]}")
         if args.splits:
             for name, parts in r["split"]:
                 print(f"  split {name}: {parts}")

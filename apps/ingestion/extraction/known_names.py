@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
+from apps.resolution.comparisons.organisation_names import TRADE_WORDS, legal_base
 
 MAX_NAMES = 5000
 CACHE_SECONDS = 120.0
 MIN_CHARS, MAX_CHARS = 2, 100
+SHORT_MIN = 5
 
 KNOWN_NAMES = """
 MATCH (e:Entity {tenant: $tenant})
@@ -34,7 +36,8 @@ class KnownNames:
 
     nlp: object
     built: float = field(default_factory=time.monotonic)
-    by_surface: dict[str, tuple[str, str]] = field(default_factory=dict)
+    by_surface: dict[str, tuple[str, str] | None] = field(default_factory=dict)
+    person_words: set[str] = field(default_factory=set)
     _matcher: object = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -44,10 +47,14 @@ class KnownNames:
         self._matcher = PhraseMatcher(self.nlp.vocab, attr="ORTH")
 
     def add(self, entries: list[tuple[str, str, list[str]]]) -> None:
-        """(name, type, aliases) rows; the first entity to claim a surface keeps it."""
+        """(name, type, aliases) rows; the first entity to claim a surface keeps it. A firm's
+        short name ('Tellurion' of 'Tellurion Systems GmbH') is its surface too, unless
+        another firm's short name or a word of a person's name is the same word."""
         fresh = []
         with self._lock:
             for name, type_, aliases in entries:
+                if type_ == "Person":
+                    self.person_words |= {w.casefold() for w in name.split()}
                 for surface in (name, *aliases):
                     surface = surface.strip()
                     if _name_part(surface, name):
@@ -55,6 +62,19 @@ class KnownNames:
                     if MIN_CHARS <= len(surface) <= MAX_CHARS and surface not in self.by_surface:
                         self.by_surface[surface] = (name, type_)
                         fresh.append(surface)
+            for name, type_, _ in entries:
+                short = firm_short_name(name) if type_ == "Organization" else ""
+                if not short:
+                    continue
+                known = self.by_surface.get(short, ())
+                if short.casefold() in self.person_words or (
+                    known and known[1] in ("Organization", "Person") and known[0] != name
+                ):
+                    self.by_surface[short] = None  # two claims: the short name is no one's
+                elif known is not None and known[:1] != (name,):
+                    # An entity of that name NER typed a place or a thing is the firm's split.
+                    self.by_surface[short] = (name, type_)
+                    fresh.append(short)
             # A pattern per surface: its key is the surface itself, read back from the vocab.
             for surface, doc in zip(fresh, self.nlp.tokenizer.pipe(fresh), strict=True):
                 self._matcher.add(surface, [doc])
@@ -74,10 +94,26 @@ class KnownNames:
                 continue
             taken |= set(range(start, end))
             surface = self.nlp.vocab.strings[match_id]
+            if self.by_surface.get(surface) is None:
+                continue  # a short name two firms (or a firm and a person) claim
             name, type_ = self.by_surface[surface]
             span = doc[start:end]
             spans.append((span.start_char, span.end_char, span.text, name, type_))
         return sorted(spans)
+
+
+def firm_short_name(name: str) -> str:
+    """The one distinctive word a firm's name is said by when the rest is its legal form and
+    trades ('Danubis' of 'Danubis Pharma Zrt.', 'Tervaniemi' of 'Tervaniemi Oy'), as written
+    in the name; '' when there is none (two words left, or a word of fewer than SHORT_MIN
+    letters: 'Acme' may be anything's)."""
+    words = legal_base(name).split()
+    while len(words) > 1 and words[-1] in TRADE_WORDS:
+        words.pop()
+    if len(words) != 1 or len(words[0]) < SHORT_MIN or not words[0].isalpha():
+        return ""
+    written = [w for w in name.split() if w.casefold() == words[0]]
+    return written[0] if written and written[0] != name.strip() else ""
 
 
 def _name_part(surface: str, name: str) -> bool:

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from apps.ingestion.extraction.note_fields import fields_read
 from apps.resolution.role_words import RELATION_WORDS
 
 MAX_PATH = 4  # arcs, prepositions not counted
@@ -84,6 +85,9 @@ def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
         }
         if attributes.get("role"):
             out[name]["role"] = attributes["role"][0]
+    for name, fields in fields_read(doc.text, mentions, TITLES, _NOT_ROLES).items():
+        for key, value in fields.items():  # what the parse tied, else the note's fields
+            out.setdefault(name, {}).setdefault(key, value)
     return out
 
 

@@ -1,0 +1,56 @@
+"""Notes written as fields rather than sentences ("Contact: Dr. Sabbagh | IT director |
+Galway", "Azzouni - COO @ Hoshizora Robotics", "Lukas Oberwinkler (CFO, Oxalis Devices)"),
+where the parse ties nothing: the fields after a person's name, up to the next person, say
+what they are (`role`: a short lower-case phrase or a title), who they work for (`employer`:
+an organisation named there) and where (`city`: a place named there).
+
+A fallback for what the parse left out (mention_attributes fills a key from here only when the
+parse gave it none): a field belongs to the person named last before it on the same line."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# What separates fields in a note: pipes, dashes between spaces, '@', parentheses, semicolons,
+# commas, and the end of a line or a sentence.
+_FIELD_END = re.compile(r"\s+[|–—-]\s+|\s*[|@;()\[\]]\s*|,\s+|\n|(?<=[.!?])\s+")
+_ROLE = re.compile(r"^(?:an? |the )?((?:[A-Z]{2,4} )?[a-z][a-z-]*(?: [a-z][a-z-]*){0,2})$")
+MAX_FIELDS = 3  # after the name
+
+
+def fields_read(text: str, mentions: Sequence, titles: frozenset[str],
+                not_roles: frozenset[str]) -> dict[str, dict[str, str]]:  # fmt: skip
+    """name -> {role, employer, city} read from the fields after each person's mention."""
+    cuts = [0, *(m.end() for m in _FIELD_END.finditer(text)), len(text)]
+    starts = [m.start() for m in _FIELD_END.finditer(text)] + [len(text)]
+    fields = list(zip(cuts[:-1], starts, strict=False))
+    found: dict[str, dict[str, str]] = {}
+    people = [m for m in mentions if m.type == "Person"]
+    for person in people:
+        at = next((i for i, (s, e) in enumerate(fields) if s <= person.start < max(e, s + 1)),
+                  None)  # fmt: skip
+        if at is None:
+            continue
+        got = found.setdefault(person.name, {})
+        for start, end in fields[at + 1 : at + 1 + MAX_FIELDS]:
+            if "\n" in text[fields[at][1] : start] or any(
+                start <= p.start < end for p in people if p.name != person.name
+            ):
+                break  # another line, or another person's fields
+            inside = [m for m in mentions if start <= m.start < end and m.name != person.name]
+            for m in inside:
+                key = {"Organization": "employer", "Location": "city"}.get(m.type)
+                if key:
+                    got.setdefault(key, m.name)
+            words = text[start:end].strip()
+            role = _ROLE.match(words)
+            if not inside and role and "role" not in got:
+                phrase = role.group(1).casefold()
+                if phrase.split()[-1] not in not_roles and phrase.split()[0] not in ("is", "was"):
+                    got["role"] = phrase
+            elif not inside and words.casefold().split()[:1] and all(
+                w.casefold().strip(".") in titles for w in words.split()[:1]
+            ):
+                got.setdefault("role", words.casefold()[:40])
+    return {name: got for name, got in found.items() if got}
