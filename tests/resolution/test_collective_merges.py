@@ -35,8 +35,7 @@ def test_a_firms_trade_name_no_other_firm_carries_merges_alone(tenant, api_clien
     assert receipt["action"] == "merged" and "rare_name firm" in receipt["reason"], receipt
 
 
-def test_a_later_note_that_joins_two_contexts_merges_the_pending_pair(make_tenant,
-                                                                       make_api_client):
+def test_a_later_note_that_joins_two_contexts_merges_the_pending_pair(make_tenant, make_api_client):
     # A tenant whose firm names alone wait for a reviewer (sole_name_merges 0): only context
     # joins the two "Larkspur Materials".
     tenant = make_tenant(sole_name_merges=0)
