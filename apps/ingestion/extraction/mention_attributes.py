@@ -191,7 +191,10 @@ def _role_of(head, owner) -> str:
     for child in head.children:  # "X, who works as a geologist"
         if child.dep_ == "relcl":
             verbs.append(child)
-    for verb in verbs:
+    verbs += [
+        c for v in verbs for c in v.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")
+    ]
+    for verb in verbs:  # "X has been with Y and serves as ...": the conjoined verb's too
         role = _verb_role(verb, owner)
         if role:
             return role

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 _FIELD_END = re.compile(r"\s+[|–—-]\s+|\s*[|@;()\[\]]\s*|,\s+|\n|(?<=[.!?])\s+")
 _ROLE = re.compile(r"^(?:an? |the )?((?:[A-Z]{2,4} )?[a-z][a-z-]*(?: [a-z][a-z-]*){0,2})$")
 MAX_FIELDS = 3  # after the name
+_SENTENCE_END = re.compile(r"(?<![A-Z][a-z])(?<![A-Z])[.!?](?:\s|$)")  # not "Dr." or "K.K."
 
 
 def fields_read(text: str, mentions: Sequence, titles: frozenset[str],
@@ -33,11 +34,18 @@ def fields_read(text: str, mentions: Sequence, titles: frozenset[str],
         if at is None:
             continue
         got = found.setdefault(person.name, {})
+        if any(person.end <= p.start < fields[at][1] for p in people):
+            continue  # "X met Y ...": what follows is Y's
+        previous_end = fields[at][1]
         for start, end in fields[at + 1 : at + 1 + MAX_FIELDS]:
-            if "\n" in text[fields[at][1] : start] or any(
-                start <= p.start < end for p in people if p.name != person.name
+            between = text[previous_end:start]
+            if (
+                "\n" in between
+                or _SENTENCE_END.search(between)
+                or any(start <= p.start < end for p in people if p.name != person.name)
             ):
-                break  # another line, or another person's fields
+                break  # another line or sentence, or another person's fields
+            previous_end = end
             inside = [m for m in mentions if start <= m.start < end and m.name != person.name]
             for m in inside:
                 key = {"Organization": "employer", "Location": "city"}.get(m.type)

@@ -255,6 +255,9 @@ _PERSON_VERBS = frozenset(
 )
 
 
+_PRONOUN_REACH = 40  # tokens
+
+
 def _acts(run) -> bool:
     head = run[-1]
     verb = head.head
@@ -262,7 +265,16 @@ def _acts(run) -> bool:
         return True
     if head.i > 0 and head.doc[run[0].i - 1].lower_.rstrip(".") in HONORIFICS:
         return True
-    return any(c.dep_ == "acl" and c.lemma_ == "bear" for c in head.children)
+    if any(c.dep_ == "acl" and c.lemma_ == "bear" for c in head.children):
+        return True
+    # "Tõnis Lõhmus has been with Aldermoor. He ...": the next subject pronoun, before anyone
+    # else is named, is this run's.
+    for token in head.doc[head.i + 1 : head.i + 1 + _PRONOUN_REACH]:
+        if token.ent_type_ == "PERSON":
+            return False
+        if token.lower_ in ("he", "she") and token.dep_ in ("nsubj", "nsubjpass"):
+            return True
+    return False
 
 
 def _relations(doc, owner: dict[int, str]) -> tuple[list[LocalRelation], dict[str, str]]:

@@ -42,6 +42,10 @@ def _pair_compared(kind: str, a: str, b: str) -> Compared:
     if codes[0] and codes[1] and codes[0] != codes[1]:
         return Compared("name", "different", f"'{a}' and '{b}': model numbers differ "
                         f"({'/'.join(codes[0])} / {'/'.join(codes[1])})")  # fmt: skip
+    if bool(codes[0]) != bool(codes[1]) and _stem(a if codes[0] else b) == comparable(
+        b if codes[0] else a
+    ):  # "Zinnia" beside "Zinnia-8": notes drop a model's number once it is named
+        return Compared("name", "variant", f"'{a}' and '{b}': a model name without its number")
     if _compact(a) == _compact(b) and comparable(a) != comparable(b):
         return Compared("name", "variant", f"'{a}' and '{b}' differ only in spacing "
                         "or punctuation")  # fmt: skip
@@ -64,3 +68,14 @@ def model_codes(name: str) -> tuple[str, ...]:
 def _compact(name: str) -> str:
     """'GPT-4', 'GPT 4' and 'gpt4' alike."""
     return comparable(name).replace(" ", "")
+
+
+def _stem(name: str) -> str:
+    """A model name's words before its number ('Zinnia-8' -> 'zinnia'), when they are a word of
+    at least four letters; else ''."""
+    words = comparable(name).split()
+    while words and any(c.isdigit() for c in words[-1]):
+        words.pop()
+    glued = re.match(r"([a-z]+)\d+$", comparable(name))
+    stem = " ".join(words) if words else glued.group(1) if glued else ""
+    return stem if len(stem.replace(" ", "")) >= 4 else ""
