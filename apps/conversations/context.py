@@ -331,7 +331,8 @@ def _gathered(unit, reads: dict[str, Future], *, user, message, vector, k, steps
     floors.omitted_add(omitted, "entities", said, floors.IN_PASSAGE)
     return {
         **found,
-        "entities": twins_fold(entities, near["twins"]),  # a pair shown once (concepts/twins.md)
+        # A twin pair shown once, another pending pair named between its two (concepts/twins.md).
+        "entities": twins_fold(entities, near["twins"], among=True),
         "neighbours": [{key: v for key, v in n.items() if key != "chunks"} for n in neighbours],
         "traces": near["traces"][:k],
         "omitted": omitted,

@@ -1,6 +1,7 @@
 """The neighbourhood of the entities a context call found (seed 003): their neighbours 1-2 hops
 away through confident relations, the earlier traces that touched them, and their twins (a
-pending pair is shown once), read in one transaction as soon as both entity rankings are in."""
+pending pair is shown once; one that is no twin, named between the two), read in one
+transaction as soon as both entity rankings are in."""
 
 from __future__ import annotations
 
@@ -79,6 +80,6 @@ def entities_around(unit: ScopedTx, fused: list[dict], *, user: str, k: int) -> 
                 traces.append({**t, "about": item["uid"]})
     neighbours.sort(key=lambda n: n["last_seen"] or "", reverse=True)
     neighbours.sort(key=lambda n: -(n["weight"] or 0))  # stable: weight first, then recency
-    twins = twins_read(unit, [e["uid"] for e in entities]) if entities else {}
+    twins = twins_read(unit, [e["uid"] for e in entities], among=True) if entities else {}
     return {"entities": entities, "neighbours": neighbours[: k * 2], "traces": traces,
             "twins": twins}  # fmt: skip

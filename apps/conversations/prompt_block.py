@@ -45,9 +45,13 @@ def _lines(found: dict) -> list[tuple[str, str]]:
                       f"{e['text']}"))  # fmt: skip
     for e in found["entities"]:
         about = f" - {e['description']}" if e.get("description") else ""
-        twins = "".join(f"; possibly the same as {t['name']} (P={t['p']:.2f}, pending review "
+        notes = "".join(f"; possibly the same as {t['name']} (P={t['p']:.2f}, pending review "
                         f"{t['pair']})" for t in e.get("twins", ()))  # fmt: skip
-        lines.append((f"entity:{e['uid']}", f"{e['name']} ({e['type']}){about}{twins}"))
+        # Two entities of a pending pair below the twin rule are two lines, maybe alike: the
+        # first says the second may be it.
+        notes += "".join(f"; may be the {t['name']} ({t['type']}) below (P={t['p']:.2f}, "
+                         f"pending review {t['pair']})" for t in e.get("pending", ()))  # fmt: skip
+        lines.append((f"entity:{e['uid']}", f"{e['name']} ({e['type']}){about}{notes}"))
         for t in e.get("twins", ()):
             for f in t.get("facts", ()):
                 lines.append((f"entity:{t['uid']}", f"(twin's) {f['from']} -{f['predicate']}-> "

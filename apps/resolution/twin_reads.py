@@ -4,7 +4,8 @@ shown once until a reviewer decides (docs/concepts/twins.md).
 `twins_read` finds, in one tenant-scoped round trip, the pending pairs of a set of uids with each
 twin's fields and heaviest relations; `twins_fold` keeps one item per pair in a ranked list (the
 more trusted, then older, side), with the other under it as `twins`. A rejected pair is no
-longer pending and a merged one has a tombstone end, so both stop showing at once.
+longer pending and a merged one has a tombstone end, so both stop showing at once. A pending
+pair that is no twin stays two items; where both are listed (`among`), the first says so.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ NOT_TWIN = {("name", "different"), ("context", "conflict")}
 TWINS = """
 UNWIND $uids AS uid
 MATCH (e:Entity {tenant: $tenant, uid: uid})-[s:SAME_AS]-(o:Entity {tenant: $tenant})
-WHERE s.status = 'pending' AND s.tenant = $tenant AND s.score >= $min_p
+WHERE s.status = 'pending' AND s.tenant = $tenant AND (s.score >= $min_p OR o.uid IN $among)
   AND e.status = 'active' AND o.status = 'active'
 RETURN uid, s.uid AS pair, s.score AS p, s.evidence AS evidence, endNode(s) = e AS proposed_against,
        e.type_guessed IS NULL AS stated, toString(e.created_at) AS created_at,
@@ -44,23 +45,29 @@ ORDER BY uid, s.score DESC, o.uid
 """
 
 
-def twins_read(reader: Scope | cypher.ScopedTx, uids: list[str]) -> dict[str, list[dict]]:
+def twins_read(
+    reader: Scope | cypher.ScopedTx, uids: list[str], *, among: bool = False
+) -> dict[str, list[dict]]:
     """uid -> its twins, most probable first: {uid, name, type, description, aliases, p, pair,
     review (the pair's page), facts (the twin's heaviest relations), primary (True when this
-    uid is the side to show)}. One round trip in the caller's tenant; none for no uids."""
+    uid is the side to show), twin (True)}. With `among`, also the pending pairs between two
+    of `uids` that are no twins (twin False, for twins_fold to name). One round trip in the
+    caller's tenant; none for no uids."""
     uids = list(dict.fromkeys(u for u in uids if u))
     if not uids:
         return {}
-    params = {"uids": uids, "min_p": TWIN_MIN_P, "facts": TWIN_FACTS}
+    params = {"uids": uids, "min_p": TWIN_MIN_P, "facts": TWIN_FACTS,
+              "among": uids if among else []}  # fmt: skip
     if isinstance(reader, Scope):
         rows = cypher.read(reader, TWINS, **params)
     else:
         rows = reader.run(TWINS, **params)
     found: dict[str, list[dict]] = {}
     for row in rows:
-        if not pair_is_twin(row["p"], row["evidence"]):
-            continue
         twin = row["twin"]
+        is_twin = pair_is_twin(row["p"], row["evidence"])
+        if not is_twin and not (among and twin["uid"] in uids):
+            continue
         found.setdefault(row["uid"], []).append(
             {
                 "uid": twin["uid"],
@@ -71,8 +78,9 @@ def twins_read(reader: Scope | cypher.ScopedTx, uids: list[str]) -> dict[str, li
                 "p": round(row["p"], 4),
                 "pair": row["pair"],
                 "review": f"/review/pairs/{row['pair']}/",
-                "facts": row["facts"],
+                "facts": row["facts"] if is_twin else [],
                 "primary": _primary(row),
+                "twin": is_twin,
             }
         )
     return found
@@ -103,14 +111,21 @@ def _primary(row: dict) -> bool:
     return row["proposed_against"]
 
 
-def twins_fold(items: list[dict], twins: dict[str, list[dict]]) -> list[dict]:
+def twins_fold(
+    items: list[dict], twins: dict[str, list[dict]], *, among: bool = False
+) -> list[dict]:
     """The ranked `items` (dicts with a `uid`) with each pair shown once: when both sides are in
     the list, the primary side stays at the better of the two places and the other is dropped
-    (it is under the primary as a twin); every kept item gets `twins` (possibly empty)."""
+    (it is under the primary as a twin); every kept item gets `twins` (possibly empty). With
+    `among` (twins read so), every kept item gets `pending` too: a pending pair that is no
+    twin leaves both items, and the first names the other there (uid, name, type, p, pair,
+    review), so two items that may read alike ("Grace Hopper (Person)" twice) say why."""
     place = {item["uid"]: i for i, item in enumerate(items)}
     folded: dict[str, str] = {}  # dropped uid -> the uid it is shown under
     for item in items:
         for twin in twins.get(item["uid"], ()):
+            if not twin.get("twin", True):
+                continue
             if twin["uid"] in place and twin["primary"] is False:
                 # The twin is the primary: this item goes under it, unless it is itself dropped.
                 folded.setdefault(item["uid"], twin["uid"])
@@ -126,7 +141,7 @@ def twins_fold(items: list[dict], twins: dict[str, list[dict]]) -> list[dict]:
         best[shown] = min(best.get(shown, i), i)
     kept = sorted((i, uid) for uid, i in best.items())
     by_uid = {item["uid"]: item for item in items}
-    out = []
+    out, named = [], set()  # the pairs named in `pending` already (on the first of the two)
     for _, uid in kept:
         item = dict(by_uid[uid])
         shown = [uid, *(u for u, under in folded.items() if under == uid)]
@@ -135,14 +150,25 @@ def twins_fold(items: list[dict], twins: dict[str, list[dict]]) -> list[dict]:
             for member in shown[1:]:
                 for name, at in by_uid[member].get("ranks", {}).items():
                     item["ranks"][name] = min(item["ranks"].get(name, at), at)
-        listed, item["twins"] = {uid}, []
+        listed, item["twins"], pending = {uid}, [], []
         for member in shown:  # its own twins, then those of the items folded under it
             for twin in twins.get(member, ()):
-                if twin["uid"] not in listed:
+                if not twin.get("twin", True):
+                    pending.append(twin)
+                elif twin["uid"] not in listed:
                     listed.add(twin["uid"])
-                    item["twins"].append({k: v for k, v in twin.items() if k != "primary"})
+                    item["twins"].append({k: v for k, v in twin.items() if k not in _OWN})
+        listed.update(shown)
+        if among:
+            item["pending"] = [{k: other[k] for k in _PENDING} for other in pending
+                               if other["uid"] not in listed and other["pair"] not in named]  # fmt: skip
+            named.update(other["pair"] for other in item["pending"])
         out.append(item)
     return out
+
+
+_OWN = ("primary", "twin")  # how the read placed a twin, not the twin's
+_PENDING = ("uid", "name", "type", "p", "pair", "review")
 
 
 def twins_from_pending(pending: list[dict]) -> list[dict]:

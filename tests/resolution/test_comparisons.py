@@ -67,6 +67,17 @@ def test_the_best_pair_of_names_and_aliases_counts():
     assert compare_names("Location", ["Paris Inc"], ["Paris"]).level != "variant"
 
 
+def test_a_pair_found_through_an_alias_names_that_sides_own_name():
+    found = compare_names("Person", ["Samuel Clemens", "Mark Twain"], ["mark twain"])
+    assert found.detail == "'Samuel Clemens' (alias 'Mark Twain') = 'mark twain'"
+    # A detail about parts of the names (given names) is preceded by the two sides' names.
+    found = compare_names("Person", ["Bob Smith"], ["R. Smith", "Robert Smith"])
+    assert found.detail.startswith("'Bob Smith' / 'R. Smith' (alias 'Robert Smith'): same last")
+    assert compare_names("Person", ["Ada Lovelace"], ["Ada Lovelace"]).detail == (
+        "'Ada Lovelace' = 'Ada Lovelace'"
+    )
+
+
 @pytest.mark.parametrize(
     ("a", "b", "level"),
     [

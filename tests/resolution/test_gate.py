@@ -231,3 +231,27 @@ def test_a_persons_name_parse_is_kept_on_the_entity_and_read_back_not_parsed_aga
     # A parse kept by another parser version is not taken.
     person_names.parse_restore(["nameparser 0.0, rules 0", "Ada Byron", "ada", "", "byron", ""])
     assert "Ada Byron" not in person_names._parses
+
+
+def test_a_pair_found_through_an_alias_names_each_sides_own_name(make_tenant, make_api_client):
+    # Issue 46: the best pair of names was two aliases, and the reason read "'Corvane Analytics
+    # Inc.' = 'Corvane Analytics Inc.'", the same name on both sides of a pair of two names. (A
+    # tenant whose firm names alone wait for a reviewer: the pair stays pending.)
+    api_client = make_api_client(make_tenant(sole_name_merges=0))
+
+    def facts(entity):
+        response = api_client.post("/api/v1/facts", {"entities": [entity]}, format="json")
+        assert response.status_code == 201, response.json()
+        return response.json()["receipts"][0]
+
+    facts({"name": "Corvane Analytics Inc.", "type": "Organization"})
+    pending = facts({"name": "Corvane Analytics", "type": "Organization",
+                     "aliases": ["Corvane Analytics Inc."]})  # fmt: skip
+    assert pending["action"] == "pending", pending["reason"]
+    said = "name exact ('Corvane Analytics' (alias 'Corvane Analytics Inc.') = 'Corvane Analytics Inc.')"
+    assert said in pending["reason"]
+    [row] = api_client.get("/api/v1/reviews", {"status": "pending"}).json()["results"]
+    pair = api_client.get(f"/api/v1/reviews/{row['uid']}").json()
+    assert said in pair["reason"]
+    [name] = [e for e in pair["evidence"] if e["comparison"] == "name"]
+    assert name["detail"] == said.removeprefix("name exact (").removesuffix(")")

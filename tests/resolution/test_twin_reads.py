@@ -144,3 +144,15 @@ def test_the_shown_side_carries_each_rankings_best_place_of_the_pair():
     assert [i["uid"] for i in folded] == ["a"]
     assert folded[0]["ranks"] == {"words": 1, "meaning": 3}
     assert items[1]["ranks"] == {"words": 2}  # the read rows are left as they were
+
+
+def test_a_pending_pair_that_is_no_twin_stays_two_items_the_first_naming_the_second():
+    items = [{"uid": "a"}, {"uid": "x"}, {"uid": "b"}]
+    below = {"a": [{**_twin("b", 0.65, True), "pair": "s-ab", "twin": False}],
+             "b": [{**_twin("a", 0.65, False), "pair": "s-ab", "twin": False}]}  # fmt: skip
+    folded = twin_reads.twins_fold(items, below, among=True)
+    assert [i["uid"] for i in folded] == ["a", "x", "b"]
+    assert [(p["uid"], p["pair"], p["p"]) for p in folded[0]["pending"]] == [("b", "s-ab", 0.65)]
+    assert folded[1]["pending"] == folded[2]["pending"] == [] and folded[0]["twins"] == []
+    # Other reads (search) neither read nor name them.
+    assert "pending" not in twin_reads.twins_fold(items, {})[0]

@@ -3,6 +3,7 @@ aliases, by the entity type's rules (people parsed, organisations without legal 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Iterable
@@ -17,21 +18,32 @@ NAME_LEVELS = ("exact", "variant", "close", "similar", "different")  # strongest
 
 
 def compare_names(kind: str, mine: Iterable[str], theirs: Iterable[str]) -> Compared:
+    """The best level over every pair of names, each side's own name first; a detail that
+    found it through an alias names that side's own name too."""
     mine, theirs = list(dict.fromkeys(mine)), list(dict.fromkeys(theirs))
+    own = (mine[0], theirs[0]) if mine and theirs else None
     if _full(mine) and _full(theirs):
         # 'Marchetti' after 'Priya Marchetti' and after 'Yara Marchetti' is each one's surname,
         # not a name the two share ('Kestrel' of 'Kestrel Analytics' and 'Kestrel Robotics'
         # alike): two sides with full names are compared by their full names.
         mine, theirs = _full(mine), _full(theirs)
-    best = None
+    best, pair = _best_pair(kind, mine, theirs)
+    if best is None:
+        return Compared("name", "different", "no names")
+    return best if pair == own else _own_names_said(best, pair, own)
+
+
+def _best_pair(kind: str, mine: list[str], theirs: list[str]):
+    """The strongest comparison of a name of each side, and that pair of names."""
+    best, pair = None, None
     for a in mine:
         for b in theirs:
             found = _pair_compared(kind, a, b)
             if best is None or NAME_LEVELS.index(found.level) < NAME_LEVELS.index(best.level):
-                best = found
+                best, pair = found, (a, b)
             if best.level == "exact":
-                return best
-    return best or Compared("name", "different", "no names")
+                return best, pair
+    return best, pair
 
 
 # One pair of names is compared the same way every time (pure rules and tables); a window's
@@ -52,6 +64,22 @@ def _pair_compared(kind: str, a: str, b: str) -> Compared:
     if kind == "Person":
         return compare_person_name(a, b)
     return compare_organisation_name(a, b, legal_forms=kind == "Organization")
+
+
+def _own_names_said(found: Compared, pair: tuple[str, str], own: tuple[str, str]) -> Compared:
+    """'Corvane Analytics Inc.' = 'Corvane Analytics Inc.' says nothing of a pair whose one side
+    is named so by an alias: that side's name is written as "'Corvane Analytics' (alias
+    'Corvane Analytics Inc.')", in place, else (a detail about parts of the names) before it."""
+    shown = [f"'{name}'" if name == main else f"'{main}' (alias '{name}')"
+             for name, main in zip(pair, own, strict=True)]  # fmt: skip
+    detail, at = found.detail, 0
+    for name, side in zip(pair, shown, strict=True):
+        where = detail.find(f"'{name}'", at)
+        if where < 0:
+            return dataclasses.replace(found, detail=f"{shown[0]} / {shown[1]}: {found.detail}")
+        detail = detail[:where] + side + detail[where + len(name) + 2 :]
+        at = where + len(side)
+    return dataclasses.replace(found, detail=detail)
 
 
 def _full(names: list[str]) -> list[str]:
