@@ -120,10 +120,9 @@ WITH anchor, same_name, head(collect(seen.uid)) AS seen_here
 WITH anchor.uid AS anchor, same_name, seen_here,
        COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
          AS model_json,
-       COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: $norm})  // fragments pending as
-               WHERE e.type = $type AND e.status = 'active' AND NOT EXISTS {  // one: one carrier
-                 (e)-[:SAME_AS {status: 'pending'}]->(:Entity {norm_name: $norm, status: 'active'}) }
-             } AS same_name_count,
+       COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: $norm})  // pending fragments: one
+               WHERE e.type = $type AND e.status = 'active' AND NOT EXISTS { (e)-[:SAME_AS
+               {status: 'pending'}]->(:Entity {norm_name: $norm, status: 'active'}) } } AS same_name_count,
        COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: $norm})-[:NOT_SAME]-(o:Entity)
                  WHERE x.type IN $types AND o.tenant = $tenant RETURN DISTINCT o.uid
                  UNION
