@@ -239,6 +239,8 @@ def _role_phrase(noun) -> str:
         if t.dep_ in ("compound", "amod") and t.is_alpha and t.text.islower()
     ]
     word = noun.lower_.strip(".")
+    if not _title(noun) and not noun.text.islower():
+        return ""  # "Rapport: X ...": a note's heading, not what X is
     if any(c.dep_ == "poss" for c in noun.children) and not _title(noun):
         return ""  # "as his year of birth": his, not what he is
     if word in _NOT_ROLES or not word.replace("-", "").isalpha():

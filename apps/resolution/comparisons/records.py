@@ -177,8 +177,9 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
     """The `rare_name` level `place` or `registered` (SOLE_LEVELS): an identical name of that
     type on both sides (for a firm: its registered name twice, or once and its short form
     once where an extractor typed a side), that no third entity of the tenant carries (`sole_carrier`), with nothing against it
-    (a conflicting identifier forbids the merge anyway; a role or context in conflict, or a
-    description of another thing, weighs against and stops it here)."""
+    (a conflicting identifier forbids the merge anyway; a role, a tie or context in conflict
+    weighs against and stops it here, and for a place a description of another thing too: a
+    firm's or a product's notes describe it each their own way)."""
     level = SOLE_LEVELS.get(kind)
     types = {mine.type or kind, theirs.type or kind}
     against = [c for c in found[1:] if c.comparison in ("context", "role", "description",
@@ -192,7 +193,7 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
     if level == "model" or (level == "registered" and found[0].level == "exact"
                             and not all(legal_base(n) != comparable(n) for n in names)):  # fmt: skip
         return _sole_told_apart(level, names)
-    if against:
+    if against and level == "place":  # a firm's notes describe it each their own way
         return Compared("rare_name", MISSING)
     formed = [legal_base(n) != comparable(n) for n in names]
     if level == "place" and found[0].level != "exact":
