@@ -27,6 +27,9 @@ KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_.-]*(:[a-z0-9][a-z0-9_.-]*)?$")
 # Keys whose value says who or what the entity is (the gate compares them).
 IDENTIFYING_KEYS = ("email", "phone", "url", "domain", "born", "address")
 DATE_KEYS = ("born", "died", "founded", "dissolved")
+# Learned keys that hold several values once notes are merged (values_with_ties).
+TIE_KEYS = tuple(LEARNED_PREFIX + k for k in ("employer", "city", "maker", "role"))
+MAX_TIES = 8
 # Descriptions from other sources kept on an entity (its own first, these listed after).
 MAX_ABSORBED_DESCRIPTIONS = 20
 _ISO_DATE = re.compile(r"^\d{4}(-\d{2}(-\d{2})?)?$")
@@ -99,6 +102,20 @@ def is_identifying(key: str) -> bool:
 
 def values_load(raw: str | None) -> dict:
     return json.loads(raw) if raw else {}
+
+
+def values_with_ties(values_json: str | None, conflicts_json: str | None) -> dict:
+    """The values a comparison reads: for a tie or a role learned from text (a person may have
+    had two employers, notes call one job two ways) the value kept and those kept beside it,
+    joined by '; ' (at most MAX_TIES), so what every merged note said counts, whichever came
+    first; the other keys as kept."""
+    values, conflicts = values_load(values_json), values_load(conflicts_json)
+    for key in TIE_KEYS:
+        if key in values and conflicts.get(key):
+            joined = [values[key], *conflicts[key]]
+            parts = [p.strip() for v in joined for p in str(v).split(";") if p.strip()]
+            values[key] = "; ".join(list(dict.fromkeys(parts))[:MAX_TIES])
+    return values
 
 
 def values_dump(values: dict) -> str | None:

@@ -33,7 +33,7 @@ from apps.resolution.comparisons.entity_types import compatible_types, types_may
 from apps.resolution.comparisons.organisation_names import acronym
 from apps.resolution.comparisons.person_names import parse_restore
 from apps.resolution.comparisons.records import RARE_CARRIERS, Record, records_compare
-from apps.resolution.entity_values import values_load
+from apps.resolution.entity_values import values_with_ties
 from apps.resolution.match_model import Scored, match_score, name_tf_adjustment, part_words
 from apps.resolution.name_frequency import type_name_counts
 from apps.resolution.tenant_model import tenant_params
@@ -71,7 +71,7 @@ NEIGHBOURS = """
   }"""
 SIDE_FIELDS = (
     """
-  uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json,
+  uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json, conflicts_json: e.value_conflicts_json,
   parsed: e.name_parsed, type: e.type, type_guessed: coalesce(e.type_guessed, false),
   semantic: CASE WHEN e.description_embedding IS NOT NULL AND $description_embedding IS NOT NULL
                  THEN 2 * vector.similarity.cosine(e.description_embedding, $description_embedding) - 1
@@ -312,7 +312,7 @@ def match_of(side: dict) -> Match:
         uid=side["uid"],
         name=side["name"],
         aliases=tuple(side["aliases"] or ()),
-        values=values_load(side["values_json"]),
+        values=values_with_ties(side["values_json"], side.get("conflicts_json")),
         semantic=None if semantic is None else max(0.0, min(1.0, float(semantic))),
         type=side.get("type"),
         type_guessed=bool(side.get("type_guessed")),

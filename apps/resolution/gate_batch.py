@@ -44,7 +44,7 @@ from apps.resolution.gate import (
 # The fields of a match, and a person's name parse kept on it, so a worker that did not write it
 # does not parse it again (see gate._SIDE_FIELDS); with its description compared with the row's.
 _PLAIN = """
-  uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json,
+  uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json, conflicts_json: e.value_conflicts_json,
   parsed: e.name_parsed, type: e.type, type_guessed: coalesce(e.type_guessed, false)"""
 _SEMANTIC = """CASE WHEN e.description_embedding IS NOT NULL AND row.description_embedding IS NOT NULL
                  THEN 2 * vector.similarity.cosine(e.description_embedding, row.description_embedding) - 1

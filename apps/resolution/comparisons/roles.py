@@ -13,13 +13,19 @@ def _head(word: str) -> str:
 
 
 def compare_roles(a: object, b: object) -> Compared:
+    """The best level over the roles each side holds ('; ' between two a merge kept)."""
     if not a or not b:
         return Compared("role", MISSING)
-    wa = [_head(w) for w in str(a).casefold().split()]
-    wb = [_head(w) for w in str(b).casefold().split()]
-    shown = f"'{a}' / '{b}'"
-    if wa and wb and wa[-1] == wb[-1]:
-        return Compared("role", "same", shown)
-    if set(wa) & set(wb):
-        return Compared("role", "related", shown)
-    return Compared("role", "different", shown)
+    best = "different"
+    for ra in _roles(a):
+        for rb in _roles(b):
+            wa, wb = [_head(w) for w in ra.split()], [_head(w) for w in rb.split()]
+            if wa and wb and wa[-1] == wb[-1]:
+                return Compared("role", "same", f"'{ra}' / '{rb}'")
+            if set(wa) & set(wb):
+                best = "related"
+    return Compared("role", best, f"'{a}' / '{b}'")
+
+
+def _roles(value: object) -> list[str]:
+    return [r.strip() for r in str(value).casefold().split(";") if r.strip()]
