@@ -71,7 +71,7 @@ def ingest(scope, content: str) -> None:
 
 ENTITIES = """
 MATCH (e:Entity {tenant: $tenant, status: 'active'})
-RETURN e.name AS name, e.type AS type, e.uid AS uid
+RETURN e.name AS name, coalesce(e.aliases, []) AS aliases, e.type AS type, e.uid AS uid
 """
 CLUSTERS = """
 MATCH (d:Document {tenant: $tenant})<-[:PART_OF]-(:Chunk {tenant: $tenant})
@@ -81,7 +81,9 @@ RETURN d.title AS note, m.surface AS surface, e.uid AS entity
 
 
 def people(scope, name: str) -> list[dict]:
-    return [r for r in cypher.read(scope, ENTITIES) if r["name"] == name]
+    """The entities that carry `name` (an entity first named by a surname keeps that name and
+    takes the full one as an alias)."""
+    return [r for r in cypher.read(scope, ENTITIES) if name in (r["name"], *r["aliases"])]
 
 
 def test_one_person_in_two_wordings_is_one_entity_and_namesakes_stay_two(scope):

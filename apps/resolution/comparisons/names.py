@@ -14,7 +14,7 @@ from apps.resolution.comparisons.person_names import compare_person_name
 from apps.resolution.comparisons.text_forms import comparable
 
 _DIGITS = re.compile(r"\d+")
-NAME_LEVELS = ("exact", "variant", "close", "similar", "different")  # strongest first
+NAME_LEVELS = ("exact", "variant", "close", "surname", "similar", "different")  # strongest first
 
 
 def compare_names(kind: str, mine: Iterable[str], theirs: Iterable[str]) -> Compared:
@@ -27,10 +27,28 @@ def compare_names(kind: str, mine: Iterable[str], theirs: Iterable[str]) -> Comp
         # not a name the two share ('Kestrel' of 'Kestrel Analytics' and 'Kestrel Robotics'
         # alike): two sides with full names are compared by their full names.
         mine, theirs = _full(mine), _full(theirs)
+    if kind == "Person" and bool(_full(mine)) != bool(_full(theirs)):
+        said = _surname_said(mine, theirs) or _surname_said(theirs, mine)
+        if said:
+            return said
     best, pair = _best_pair(kind, mine, theirs)
     if best is None:
         return Compared("name", "different", "no names")
     return best if pair == own else _own_names_said(best, pair, own)
+
+
+def _surname_said(lone: list[str], full: list[str]) -> Compared | None:
+    """'Asiedu' beside 'Yaw Asiedu' (or beside an entity that keeps 'Asiedu' as an alias,
+    because a note named both): the surname a person is called by, the level `surname` either
+    way, so the order notes arrive in does not decide the level; weaker than an identical name,
+    as two people of one surname are common."""
+    if _full(lone) or not _full(full):
+        return None
+    for word in lone:
+        for name in _full(full):
+            if comparable(word) and comparable(name).split()[-1] == comparable(word):
+                return Compared("name", "surname", f"'{word}' is the surname of '{name}'")
+    return None
 
 
 def _best_pair(kind: str, mine: list[str], theirs: list[str]):

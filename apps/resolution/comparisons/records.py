@@ -35,7 +35,11 @@ COMPARISONS = ("name", "born", "phone", "email", "domain", "external_id", "addre
 LEARNED_PREFIX = "text:"
 # Context is evidence for an identical or variant name only: two entities named in one chunk
 # share its neighbours, and a name a slip apart with agreeing context is still a reviewer's.
-CONTEXT_NAMES = ("exact", "variant")  # a value learned from text (apps.resolution.text_evidence)
+CONTEXT_NAMES = (
+    "exact",
+    "variant",
+    "surname",
+)  # a value learned from text (apps.resolution.text_evidence)
 # Context that agrees: what lets a rare model name count (rare_name).
 AGREEING = {("context", "shared"), ("context", "many"), ("role", "same"), ("maker", "same"),
             ("employer", "same")}  # fmt: skip
