@@ -13,7 +13,14 @@ from mcp.shared.exceptions import MCPError
 from apps.review import services as review_services
 from apps.tenants.models import KeyScope
 from tests.conftest import scope_for, wait_for
-from tests.mcp_server.conftest import FACTS, READ_ONLY, call, key_issue, over_http
+from tests.mcp_server.conftest import (
+    FACTS,
+    READ_ONLY,
+    call,
+    key_issue,
+    over_http,
+    transport_refusal,
+)
 from tests.review.review_fixtures import anthropic_pair, pending_pairs
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,7 +73,7 @@ def test_the_profile_is_chosen_by_header_or_query_and_an_unknown_one_is_refused(
     wrong = httpx.post(f"{live_asgi}/mcp", json=body, timeout=300,
                        headers={**headers, "X-MCP-Profile": "everything"})  # fmt: skip
     assert wrong.status_code == 400
-    error = wrong.json()["error"]
+    error = transport_refusal(wrong)
     assert error["field"] == "profile" and "default" in error["limit"]
 
     async def outside(client):
