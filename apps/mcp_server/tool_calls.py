@@ -102,6 +102,14 @@ def tool_run(
                           structured_content=structured, is_error=is_error)  # fmt: skip
 
 
+def error_result(body: dict) -> CallToolResult:
+    """A refusal as a tool error: the REST error body with its `status`, as text and as
+    structured content."""
+    text = json.dumps(body, ensure_ascii=False)
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=body, is_error=True)  # fmt: skip
+
+
 def _refusal(exc: Exception) -> tuple[dict, int]:
     response = exception_handler(exc, {})
     return response.data, response.status_code

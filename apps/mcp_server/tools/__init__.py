@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from mcp.server.mcpserver import MCPServer
 from pydantic import ConfigDict
 
+from apps.mcp_server.arguments import schema_with_aliases
 from apps.mcp_server.profiles import DEFAULT_PROFILE, ProfiledServer
 from apps.mcp_server.tools import (
     agent_loop,
@@ -62,6 +63,5 @@ def arguments_closed(server: MCPServer) -> None:
         closed = type(model.__name__, (model,),
                       {"model_config": ConfigDict(**model.model_config, extra="forbid")})  # fmt: skip
         tool.fn_metadata.arg_model = closed
-        tool.parameters = server.tool_schemas.get(tool.name) or closed.model_json_schema(
-            by_alias=True
-        )
+        schema = server.tool_schemas.get(tool.name) or closed.model_json_schema(by_alias=True)
+        tool.parameters = schema_with_aliases(tool.name, schema)

@@ -8,6 +8,7 @@ from typing import Annotated, Literal
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, ToolAnnotations
+from pydantic import Field
 
 from apps.conversations import erasure
 from apps.conversations.api import ErasureIn
@@ -71,12 +72,19 @@ def add_memory(
 
 def search_memory(
     ctx: Context,
-    q: Annotated[str, arg("words or a question", max_length=search_services.MAX_QUERY_CHARS)],
+    q: Annotated[
+        str, arg("words or a question (required)", max_length=search_services.MAX_QUERY_CHARS)
+    ],
     kinds: Annotated[
         list[SearchKind] | None, arg("only these kinds of results (default: all)")
     ] = None,
-    limit: Annotated[int | None, arg("1-50, default 20")] = None,
-    user: Annotated[str | None, arg("whose messages and facts to include")] = None,
+    limit: Annotated[
+        int | None, arg("how many results, default 20"), Field(ge=1, le=search_services.MAX_LIMIT)
+    ] = None,
+    user: Annotated[
+        str | None,
+        arg("whose messages and facts to include", max_length=search_services.MAX_USER_CHARS),
+    ] = None,
 ) -> CallToolResult:
     """The one search over what the memory holds: passages of documents, entities, messages,
     episode entries and facts, ranked by words and meaning together. Each result says where it
