@@ -24,7 +24,7 @@ from rest_framework.exceptions import APIException
 
 from apps.graph.cypher import read_your_writes
 from apps.mcp_server.output_schemas import OBJECT
-from apps.mcp_server.tool_calls import answer_data, caller_scope
+from apps.mcp_server.tool_calls import answer_data, caller_scope, graph_retries
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, exception_handler
 
@@ -123,7 +123,7 @@ def route_tool(route: URLPattern, method: str, name: str, params: list[str]):
         try:
             scope = caller_scope(ctx)
             kwargs = {p: str(arguments.get(p) or "")[:200] for p in params}
-            with read_your_writes():  # as ReadYourWritesMiddleware does for the route
+            with read_your_writes(), graph_retries():  # as the route's middleware does
                 status, data = route_call(scope, route, method, kwargs, arguments.get("body"),
                                           arguments.get("query"))  # fmt: skip
         except (ApplicationError, APIException) as exc:  # the key, refused before the view
