@@ -261,8 +261,6 @@ TOOLS = (
 def register(server) -> None:
     for fn, needs, output, hints in TOOLS:
         server.tool_add(fn, needs=needs, output=output, annotations=hints)
-    # The default profile's names for two of them (Graphiti's get_status, Mem0's get_context).
+    # The default profile's name for it.
     server.tool_add(context, name="get_context", needs=KeyScope.MEMORY_WRITE, output=OBJECT,
                     annotations=WRITE)  # fmt: skip
-    server.tool_add(job_progress, name="get_status", needs=KeyScope.MEMORY_READ,
-                    output=serializer_schema(JobOut), annotations=READ)  # fmt: skip
