@@ -8,9 +8,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from django.conf import settings
 from pydantic import ValidationError
 
 from memoryproject.api_errors import ApplicationError, error_body
+from memoryproject.json_values import BODY, json_text, validate_json
 
 # tool -> {the name a peer's host sends: our argument}. Said once: the schemas list each alias
 # beside its argument, and docs/reference/mcp.md's table is checked against this.
@@ -42,6 +44,17 @@ _WORDS = {
 }
 
 
+def arguments_checked(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """The arguments under our names, checked as the REST API checks any body (BODY: nesting,
+    keys, 64-bit integers, valid Unicode; the size of a request, over stdio as over HTTP)."""
+    validate_json(arguments, field="arguments", limits=BODY, top_keys_are_fields=True)
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if len(json_text(arguments).encode()) > limit:
+        raise ApplicationError(f"The arguments are larger than {limit} bytes.",
+                               field="arguments", limit=limit, code="too_large")  # fmt: skip
+    return aliases_resolved(tool, arguments)
+
+
 def aliases_resolved(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """The arguments under our names. An alias and its argument (or two aliases of one) given
     with different values are refused, naming the alias."""
@@ -69,7 +82,7 @@ def schema_with_aliases(tool: str, schema: dict) -> dict:
     schema = copy.deepcopy(schema)
     properties = schema.setdefault("properties", {})
     for alias, ours in aliases.items():
-        properties[alias] = {**properties[ours],
+        properties[alias] = {**properties[ours], "title": alias,
                              "description": f"the same as `{ours}` (another memory's name)"}  # fmt: skip
     required = set(aliases.values())
     schema["required"] = [name for name in schema.get("required", ()) if name not in required]

@@ -13,9 +13,10 @@ from mcp.types import Tool as MCPTool
 from pydantic import ValidationError
 
 from apps.graph.scope import Scope
-from apps.mcp_server.arguments import aliases_resolved, aliases_used, arguments_refusal
+from apps.mcp_server.arguments import aliases_used, arguments_checked, arguments_refusal
 from apps.mcp_server.key_scopes import PROFILE_STATE_KEY, SCOPE_STATE_KEY, scope_of_key
 from apps.mcp_server.tool_calls import error_result
+from apps.mcp_server.tool_schemas import portable, tenant_bounded
 from memoryproject.api_errors import ApplicationError, error_body
 
 # An agent's loop in at most ten tools, named as Graphiti's and Mem0's hosts name theirs.
@@ -76,7 +77,7 @@ class ProfiledServer(MCPServer):
         self.add_tool(fn, name=name, description=one_paragraph(fn.__doc__),
                       annotations=annotations, structured_output=False)  # fmt: skip
         self.tool_needs[name] = (needs,) if isinstance(needs, str) else tuple(needs)
-        self.tool_outputs[name] = output
+        self.tool_outputs[name] = portable(output, closed=False)
 
     def visible(self, profile: str, scope: Scope | None) -> list[str]:
         every = [tool.name for tool in self._tool_manager.list_tools()]
@@ -90,10 +91,17 @@ class ProfiledServer(MCPServer):
         names = set(self.visible(profile, scope))
         return ListToolsResult(tools=[
             MCPTool(name=info.name, title=info.title, description=info.description,
-                    input_schema=info.parameters, output_schema=self.tool_outputs[info.name],
-                    annotations=info.annotations)
+                    input_schema=self._input_schema(info, scope),
+                    output_schema=self.tool_outputs[info.name], annotations=info.annotations)
             for info in self._tool_manager.list_tools() if info.name in names
         ])  # fmt: skip
+
+    @staticmethod
+    def _input_schema(info, scope: Scope | None) -> dict:
+        """The tool's input schema with the bounds of the connection's tenant (a document's
+        size...); without a tenant, the highest a tenant may set."""
+        return info.parameters if scope is None else tenant_bounded(
+            info.name, info.parameters, scope.setting)  # fmt: skip
 
     async def _handle_call_tool(self, ctx, params):
         profile, _scope = await _connection(ctx, with_scope=False)
@@ -103,7 +111,7 @@ class ProfiledServer(MCPServer):
                                  "status": 404})  # fmt: skip
         tool = self._tool_manager.get_tool(params.name)
         try:
-            arguments = aliases_resolved(params.name, params.arguments or {})
+            arguments = arguments_checked(params.name, params.arguments or {})
             # The SDK's own check, run here first so that its refusal has the REST shape.
             tool.fn_metadata.validate_arguments(arguments)
         except ApplicationError as exc:

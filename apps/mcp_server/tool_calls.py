@@ -38,9 +38,16 @@ def limits_of(serializer_class: type[serializers.Serializer], name: str) -> dict
     """The JSON Schema bounds of one field of a REST input serializer, for a tool's schema: the
     host sees the limits the serializer enforces, written down once (the serializer checks)."""
     field = serializer_class().fields[name]
-    keywords = _LIST_BOUNDS if isinstance(field, serializers.ListField) else _BOUNDS
-    return {key: getattr(field, attr) for attr, key in keywords.items()
-            if getattr(field, attr, None) is not None}  # fmt: skip
+    return _field_bounds(field)
+
+
+def _field_bounds(field: serializers.Field) -> dict:
+    listed = isinstance(field, serializers.ListField)
+    keywords = _LIST_BOUNDS if listed else _BOUNDS
+    bounds = {key: getattr(field, attr) for attr, key in keywords.items()
+              if getattr(field, attr, None) is not None}  # fmt: skip
+    items = _field_bounds(field.child) if listed else {}
+    return {**bounds, "items": items} if items else bounds
 
 
 def checked(

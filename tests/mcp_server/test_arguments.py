@@ -30,6 +30,7 @@ def test_argument_refusals_have_the_rest_shape(live_asgi, tenant):
         "twice": ("search_memory", {"q": "Corvane", "query": "Oslo"}),
         "nested": ("add_memory", {"entities": [{"name": 3, "type": "Person"}]}),
         "several": ("add_memory", {"text": 3, "colour": "red"}),
+        "huge": ("search_memory", {"query": "Corvane", "limit": 2**70}),
     }
 
     async def steps(client):
@@ -48,6 +49,24 @@ def test_argument_refusals_have_the_rest_shape(live_asgi, tenant):
     assert got["twice"]["field"] == "query" and got["twice"]["limit"] == ["q"]
     assert got["nested"]["field"] == "entities[0].name"
     assert set(got["several"]["fields"]) == {"text", "colour"} and "field" not in got["several"]
+    # As a REST body is checked: an integer the graph cannot store is refused by name.
+    assert got["huge"]["field"] == "limit" and got["huge"]["code"] == "out_of_range"
+
+
+def test_a_time_is_bounded_as_its_schema_says(live_asgi, tenant):
+    late = "2026-01-01T00:00:00." + "1" * 30 + "Z"  # DRF's parser read any number of digits
+
+    async def steps(client):
+        one = await call(client, "append_message", user="u", session="s", role="user",
+                         text="hi", by="u", at=late)  # fmt: skip
+        batch = await call(client, "append_messages", user="u", sid="s", body={
+            "messages": [{"role": "user", "text": "hi", "by": "u", "at": late}]})  # fmt: skip
+        return one, batch
+
+    one, batch = over_http(live_asgi, key_issue(tenant), steps)
+    assert (one["status"], one["error"]["field"], one["error"]["limit"]) == (400, "at", 40)
+    assert (batch["status"], batch["error"]["field"], batch["error"]["limit"]) == (
+        400, "messages[0].at", 40)  # fmt: skip
 
 
 def test_a_tool_that_fails_is_a_server_error_not_a_refusal(live_asgi, tenant, monkeypatch):

@@ -53,7 +53,9 @@ def test_tools_are_listed_with_typed_schemas(live_asgi, tenant):
     assert facts["required"] == ["entities"]
     # The bounds the REST serializer enforces are in the schema the host reads.
     assert facts["$defs"]["EntityFact"]["properties"]["name"]["maxLength"] == 200
-    assert tools["context"].input_schema["properties"]["k"]["maximum"] >= 1
+    # A nullable argument: its bound is on its type's branch.
+    k = tools["context"].input_schema["properties"]["k"]["anyOf"]
+    assert [b["type"] for b in k] == ["integer", "null"] and k[0]["maximum"] >= 1
     assert tools["get_entity"].annotations.read_only_hint is True
     for tool in tools.values():  # concise, and every argument says what it is
         assert 20 <= len(tool.description) <= 300, tool.name

@@ -11,6 +11,7 @@ from pydantic import ConfigDict
 
 from apps.mcp_server.arguments import schema_with_aliases
 from apps.mcp_server.profiles import DEFAULT_PROFILE, ProfiledServer
+from apps.mcp_server.tool_schemas import portable, tenant_bounded
 from apps.mcp_server.tools import (
     agent_loop,
     history,
@@ -21,6 +22,7 @@ from apps.mcp_server.tools import (
     rest_routes,
     tasks,
 )
+from apps.tenants.tenant_settings import RULES
 
 INSTRUCTIONS = (
     "Anamnesis is this agent's long-term memory. Before answering a user, call `get_context` "
@@ -64,4 +66,5 @@ def arguments_closed(server: MCPServer) -> None:
                       {"model_config": ConfigDict(**model.model_config, extra="forbid")})  # fmt: skip
         tool.fn_metadata.arg_model = closed
         schema = server.tool_schemas.get(tool.name) or closed.model_json_schema(by_alias=True)
-        tool.parameters = schema_with_aliases(tool.name, schema)
+        schema = portable(schema_with_aliases(tool.name, schema))
+        tool.parameters = tenant_bounded(tool.name, schema, lambda name: RULES[name].high)

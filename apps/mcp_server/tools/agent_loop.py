@@ -138,7 +138,9 @@ def search_memory(
         str, arg("words or a question (required)", max_length=search_services.MAX_QUERY_CHARS)
     ],
     kinds: Annotated[
-        list[SearchKind] | None, arg("only these kinds of results (default: all)")
+        list[SearchKind] | None,
+        arg("only these kinds of results (default: all)"),
+        Field(max_length=len(KINDS)),
     ] = None,
     limit: Annotated[
         int | None, arg("how many results, default 20"), Field(ge=1, le=search_services.MAX_LIMIT)

@@ -150,7 +150,8 @@ def _graph(details: list[dict]) -> dict:
 
 
 def create_entities(
-    ctx: Context, entities: Annotated[list[Entity], arg("entities to create")]
+    ctx: Context,
+    entities: Annotated[list[Entity], arg("entities to create"), Field(max_length=MAX_ITEMS)],
 ) -> CallToolResult:
     """Create entities with their observations. Each goes through identity resolution: one
     already known is merged into, an uncertain match is held for a human review."""
@@ -171,7 +172,10 @@ def create_entities(
 
 
 def create_relations(
-    ctx: Context, relations: Annotated[list[Relation], arg("relations, in active voice")]
+    ctx: Context,
+    relations: Annotated[
+        list[Relation], arg("relations, in active voice"), Field(max_length=MAX_ITEMS)
+    ],
 ) -> CallToolResult:
     """Create relations between entities (by name); an unknown name becomes a new entity."""
 
@@ -197,7 +201,10 @@ def _related(known: list[dict], r: Relation) -> bool:
 
 
 def add_observations(
-    ctx: Context, observations: Annotated[list[Observations], arg("observations per entity")]
+    ctx: Context,
+    observations: Annotated[
+        list[Observations], arg("observations per entity"), Field(max_length=MAX_ITEMS)
+    ],
 ) -> CallToolResult:
     """Add observations to existing entities (by name); each is kept as its own evidence."""
 
@@ -233,7 +240,12 @@ def _deleted(what: str, jobs: list[str]) -> dict:
 
 
 def delete_entities(
-    ctx: Context, entityNames: Annotated[list[str], arg("names of entities to delete")]
+    ctx: Context,
+    entityNames: Annotated[
+        list[Annotated[str, Field(**NAME)]],
+        arg("names of entities to delete"),
+        Field(max_length=MAX_ITEMS),
+    ],
 ) -> CallToolResult:
     """Delete entities and their relations: the statements made here about them are deleted
     (jobs), and with them what only those statements taught."""
@@ -246,7 +258,10 @@ def delete_entities(
 
 
 def delete_observations(
-    ctx: Context, deletions: Annotated[list[Deletion], arg("observations per entity")]
+    ctx: Context,
+    deletions: Annotated[
+        list[Deletion], arg("observations per entity"), Field(max_length=MAX_ITEMS)
+    ],
 ) -> CallToolResult:
     """Delete given observations from entities (the documents that hold them, as jobs)."""
 
@@ -260,7 +275,8 @@ def delete_observations(
 
 
 def delete_relations(
-    ctx: Context, relations: Annotated[list[Relation], arg("relations to delete")]
+    ctx: Context,
+    relations: Annotated[list[Relation], arg("relations to delete"), Field(max_length=MAX_ITEMS)],
 ) -> CallToolResult:
     """Delete relations (the statements that made them, as jobs)."""
 
@@ -302,7 +318,12 @@ def search_nodes(
 
 
 def open_nodes(
-    ctx: Context, names: Annotated[list[str], arg("entity names to read")]
+    ctx: Context,
+    names: Annotated[
+        list[Annotated[str, Field(**NAME)]],
+        arg("entity names to read"),
+        Field(max_length=MAX_ITEMS),
+    ],
 ) -> CallToolResult:
     """Read entities by name, with their relations (to any entity, as the reference server
     now answers)."""
