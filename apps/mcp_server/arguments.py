@@ -26,13 +26,12 @@ ALIASES: dict[str, dict[str, str]] = {
         "max_nodes": "limit",
         "max_facts": "limit",
         "user_id": "user",
-    },  # fmt: skip
+    },
 }
 # pydantic's error types, in the words DRF uses for the same problem (REST's `fields`), and the
 # context key that holds the bound (REST's `limit`).
 _WORDS = {
     "missing": ("This field is required.", None),
-    "extra_forbidden": ("Unknown field.", None),
     "string_too_long": ("Ensure this field has no more than {} characters.", "max_length"),
     "string_too_short": ("Ensure this field has at least {} characters.", "min_length"),
     "too_long": ("Ensure this field has no more than {} elements.", "max_length"),
@@ -103,7 +102,12 @@ def arguments_refusal(exc: ValidationError, schema: dict, *, named: dict[str, st
     fields: dict[str, list[str]] = {}
     limits: dict[str, Any] = {}
     for error in exc.errors(include_url=False):
-        path = _path(error["loc"], schema)
+        loc = error["loc"]
+        if error["type"] == "extra_forbidden":  # the key is no property: named, not walked
+            inner = _path(loc[:-1], schema)
+            path = f"{inner}.{loc[-1]}" if inner else str(loc[-1])
+        else:
+            path = _path(loc, schema)
         head = path.split(".")[0].split("[")[0]
         if head in named:
             path = named[head] + path[len(head) :]

@@ -52,6 +52,13 @@ def test_argument_refusals_have_the_rest_shape(live_asgi, tenant):
     # As a REST body is checked: an integer the graph cannot store is refused by name.
     assert got["huge"]["field"] == "limit" and got["huge"]["code"] == "out_of_range"
 
+    async def nested(client):
+        return await call(client, "create_entities", entities=[
+            {"name": "A", "entityType": "person", "colour": "red"}])  # fmt: skip
+
+    unknown = refused(over_http(live_asgi, raw, nested, profile="memory"))
+    assert unknown["field"] == "entities[0].colour" and "entityType" in unknown["limit"]
+
 
 def test_a_time_is_bounded_as_its_schema_says(live_asgi, tenant):
     late = "2026-01-01T00:00:00." + "1" * 30 + "Z"  # DRF's parser read any number of digits
