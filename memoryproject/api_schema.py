@@ -62,6 +62,15 @@ class DocumentedAutoSchema(AutoSchema):
         declared = super().get_response_serializers()
         return OpenApiTypes.OBJECT if declared is None else declared
 
+    def _map_serializer_field(self, field, direction, bypass_extensions=False):
+        schema = super()._map_serializer_field(field, direction, bypass_extensions)
+        # Bounds a field checks that drf-spectacular does not write (a time's length, a map's,
+        # a list of objects').
+        bounds = field.schema_bounds() if hasattr(field, "schema_bounds") else {}
+        if isinstance(field, serializers.ListSerializer) and field.max_length is not None:
+            bounds["maxItems"] = field.max_length
+        return {**schema, **bounds} if bounds and isinstance(schema, dict) else schema
+
     def get_operation_id(self) -> str:
         # A list and a detail route share their words; the detail one ends in a parameter.
         words = [t.replace("-", "_") for t in self._tokenize_path()] or ["root"]

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from memoryproject.api_errors import StrictSerializer
+from rest_framework import serializers
+
+from memoryproject.api_errors import ApplicationError, StrictSerializer
 
 # Uids are 32 hex characters (or a uuid); anything longer is no uid of ours, so it is cut before
 # it reaches a query, a page or a log line.
@@ -37,6 +39,27 @@ def validated(request, serializer_class, *, data=None, context=None) -> dict:
         else value
         for key, value in serializer.validated_data.items()
     }
+
+
+class KeyedDictField(serializers.DictField):
+    """An object of at most `max_keys` names of at most `key_chars` characters each, refused
+    beyond (naming the field and the bound); its schema says both."""
+
+    def __init__(self, *, max_keys: int, key_chars: int, **kwargs) -> None:
+        self.max_keys, self.key_chars = max_keys, key_chars
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict) and len(data) > self.max_keys:
+            raise ApplicationError(f"{self.field_name} has at most {self.max_keys} names.",
+                                   field=self.field_name, limit=self.max_keys)  # fmt: skip
+        if isinstance(data, dict) and any(len(str(k)) > self.key_chars for k in data):
+            raise ApplicationError(f"A name in {self.field_name} has at most {self.key_chars} "
+                                   "characters.", field=self.field_name, limit=self.key_chars)  # fmt: skip
+        return super().to_internal_value(data)
+
+    def schema_bounds(self) -> dict:
+        return {"maxProperties": self.max_keys, "propertyNames": {"maxLength": self.key_chars}}
 
 
 class NoFieldsIn(StrictSerializer):

@@ -26,7 +26,7 @@ from apps.graph.scope import Scope
 from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
 from apps.tenants.services import QUEUE_DOWN
-from memoryproject.api_errors import ApplicationError, StrictSerializer
+from memoryproject.api_errors import BOUND_CODES, ApplicationError, StrictSerializer
 from memoryproject.api_schema import ErrorOut
 from memoryproject.refusals import RecordsRefusals
 from memoryproject.request_inputs import validated
@@ -54,24 +54,42 @@ class RecordsRefusalsOfUser(RecordsRefusals):
         )
 
 
+MAX_TIME_CHARS = 40  # 2026-12-03T19:04:02.123456+05:30 is 32
+
+
 class ZonedDateTimeField(serializers.DateTimeField):
     """Leaves a time without a zone as it came, so the input check refuses it (DRF would read it
-    in the server's zone)."""
+    in the server's zone). Longer than MAX_TIME_CHARS is no time (DRF's parser takes any number
+    of second's digits)."""
+
+    max_length = MAX_TIME_CHARS
+
+    def to_internal_value(self, value):
+        if isinstance(value, str) and len(value) > self.max_length:
+            raise serializers.ValidationError(
+                f"Ensure this field has no more than {self.max_length} characters.",
+                code="max_length",
+            )
+        return super().to_internal_value(value)
 
     def enforce_timezone(self, value):
         return super().enforce_timezone(value) if timezone.is_aware(value) else value
 
+    def schema_bounds(self) -> dict:
+        return {"maxLength": self.max_length}
+
 
 class MessageIn(StrictSerializer):
-    role = serializers.CharField(max_length=32)
-    text = serializers.CharField(trim_whitespace=False)
-    by = serializers.CharField(max_length=limits.MAX_BY_CHARS)
+    role = serializers.CharField(help_text="e.g. user, assistant, system or tool", max_length=32)
+    text = serializers.CharField(help_text="the message", trim_whitespace=False)
+    by = serializers.CharField(help_text="who wrote it", max_length=limits.MAX_BY_CHARS)
     mentions = serializers.ListField(
+        help_text="entity uids it is about",
         child=serializers.CharField(max_length=limits.MAX_MENTION_CHARS),
         max_length=limits.MAX_MENTIONS,
         required=False,
     )
-    at = ZonedDateTimeField(required=False)
+    at = ZonedDateTimeField(help_text="ISO 8601 time with a zone (default: now)", required=False)
 
 
 class StoredMessageOut(serializers.Serializer):
@@ -92,7 +110,12 @@ class MessageOut(StoredMessageOut):
 
 
 class MessageBatchIn(StrictSerializer):
-    messages = MessageIn(many=True, allow_empty=False, max_length=services.MAX_BATCH)
+    messages = MessageIn(
+        help_text="the messages, in order",
+        many=True,
+        allow_empty=False,
+        max_length=services.MAX_BATCH,
+    )
 
 
 class MessageBatchOut(serializers.Serializer):
@@ -116,9 +139,14 @@ def _valid_batch(serializer_class, data, *, limit: int) -> dict:
     for index, problem in sorted((problems or {}).items()):
         if problem and isinstance(index, int):
             name = next(iter(problem))
+            code = getattr(problem[name][0], "code", None)  # a broken bound gives its limit
+            bound = (
+                getattr(MessageIn().fields.get(name), code, None) if code in BOUND_CODES else None
+            )
             raise ApplicationError(
                 f"Message {index}: {name}: {problem[name][0]}",
                 field=f"messages[{index}].{name}",
+                limit=bound,
                 extra={"index": index, "fields": problem},
             )
     raise serializers.ValidationError(serializer.errors)
@@ -174,7 +202,12 @@ class MessageBatchApi(RecordsRefusalsOfUser, APIView):
 
 
 class MessageImportIn(StrictSerializer):
-    messages = MessageIn(many=True, allow_empty=False, max_length=imports.MAX_IMPORT_MESSAGES)
+    messages = MessageIn(
+        help_text="the history, in order",
+        many=True,
+        allow_empty=False,
+        max_length=imports.MAX_IMPORT_MESSAGES,
+    )
 
 
 class MessageImportApi(RecordsRefusalsOfUser, APIView):
@@ -216,9 +249,11 @@ class SessionContextApi(APIView):
 
 
 class SummaryIn(StrictSerializer):
-    text = serializers.CharField(max_length=limits.MAX_SUMMARY_CHARS)
-    upto = serializers.IntegerField(min_value=1)
-    by = serializers.CharField(max_length=limits.MAX_BY_CHARS)
+    text = serializers.CharField(
+        help_text="the session's summary", max_length=limits.MAX_SUMMARY_CHARS
+    )
+    upto = serializers.IntegerField(help_text="the last message number it covers", min_value=1)
+    by = serializers.CharField(help_text="who wrote it", max_length=limits.MAX_BY_CHARS)
 
 
 class SummaryApi(RecordsRefusalsOfUser, APIView):
@@ -323,8 +358,10 @@ class ContextApi(RecordsRefusalsOfUser, APIView):
 
 
 class ErasureIn(StrictSerializer):
-    user = serializers.CharField(max_length=limits.MAX_USER_CHARS)
-    session = serializers.CharField(max_length=limits.MAX_SID_CHARS, required=False)
+    user = serializers.CharField(help_text="the end user's id", max_length=limits.MAX_USER_CHARS)
+    session = serializers.CharField(
+        help_text="only this session of theirs", max_length=limits.MAX_SID_CHARS, required=False
+    )
 
 
 class ErasurePreviewApi(RecordsRefusalsOfUser, APIView):

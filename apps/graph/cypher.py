@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from django.conf import settings
 from neo4j import READ_ACCESS, WRITE_ACCESS, GraphDatabase, ManagedTransaction, unit_of_work
 from neo4j.api import BookmarkManager
-from neo4j.exceptions import ClientError
+from neo4j.exceptions import ClientError, ServiceUnavailable, SessionExpired, TransientError
 
 from apps.graph.connection import graph_driver
 from apps.graph.scope import Scope
@@ -56,7 +56,43 @@ def read_your_writes() -> Iterator[BookmarkManager]:
         _bookmarks.reset(token)
 
 
+# Inside `retried_within`: how long a transaction refused for a passing reason is tried again.
+_retry_seconds: contextvars.ContextVar[float | None] = contextvars.ContextVar(
+    "graph_retry_seconds", default=None
+)
+
+
+class GraphUnavailable(ApplicationError):
+    """The graph could not be reached, or stayed busy, for as long as the caller may wait: a
+    503 that asks to try again (never the caller's fault)."""
+
+    status = 503
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(
+            f"The graph database cannot answer now ({reason}); try again later.",
+            code="graph_unavailable",
+        )
+
+
+@contextmanager
+def retried_within(seconds: float) -> Iterator[None]:
+    """Inside the block a transaction the graph refused for a passing reason (unreachable, a
+    deadlock) is tried again for `seconds` (the driver's default is 30 s each), then raises
+    GraphUnavailable: an interactive caller is answered in bounded time."""
+    token = _retry_seconds.set(seconds)
+    try:
+        yield
+    except (ServiceUnavailable, SessionExpired, TransientError) as exc:
+        raise GraphUnavailable(type(exc).__name__) from exc
+    finally:
+        _retry_seconds.reset(token)
+
+
 def _session(**config: Any):
+    seconds = _retry_seconds.get()
+    if seconds is not None:
+        config["max_transaction_retry_time"] = seconds
     return graph_driver().session(bookmark_manager=_bookmarks.get(), **config)
 
 

@@ -213,14 +213,21 @@ SET e.named_by_facts = true
 
 
 def check_facts_submit(
-    scope: Scope, *, entities: list[dict], relations: list[dict], source_text: str = ""
+    scope: Scope,
+    *,
+    entities: list[dict],
+    relations: list[dict],
+    source_text: str = "",
+    source: str = "facts",
+    title: str | None = None,
 ) -> dict:
     """Agent-sent entities and relations through the same resolution gate as extracted ones,
     all in one transaction. With a source text, it is kept as a document with one chunk that
-    the mentions point into; re-sending the same facts with the same text changes nothing."""
+    the mentions point into (under `source` and `title`); re-sending the same facts with the
+    same text changes nothing."""
     validate_facts(entities, relations, limit=scope.setting("max_facts_per_request"))
     if source_text:
-        size = validate_document_fields(scope, content=source_text, source="facts", url=None)
+        size = validate_document_fields(scope, content=source_text, source=source, url=None)
     extraction = facts_extraction(entities, relations, source_text=source_text)
     if not source_text:
         receipts = entities_resolve(
@@ -234,7 +241,7 @@ def check_facts_submit(
             cypher.write(scope, FACTS_NAMED, uids=named)
         return {"document": None, "receipts": [r.as_dict() for r in receipts],
                 "collective_merges": _collective(scope, receipts)}  # fmt: skip
-    stored = document_store(scope, content=source_text, source="facts", size=size)
+    stored = document_store(scope, content=source_text, source=source, title=title, size=size)
     fingerprint = hashlib.sha256(
         json.dumps([entities, relations], sort_keys=True, default=str).encode()
     ).hexdigest()[:32]

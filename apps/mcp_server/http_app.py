@@ -8,6 +8,7 @@ import anyio.to_thread
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp.types import INTERNAL_ERROR, INVALID_REQUEST
 from rest_framework.exceptions import APIException
 from starlette.datastructures import Headers, QueryParams
 from starlette.responses import JSONResponse
@@ -19,6 +20,7 @@ from apps.mcp_server.tools import mcp_server
 from memoryproject.api_errors import ApplicationError, error_body, exception_handler
 
 PATH = "/mcp"
+KEY_HINT = "Send an API key of the tenant: `Authorization: Api-Key <key>` or `X-Api-Key: <key>`."
 
 
 def mcp_http_app() -> ASGIApp:
@@ -51,7 +53,7 @@ class KeyAuthenticated:
         try:
             key_scope = await anyio.to_thread.run_sync(scope_of_headers, scope)
         except DisallowedHost:
-            refusal = JSONResponse(error_body("bad_request", "The Host is not allowed."), 400)
+            refusal = rpc_refusal(error_body("bad_request", "The Host is not allowed."), 400)
         except APIException as exc:
             refusal = await anyio.to_thread.run_sync(_refusal, exc)
         if refusal is not None:
@@ -60,8 +62,8 @@ class KeyAuthenticated:
         try:
             profile = profile_of(scope)
         except ApplicationError as exc:
-            await JSONResponse(error_body("bad_request", exc.message, field="profile",
-                                          limit=exc.limit), 400)(scope, receive, send)  # fmt: skip
+            body = error_body("bad_request", exc.message, field="profile", limit=exc.limit)
+            await rpc_refusal(body, 400)(scope, receive, send)
             return
         state = scope.setdefault("state", {})
         state[SCOPE_STATE_KEY], state[PROFILE_STATE_KEY] = key_scope, profile
@@ -89,7 +91,7 @@ def _transport_refusal(scope: Scope) -> JSONResponse | None:
     if method == "GET":
         body = error_body("method_not_allowed", "This stateless server offers no event stream "
                           "on GET; POST JSON-RPC requests.")  # fmt: skip
-        return JSONResponse(body, 405, headers={"Allow": "POST"})
+        return rpc_refusal(body, 405, headers={"Allow": "POST"})
     if method != "POST":
         return None
     headers = Headers(scope=scope)
@@ -97,7 +99,7 @@ def _transport_refusal(scope: Scope) -> JSONResponse | None:
     if media != "application/json":
         body = error_body("unsupported_media_type", "The body is JSON (application/json).",
                           field="body")  # fmt: skip
-        return JSONResponse(body, 415)
+        return rpc_refusal(body, 415)
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
     declared = headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
@@ -108,7 +110,7 @@ def _transport_refusal(scope: Scope) -> JSONResponse | None:
 def _too_large(limit: int) -> JSONResponse:
     body = error_body("too_large", f"The request body is larger than {limit} bytes.",
                       field="body", limit=limit)  # fmt: skip
-    return JSONResponse(body, 413)
+    return rpc_refusal(body, 413)
 
 
 def send_json_errors(send: Send) -> Send:
@@ -139,7 +141,7 @@ async def _rewritten(status: int, text: bytes, send: Send) -> None:
         response = _too_large(settings.DATA_UPLOAD_MAX_MEMORY_SIZE)
     else:
         message = text.decode("utf-8", "replace")[:200] or "The request was refused."
-        response = JSONResponse(error_body("bad_request", message), status)
+        response = rpc_refusal(error_body("bad_request", message), status)
     await send({"type": "http.response.start", "status": status,
                 "headers": response.raw_headers})  # fmt: skip
     await send({"type": "http.response.body", "body": response.body})
@@ -148,6 +150,23 @@ async def _rewritten(status: int, text: bytes, send: Send) -> None:
 def _refusal(exc: APIException) -> JSONResponse:
     response = exception_handler(exc, {})
     headers = {"Retry-After": response["Retry-After"]} if response.has_header("Retry-After") else {}
+    body = response.data
     if response.status_code == 401:
-        headers["WWW-Authenticate"] = "Api-Key"
-    return JSONResponse(response.data, response.status_code, headers=headers)
+        # An API key, not OAuth: no Bearer challenge (with its resource metadata) that sends
+        # a host looking for an authorization server; the message says what to send.
+        headers["WWW-Authenticate"] = 'Api-Key realm="anamnesis"'
+        error = body["error"]
+        body = error_body(error["code"], f"{error['message']} {KEY_HINT}")
+    return rpc_refusal(body, response.status_code, headers=headers)
+
+
+def rpc_refusal(body: dict, status: int, *, headers: dict | None = None) -> JSONResponse:
+    """A refusal before the SDK reads the request, as a JSON-RPC error (an MCP client shows
+    its message, where it showed "Server returned an error response") whose `data` is the
+    REST error (`code`, `message`, `field`, `limit`) with the HTTP status. The id is null: the
+    request was not read."""
+    error = {**body["error"], "status": status}
+    code = INVALID_REQUEST if status < 500 else INTERNAL_ERROR
+    rpc = {"jsonrpc": "2.0", "id": None,
+           "error": {"code": code, "message": error["message"], "data": error}}  # fmt: skip
+    return JSONResponse(rpc, status, headers=headers)

@@ -5,15 +5,18 @@
 from __future__ import annotations
 
 import inspect
-import json
 
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
-from mcp.types import CallToolResult, ListToolsResult, TextContent
+from mcp.types import CallToolResult, ListToolsResult
 from mcp.types import Tool as MCPTool
+from pydantic import ValidationError
 
 from apps.graph.scope import Scope
+from apps.mcp_server.arguments import aliases_used, arguments_checked, arguments_refusal
 from apps.mcp_server.key_scopes import PROFILE_STATE_KEY, SCOPE_STATE_KEY, scope_of_key
+from apps.mcp_server.tool_calls import error_result
+from apps.mcp_server.tool_schemas import portable, tenant_bounded
 from memoryproject.api_errors import ApplicationError, error_body
 
 # An agent's loop in at most ten tools, named as Graphiti's and Mem0's hosts name theirs.
@@ -74,7 +77,7 @@ class ProfiledServer(MCPServer):
         self.add_tool(fn, name=name, description=one_paragraph(fn.__doc__),
                       annotations=annotations, structured_output=False)  # fmt: skip
         self.tool_needs[name] = (needs,) if isinstance(needs, str) else tuple(needs)
-        self.tool_outputs[name] = output
+        self.tool_outputs[name] = portable(output, closed=False)
 
     def visible(self, profile: str, scope: Scope | None) -> list[str]:
         every = [tool.name for tool in self._tool_manager.list_tools()]
@@ -88,29 +91,42 @@ class ProfiledServer(MCPServer):
         names = set(self.visible(profile, scope))
         return ListToolsResult(tools=[
             MCPTool(name=info.name, title=info.title, description=info.description,
-                    input_schema=info.parameters, output_schema=self.tool_outputs[info.name],
-                    annotations=info.annotations)
+                    input_schema=self._input_schema(info, scope),
+                    output_schema=self.tool_outputs[info.name], annotations=info.annotations)
             for info in self._tool_manager.list_tools() if info.name in names
         ])  # fmt: skip
+
+    @staticmethod
+    def _input_schema(info, scope: Scope | None) -> dict:
+        """The tool's input schema with the bounds of the connection's tenant (a document's
+        size...); without a tenant, the highest a tenant may set."""
+        return info.parameters if scope is None else tenant_bounded(
+            info.name, info.parameters, scope.setting)  # fmt: skip
 
     async def _handle_call_tool(self, ctx, params):
         profile, _scope = await _connection(ctx, with_scope=False)
         if params.name not in self.visible(profile, None):
-            body = {**error_body("not_found", f"No tool {params.name[:60]!r} in the {profile} "
-                                 "profile.", field="name"), "status": 404}  # fmt: skip
-            text = json.dumps(body, ensure_ascii=False)
-            return CallToolResult(content=[TextContent(type="text", text=text)],
-                                  structured_content=body, is_error=True)  # fmt: skip
-        result = await super()._handle_call_tool(ctx, params)
+            return error_result({**error_body("not_found", f"No tool {params.name[:60]!r} in "
+                                              f"the {profile} profile.", field="name"),
+                                 "status": 404})  # fmt: skip
+        tool = self._tool_manager.get_tool(params.name)
+        try:
+            arguments = arguments_checked(params.name, params.arguments or {})
+            # The SDK's own check, run here first so that its refusal has the REST shape.
+            tool.fn_metadata.validate_arguments(arguments)
+        except ApplicationError as exc:
+            return error_result({**error_body(exc.code, exc.message, field=exc.field,
+                                              limit=exc.limit), "status": exc.status})  # fmt: skip
+        except ValidationError as exc:
+            named = aliases_used(params.name, params.arguments or {})
+            return error_result(arguments_refusal(exc, tool.parameters, named=named))
+        result = await super()._handle_call_tool(ctx, params.model_copy(
+            update={"arguments": arguments}))  # fmt: skip
         if isinstance(result, CallToolResult) and result.is_error and not result.structured_content:
-            # The SDK's own refusal (arguments its check refused) is plain text: put it in
-            # the error shape every other refusal has.
-            message = " ".join(str(result.content[0].text if result.content else "").split())
-            body = {**error_body("invalid", message[:1000] or "The arguments are invalid."),
-                    "status": 400}  # fmt: skip
-            text = json.dumps(body, ensure_ascii=False)
-            return CallToolResult(content=[TextContent(type="text", text=text)],
-                                  structured_content=body, is_error=True)  # fmt: skip
+            # Every refusal of ours is structured: this is a tool that failed (the SDK logged
+            # it), the server's fault, never the caller's.
+            return error_result({**error_body("server_error", "The server failed; it is "
+                                              "logged."), "status": 500})  # fmt: skip
         return result
 
 

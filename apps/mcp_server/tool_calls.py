@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
 from django.db import close_old_connections
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, TextContent
@@ -16,7 +17,7 @@ from rest_framework import serializers
 from rest_framework.exceptions import APIException, NotAuthenticated
 
 from apps.conversations.services import message_refusal_record
-from apps.graph.cypher import read_your_writes
+from apps.graph.cypher import GraphUnavailable, read_your_writes, retried_within
 from apps.graph.scope import Scope
 from apps.mcp_server.key_scopes import SCOPE_STATE_KEY, scope_of_key
 from memoryproject.api_errors import ApplicationError, PermissionDeniedError, exception_handler
@@ -37,9 +38,16 @@ def limits_of(serializer_class: type[serializers.Serializer], name: str) -> dict
     """The JSON Schema bounds of one field of a REST input serializer, for a tool's schema: the
     host sees the limits the serializer enforces, written down once (the serializer checks)."""
     field = serializer_class().fields[name]
-    keywords = _LIST_BOUNDS if isinstance(field, serializers.ListField) else _BOUNDS
-    return {key: getattr(field, attr) for attr, key in keywords.items()
-            if getattr(field, attr, None) is not None}  # fmt: skip
+    return _field_bounds(field)
+
+
+def _field_bounds(field: serializers.Field) -> dict:
+    listed = isinstance(field, serializers.ListField)
+    keywords = _LIST_BOUNDS if listed else _BOUNDS
+    bounds = {key: getattr(field, attr) for attr, key in keywords.items()
+              if getattr(field, attr, None) is not None}  # fmt: skip
+    items = _field_bounds(field.child) if listed else {}
+    return {**bounds, "items": items} if items else bounds
 
 
 def checked(
@@ -84,13 +92,15 @@ def tool_run(
         scope = caller_scope(ctx)
         if not scope.allows(needs):
             raise PermissionDeniedError(f"This API key lacks the '{needs}' scope.")
-        with read_your_writes():  # a tool call is one unit, as a REST request is
+        with read_your_writes(), graph_retries():  # a tool call is one unit, as REST's
             answer = work(scope)
         data, text = answer_data(answer)
         structured, is_error = data if isinstance(data, dict) else {"results": data}, False
     except (ApplicationError, APIException) as exc:
         body, status = _refusal(exc)
-        if scope is not None and (writes or conversation) and not getattr(exc, "recorded", False):
+        # A refusal is recorded in the graph, so a graph that cannot answer is not recorded.
+        recorded = getattr(exc, "recorded", False) or isinstance(exc, GraphUnavailable)
+        if scope is not None and (writes or conversation) and not recorded:
             _record(scope, body["error"], exc, writes=writes, conversation=conversation)
         structured = {**body, "status": status}
         text, is_error = json.dumps(structured, ensure_ascii=False), True
@@ -100,6 +110,21 @@ def tool_run(
     # that read content, structured content for those that validate it.
     return CallToolResult(content=[TextContent(type="text", text=text)],
                           structured_content=structured, is_error=is_error)  # fmt: skip
+
+
+def error_result(body: dict) -> CallToolResult:
+    """A refusal as a tool error: the REST error body with its `status`, as text and as
+    structured content."""
+    text = json.dumps(body, ensure_ascii=False)
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=body, is_error=True)  # fmt: skip
+
+
+def graph_retries():
+    """The graph's passing failures (unreachable, a deadlock) retried for half the query
+    timeout: the driver's backoff doubles (1 s, 2 s, 4 s), so its last try starts, and the
+    503 answers, within GRAPH_SEARCH_SECONDS."""
+    return retried_within(settings.GRAPH_SEARCH_SECONDS / 2)
 
 
 def _refusal(exc: Exception) -> tuple[dict, int]:

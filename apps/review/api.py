@@ -180,7 +180,7 @@ class MergeOut(serializers.Serializer):
 
 
 class RejectIn(StrictSerializer):
-    reason = serializers.CharField(required=False, allow_blank=True,
+    reason = serializers.CharField(help_text="why they differ, for the record", required=False, allow_blank=True,
                                    max_length=services.MAX_REASON_CHARS)  # fmt: skip
 
 

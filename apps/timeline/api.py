@@ -18,22 +18,34 @@ from apps.timeline.services import check_row_update, check_rows_write
 from memoryproject.api_errors import StrictSerializer
 from memoryproject.api_schema import ErrorOut
 from memoryproject.refusals import RecordsRefusals
-from memoryproject.request_inputs import validated
+from memoryproject.request_inputs import KeyedDictField, validated
 
 
 class RelationIn(StrictSerializer):
-    target = serializers.CharField(max_length=40)
-    one = serializers.BooleanField(required=False, default=False)
+    target = serializers.CharField(help_text="the kind it points at", max_length=40)
+    one = serializers.BooleanField(
+        help_text="at most one at a time (default false)", required=False, default=False
+    )
 
 
 class KindIn(StrictSerializer):
-    name = serializers.CharField(max_length=40)
-    key = serializers.CharField(max_length=40)
-    type = serializers.CharField(max_length=20, required=False, default="Object")
-    values = serializers.DictField(
-        child=serializers.ChoiceField(choices=kind_services.VALUE_TYPES), required=False
+    name = serializers.CharField(help_text="the kind's name, e.g. Device", max_length=40)
+    key = serializers.CharField(help_text="the value that names a row of the kind", max_length=40)
+    type = serializers.CharField(
+        help_text="its POLE+O type (default Object)",
+        max_length=20,
+        required=False,
+        default="Object",
     )
-    relations = serializers.DictField(child=RelationIn(), required=False)
+    values = KeyedDictField(
+        child=serializers.ChoiceField(choices=kind_services.VALUE_TYPES), required=False,
+        max_keys=kind_services.MAX_VALUES, key_chars=kind_services.MAX_NAME_CHARS,
+        help_text="its values: name -> type",
+    )  # fmt: skip
+    relations = KeyedDictField(
+        child=RelationIn(), required=False, max_keys=kind_services.MAX_RELATIONS,
+        key_chars=kind_services.MAX_NAME_CHARS, help_text="its relations: NAME -> {target, one}",
+    )  # fmt: skip
     embed = serializers.ListField(child=serializers.CharField(max_length=40), required=False,
                                   max_length=kind_services.MAX_VALUES,
                                   help_text="text values whose text is embedded (nearest)")  # fmt: skip
@@ -69,7 +81,12 @@ class KindsApi(RecordsRefusals, APIView):
 
 
 class RowsIn(StrictSerializer):
-    rows = serializers.ListField(child=serializers.DictField(), min_length=1, max_length=MAX_ROWS)
+    rows = serializers.ListField(
+        help_text="rows: kind, key, t, values, relations (docs/reference/timeline.md)",
+        child=serializers.DictField(),
+        min_length=1,
+        max_length=MAX_ROWS,
+    )
 
 
 class ReceiptOut(serializers.Serializer):
@@ -98,10 +115,18 @@ class RowsApi(RecordsRefusals, APIView):
 
 
 class RowUpdateIn(StrictSerializer):
-    t = serializers.CharField(max_length=40)
-    values = serializers.DictField(required=False)
-    relations = serializers.DictField(required=False)
-    entry = serializers.CharField(required=False, max_length=64)
+    t = serializers.CharField(
+        help_text="when the change holds (ISO 8601 with a zone)", max_length=40
+    )
+    values = serializers.DictField(
+        help_text="the values that change: name -> value", required=False
+    )
+    relations = serializers.DictField(
+        help_text="the relations that change: NAME -> key(s)", required=False
+    )
+    entry = serializers.CharField(
+        help_text="the episode entry (uid) it comes from", required=False, max_length=64
+    )
 
 
 class RowUpdateApi(RecordsRefusals, APIView):

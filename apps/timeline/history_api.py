@@ -60,7 +60,12 @@ class SpanIn(StrictSerializer):
 
 
 class InvalidateIn(StrictSerializer):
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+    reason = serializers.CharField(
+        help_text="why it is wrong, for the record",
+        required=False,
+        allow_blank=True,
+        max_length=500,
+    )
 
 
 class WhatIfIn(StrictSerializer):

@@ -22,6 +22,7 @@ KIND_NAME = re.compile(r"^[A-Z][A-Za-z0-9_]{0,39}$")
 VALUE_NAME = re.compile(r"^[a-z][a-z0-9_]{0,39}$")
 RELATION_NAME = re.compile(r"^[A-Z][A-Z0-9_]{0,39}$")
 VALUE_TYPES = ("string", "number", "integer", "boolean", "time", "text")
+MAX_NAME_CHARS = 40  # of a value's or relation's name (VALUE_NAME, RELATION_NAME)
 MAX_VALUES = 50
 MAX_RELATIONS = 20
 MAX_KINDS = 100

@@ -18,7 +18,13 @@ from memoryproject.request_inputs import query_params, validated
 
 
 class EmbedIn(StrictSerializer):
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=MAX_EMBED, default=100)
+    limit = serializers.IntegerField(
+        help_text="the most rows embedded",
+        required=False,
+        min_value=1,
+        max_value=MAX_EMBED,
+        default=100,
+    )
 
 
 class EmbedOut(serializers.Serializer):

@@ -40,6 +40,18 @@ async def call(client: Client, tool: str, **arguments) -> dict:
     return answer(await client.call_tool(tool, arguments))
 
 
+def transport_refusal(response) -> dict:
+    """The REST error of /mcp's refusal before the SDK: a JSON-RPC error (null id, as the
+    request was not read) whose message an MCP client shows and whose `data` is the REST
+    error with the HTTP status."""
+    assert response.headers["content-type"].startswith("application/json")
+    body = response.json()
+    assert body["jsonrpc"] == "2.0" and body["id"] is None, body
+    error = body["error"]["data"]
+    assert error["status"] == response.status_code and body["error"]["message"] == error["message"]
+    return error
+
+
 FACTS = {
     "entities": [
         {"name": "Ada Lovelace", "type": "Person", "values": {"born": 1815}},

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import anyio.to_thread
 import httpx
+import httpx2
 import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_REQUEST
 
 from apps.graph import cypher
 from apps.graph.write_failures import write_failures_list
@@ -20,6 +24,8 @@ from tests.mcp_server.conftest import (
     key_issue,
     memory_tools_call,
     over_http,
+    run_apart,
+    transport_refusal,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,7 +53,9 @@ def test_tools_are_listed_with_typed_schemas(live_asgi, tenant):
     assert facts["required"] == ["entities"]
     # The bounds the REST serializer enforces are in the schema the host reads.
     assert facts["$defs"]["EntityFact"]["properties"]["name"]["maxLength"] == 200
-    assert tools["context"].input_schema["properties"]["k"]["maximum"] >= 1
+    # A nullable argument: its bound is on its type's branch.
+    k = tools["context"].input_schema["properties"]["k"]["anyOf"]
+    assert [b["type"] for b in k] == ["integer", "null"] and k[0]["maximum"] >= 1
     assert tools["get_entity"].annotations.read_only_hint is True
     for tool in tools.values():  # concise, and every argument says what it is
         assert 20 <= len(tool.description) <= 300, tool.name
@@ -59,12 +67,44 @@ def test_tools_are_listed_with_typed_schemas(live_asgi, tenant):
 def test_without_a_valid_key_or_host_the_endpoint_refuses_like_rest(live_asgi):
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
     missing = httpx.post(f"{live_asgi}/mcp", json=body, timeout=300)
-    assert missing.status_code == 401 and missing.headers["WWW-Authenticate"] == "Api-Key"
-    assert missing.json()["error"]["code"] == "not_authenticated"
+    # An API key is asked for, not OAuth: no Bearer challenge pointing at resource metadata.
+    challenge = missing.headers["WWW-Authenticate"]
+    assert missing.status_code == 401 and challenge.startswith("Api-Key")
+    assert "bearer" not in challenge.lower() and "resource_metadata" not in challenge
+    assert transport_refusal(missing)["code"] == "not_authenticated"
     wrong = httpx.post(f"{live_asgi}/mcp", json=body, headers={"X-Api-Key": "x.y"}, timeout=300)
-    assert wrong.status_code == 401 and wrong.json()["error"]["code"] == "authentication_failed"
+    assert wrong.status_code == 401
+    assert transport_refusal(wrong)["code"] == "authentication_failed"
     host = httpx.post(f"{live_asgi}/mcp", json=body, headers={"Host": "evil.example"}, timeout=300)
-    assert host.status_code == 400 and host.json()["error"]["code"] == "bad_request"
+    assert host.status_code == 400 and transport_refusal(host)["code"] == "bad_request"
+
+
+def test_an_sdk_client_with_a_wrong_or_no_key_is_told_so(live_asgi):
+    """The SDK's client reported "-32603 Server returned an error response"; it shows the
+    JSON-RPC error of the 401 instead."""
+
+    async def connect():
+        errors = []
+        for headers in ({"X-Api-Key": "x.y"}, {}):
+            async with httpx2.AsyncClient(headers=headers, timeout=120) as http:
+                transport = streamable_http_client(f"{live_asgi}/mcp", http_client=http)
+                try:
+                    async with Client(transport) as client:
+                        await client.list_tools()
+                except BaseException as exc:  # noqa: BLE001 - the client's task group wraps it
+                    while isinstance(exc, BaseExceptionGroup):
+                        exc = exc.exceptions[0]
+                    errors.append(exc)
+        return errors
+
+    errors = run_apart(connect)
+    assert [type(exc) for exc in errors] == [MCPError, MCPError], errors
+    wrong, missing = (exc.error for exc in errors)
+    assert wrong.code == missing.code == INVALID_REQUEST
+    assert wrong.message.startswith("Invalid API key.") and "X-Api-Key" in wrong.message
+    assert wrong.data == {"code": "authentication_failed", "message": wrong.message,
+                          "status": 401}  # fmt: skip
+    assert missing.data["code"] == "not_authenticated" and "Api-Key <key>" in missing.message
 
 
 def ada_uid(got: dict) -> str:
@@ -182,7 +222,8 @@ def test_a_revoked_key_stops_at_its_next_request(live_asgi, tenant):
     assert not over_http(live_asgi, raw, steps)["is_error"]
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
     refused = httpx.post(f"{live_asgi}/mcp", json=body, headers={"X-Api-Key": raw}, timeout=300)
-    assert refused.status_code == 401 and refused.json()["error"]["code"] == "authentication_failed"
+    assert refused.status_code == 401
+    assert transport_refusal(refused)["code"] == "authentication_failed"
 
 
 def _revoke(raw: str) -> None:

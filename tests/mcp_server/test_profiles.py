@@ -13,7 +13,14 @@ from mcp.shared.exceptions import MCPError
 from apps.review import services as review_services
 from apps.tenants.models import KeyScope
 from tests.conftest import scope_for, wait_for
-from tests.mcp_server.conftest import FACTS, READ_ONLY, call, key_issue, over_http
+from tests.mcp_server.conftest import (
+    FACTS,
+    READ_ONLY,
+    call,
+    key_issue,
+    over_http,
+    transport_refusal,
+)
 from tests.review.review_fixtures import anthropic_pair, pending_pairs
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,7 +73,7 @@ def test_the_profile_is_chosen_by_header_or_query_and_an_unknown_one_is_refused(
     wrong = httpx.post(f"{live_asgi}/mcp", json=body, timeout=300,
                        headers={**headers, "X-MCP-Profile": "everything"})  # fmt: skip
     assert wrong.status_code == 400
-    error = wrong.json()["error"]
+    error = transport_refusal(wrong)
     assert error["field"] == "profile" and "default" in error["limit"]
 
     async def outside(client):
@@ -197,3 +204,24 @@ def test_an_entity_a_document_and_a_task_are_resources_for_their_tenant_only(
         return refused
 
     assert all("not_found" in text for text in over_http(live_asgi, theirs, read_theirs))
+
+
+def test_add_memory_keeps_the_source_and_title_of_facts(live_asgi, tenant):
+    async def steps(client):
+        named = await call(client, "add_memory", **FACTS, source="mcp-check",
+                           text="Ada Lovelace wrote about the Analytical Engine.")  # fmt: skip
+        titled = await call(client, "add_memory", **FACTS, source="mcp-check", title="Notes",
+                            text="Ada Lovelace, 1815, wrote about the engine.")  # fmt: skip
+        bare = await call(client, "add_memory", **FACTS, source="mcp-check")
+        ada = named["receipts"][0]["entity_uid"]
+        documents = [await call(client, "get_document", uid=named["document"]),
+                     await call(client, "get_document", uid=titled["document"])]  # fmt: skip
+        return documents, await call(client, "get_entity", uid=ada), bare
+
+    (named, titled), ada, bare = over_http(live_asgi, key_issue(tenant), steps, profile=None)
+    assert (named["source"], named["title"]) == ("mcp-check", None)
+    assert (titled["source"], titled["title"]) == ("mcp-check", "Notes")
+    shown = {m["document_title"] for m in ada["mentions"]}
+    assert shown == {"mcp-check", "Notes"} and "facts" not in shown, ada["mentions"]
+    # Without text no document keeps them: the answer says the source went unused.
+    assert bare["document"] is None and "source" in bare["ignored"]

@@ -12,7 +12,7 @@ from apps.mcp_server.tool_calls import answer_text, limits_of
 
 def test_limits_come_from_the_rest_serializer():
     assert limits_of(EntityFactIn, "name") == {"maxLength": 200}
-    assert limits_of(EntityFactIn, "aliases") == {"maxItems": 20}
+    assert limits_of(EntityFactIn, "aliases") == {"maxItems": 20, "items": {"maxLength": 200}}
     field = ContextIn().fields["token_budget"]
     assert limits_of(ContextIn, "token_budget") == {
         "maximum": field.max_value, "minimum": field.min_value

@@ -8,7 +8,7 @@ import httpx
 import pytest
 from django.conf import settings
 
-from tests.mcp_server.conftest import key_issue, over_http
+from tests.mcp_server.conftest import key_issue, over_http, transport_refusal
 
 pytestmark = pytest.mark.django_db(transaction=True)
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
@@ -16,8 +16,7 @@ INIT = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
 
 def refused(response, status: int, code: str) -> dict:
     assert response.status_code == status, response.content[:300]
-    assert response.headers["content-type"].startswith("application/json")
-    error = response.json()["error"]
+    error = transport_refusal(response)
     assert error["code"] == code, error
     return error
 

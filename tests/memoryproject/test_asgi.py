@@ -6,7 +6,11 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.mcp_server.conftest import key_issue, live_asgi  # noqa: F401 - the live server fixture
+from tests.mcp_server.conftest import (  # noqa: F401 - the live server fixture
+    key_issue,
+    live_asgi,
+    transport_refusal,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,4 +27,4 @@ def test_pages_api_and_mcp_answer_from_one_app(live_asgi, tenant):  # noqa: F811
     long_url = httpx.get(f"{live_asgi}/api/v1/stats?q={'a' * 5000}", headers=key, timeout=300)
     assert long_url.status_code == 414 and long_url.json()["error"]["limit"] == 4096
     mcp = httpx.post(f"{live_asgi}/mcp", json={}, timeout=300)
-    assert mcp.status_code == 401 and mcp.json()["error"]["code"] == "not_authenticated"
+    assert mcp.status_code == 401 and transport_refusal(mcp)["code"] == "not_authenticated"

@@ -19,13 +19,19 @@ ID = {"max_length": 120}
 
 
 class LessonIn(StrictSerializer):
-    key = serializers.CharField(**ID)
-    statement = serializers.CharField(max_length=2000)
+    key = serializers.CharField(help_text="your id for the lesson; the same key revises it", **ID)
+    statement = serializers.CharField(help_text="what was learnt, one sentence", max_length=2000)
     supported_by = serializers.ListField(
-        child=serializers.CharField(max_length=200), min_length=1, max_length=100
+        help_text="the episodes (ids) that show it",
+        child=serializers.CharField(max_length=200),
+        min_length=1,
+        max_length=100,
     )
     about = serializers.ListField(
-        child=serializers.CharField(max_length=200), required=False, max_length=100
+        help_text="the entities (uids) it is about",
+        child=serializers.CharField(max_length=200),
+        required=False,
+        max_length=100,
     )
 
 
@@ -109,9 +115,16 @@ class LessonDetailApi(APIView):
 
 
 class LessonEvidenceIn(StrictSerializer):
-    episode = serializers.CharField(max_length=200)
-    agrees = serializers.BooleanField(required=False, allow_null=True, default=None)
-    helped = serializers.BooleanField(required=False, allow_null=True, default=None)
+    episode = serializers.CharField(help_text="the episode (id) that bears on it", max_length=200)
+    agrees = serializers.BooleanField(
+        help_text="whether the episode agrees with the lesson",
+        required=False,
+        allow_null=True,
+        default=None,
+    )
+    helped = serializers.BooleanField(
+        help_text="whether following it helped", required=False, allow_null=True, default=None
+    )
 
 
 class LessonEvidenceApi(RecordsRefusals, APIView):

@@ -20,13 +20,19 @@ MAX_SITUATION_CHARS = 10_000
 
 
 class PlaybookIn(StrictSerializer):
-    key = serializers.CharField(max_length=120)
-    trigger = serializers.DictField()
-    steps = serializers.ListField(max_length=50)
-    supported_by = serializers.ListField(
-        child=serializers.CharField(max_length=200), max_length=100
+    key = serializers.CharField(
+        help_text="your id for the playbook; the same key makes a new version", max_length=120
     )
-    needs = serializers.IntegerField(required=False, min_value=1, max_value=100)
+    trigger = serializers.DictField(help_text="the situation it is for: name -> value")
+    steps = serializers.ListField(help_text="its steps, in order", max_length=50)
+    supported_by = serializers.ListField(
+        help_text="the episodes (ids) it comes from",
+        child=serializers.CharField(max_length=200),
+        max_length=100,
+    )
+    needs = serializers.IntegerField(
+        help_text="episodes needed before it is offered", required=False, min_value=1, max_value=100
+    )
 
 
 class PlaybookReceiptOut(serializers.Serializer):
@@ -146,8 +152,8 @@ class PlaybookDetailApi(APIView):
 
 
 class RunIn(StrictSerializer):
-    episode = serializers.CharField(max_length=200)
-    succeeded = serializers.BooleanField()
+    episode = serializers.CharField(help_text="the episode (id) that ran it", max_length=200)
+    succeeded = serializers.BooleanField(help_text="whether the run succeeded")
 
 
 class RunReceiptOut(serializers.Serializer):
@@ -170,8 +176,10 @@ class PlaybookRunApi(RecordsRefusals, APIView):
 
 
 class SwitchIn(StrictSerializer):
-    enabled = serializers.BooleanField()
-    reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
+    enabled = serializers.BooleanField(help_text="on (true) or off (false)")
+    reason = serializers.CharField(
+        help_text="why, for the record", required=False, allow_blank=True, max_length=500
+    )
 
 
 class SwitchOut(serializers.Serializer):

@@ -22,12 +22,16 @@ from memoryproject.request_inputs import validated
 
 
 class PromoteIn(StrictSerializer):
-    rule = serializers.CharField(max_length=120)
+    rule = serializers.CharField(
+        help_text="the declared rule to promote by (its name)", max_length=120
+    )
     at_least = serializers.IntegerField(
         required=False, min_value=1, max_value=1000,
         help_text="episodes that must agree; else the rule's own, else the tenant's playbook_needs",
     )  # fmt: skip
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
+    limit = serializers.IntegerField(
+        help_text="the most episodes read", required=False, min_value=1, max_value=200
+    )
 
 
 class PromotionReceiptOut(serializers.Serializer):
@@ -68,8 +72,12 @@ class PromoteApi(RecordsRefusals, APIView):
 
 class PromotionTryIn(StrictSerializer):
     rule = serializers.JSONField(help_text="a declared rule (docs/reference/lessons.md)")
-    at_least = serializers.IntegerField(required=False, min_value=1, max_value=1000)
-    limit = serializers.IntegerField(required=False, min_value=1, max_value=200)
+    at_least = serializers.IntegerField(
+        help_text="episodes that must agree", required=False, min_value=1, max_value=1000
+    )
+    limit = serializers.IntegerField(
+        help_text="the most episodes read", required=False, min_value=1, max_value=200
+    )
 
 
 class ShownOut(serializers.Serializer):
@@ -150,7 +158,7 @@ class PromotionRuleApi(APIView):
 
 
 class ActivateIn(StrictSerializer):
-    version = serializers.IntegerField(min_value=1)
+    version = serializers.IntegerField(help_text="the version to make active", min_value=1)
 
 
 class PromotionRuleActivateApi(RecordsRefusals, APIView):

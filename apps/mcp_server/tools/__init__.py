@@ -9,7 +9,9 @@ from contextlib import asynccontextmanager
 from mcp.server.mcpserver import MCPServer
 from pydantic import ConfigDict
 
+from apps.mcp_server.arguments import schema_with_aliases
 from apps.mcp_server.profiles import DEFAULT_PROFILE, ProfiledServer
+from apps.mcp_server.tool_schemas import portable, tenant_bounded
 from apps.mcp_server.tools import (
     agent_loop,
     history,
@@ -20,6 +22,7 @@ from apps.mcp_server.tools import (
     rest_routes,
     tasks,
 )
+from apps.tenants.tenant_settings import RULES
 
 INSTRUCTIONS = (
     "Anamnesis is this agent's long-term memory. Before answering a user, call `get_context` "
@@ -62,6 +65,6 @@ def arguments_closed(server: MCPServer) -> None:
         closed = type(model.__name__, (model,),
                       {"model_config": ConfigDict(**model.model_config, extra="forbid")})  # fmt: skip
         tool.fn_metadata.arg_model = closed
-        tool.parameters = server.tool_schemas.get(tool.name) or closed.model_json_schema(
-            by_alias=True
-        )
+        schema = server.tool_schemas.get(tool.name) or closed.model_json_schema(by_alias=True)
+        schema = portable(schema_with_aliases(tool.name, schema))
+        tool.parameters = tenant_bounded(tool.name, schema, lambda name: RULES[name].high)

@@ -5,7 +5,7 @@ routes' serializers and services, through tool_calls."""
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
@@ -19,7 +19,7 @@ from apps.lessons.api.playbooks import MAX_SITUATION_CHARS
 from apps.lessons.filters import HandoffFilters
 from apps.lessons.services import episodes as episode_services
 from apps.lessons.services import handoffs as handoff_services
-from apps.lessons.services.references import REF_KINDS
+from apps.lessons.services.references import MAX_ID_CHARS, REF_KINDS
 from apps.mcp_server.output_schemas import OBJECT, ROWS, obj
 from apps.mcp_server.tool_calls import checked, tool_run
 from apps.mcp_server.tools.memory import READ, WRITE, arg
@@ -33,7 +33,9 @@ class Ref(BaseModel):
     # says so beforehand.
     model_config = ConfigDict(extra="allow", json_schema_extra={"additionalProperties": False})
     kind: Annotated[str, arg("what it points at"), Field(json_schema_extra={"enum": REF_KINDS})]
-    id: Annotated[str, arg("its id (entry and episode ids come from their receipts)")]
+    id: Annotated[
+        str, arg("its id (entry and episode ids come from their receipts)", max_length=MAX_ID_CHARS)
+    ]
 
 
 def _refs(refs: list[Ref] | None) -> list[dict] | None:
@@ -63,7 +65,7 @@ def open_episode(
 
 def record_entry(
     ctx: Context,
-    episode: Annotated[str, arg("the episode's id")],
+    episode: Annotated[str, arg("the episode's id", max_length=MAX_ID_CHARS)],
     type: Annotated[str, arg("e.g. observation, action, decision", EntryIn, "type")],
     text: Annotated[str | None, arg("what happened", EntryIn, "text")] = None,
     values: Annotated[dict[str, Any] | None, arg("attributes: name -> scalar value")] = None,
@@ -80,7 +82,7 @@ def record_entry(
 
 def close_episode(
     ctx: Context,
-    episode: Annotated[str, arg("the episode's id")],
+    episode: Annotated[str, arg("the episode's id", max_length=MAX_ID_CHARS)],
     outcome: Annotated[dict[str, Any], arg('how it ended, e.g. {"success": true}')],
     text: Annotated[str | None, arg("a last word", CloseIn, "text")] = None,
     cites: Annotated[list[Ref] | None, arg("what the outcome relies on", CloseIn, "cites")] = None,
@@ -137,7 +139,7 @@ def playbooks_for(
 
 def handoffs(
     ctx: Context,
-    status: Annotated[str | None, arg("given or accepted")] = None,
+    status: Annotated[Literal["given", "accepted"] | None, arg("given or accepted")] = None,
     agent: Annotated[
         str | None, arg("to or from this agent (default: you)", HandoffFilters, "agent")
     ] = None,
@@ -170,7 +172,9 @@ def hand_off(
     return tool_run(ctx, needs=KeyScope.MEMORY_WRITE, work=work, writes="handoff")
 
 
-def accept_handoff(ctx: Context, key: Annotated[str, arg("the handoff's key")]) -> CallToolResult:
+def accept_handoff(
+    ctx: Context, key: Annotated[str, arg("the handoff's key", HandoffIn, "key")]
+) -> CallToolResult:
     """Accept a handoff given to you."""
 
     def work(scope):

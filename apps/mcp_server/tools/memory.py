@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from apps.conversations import context as conversation_context
 from apps.conversations import services as conversation_services
-from apps.conversations.api import ContextIn, MessageIn
+from apps.conversations.api import MAX_TIME_CHARS, ContextIn, MessageIn
 from apps.graph.nodes.entities import ENTITY_TYPES
 from apps.ingestion import services as ingestion_services
 from apps.ingestion.api import DocumentIn, EntityFactIn, FactsIn, RelationFactIn
@@ -115,7 +115,9 @@ def append_message(
     mentions: Annotated[
         list[str] | None, arg("entity uids it is about", MessageIn, "mentions")
     ] = None,
-    at: Annotated[str | None, arg("ISO 8601 time with a zone (default: now)")] = None,
+    at: Annotated[
+        str | None, arg("ISO 8601 time with a zone (default: now)", max_length=MAX_TIME_CHARS)
+    ] = None,
 ) -> CallToolResult:
     """Append one message to a user's session (e.g. your own answer after `context`). Returns
     its number in the session."""
@@ -261,8 +263,6 @@ TOOLS = (
 def register(server) -> None:
     for fn, needs, output, hints in TOOLS:
         server.tool_add(fn, needs=needs, output=output, annotations=hints)
-    # The default profile's names for two of them (Graphiti's get_status, Mem0's get_context).
+    # The default profile's name for it.
     server.tool_add(context, name="get_context", needs=KeyScope.MEMORY_WRITE, output=OBJECT,
                     annotations=WRITE)  # fmt: skip
-    server.tool_add(job_progress, name="get_status", needs=KeyScope.MEMORY_READ,
-                    output=serializer_schema(JobOut), annotations=READ)  # fmt: skip

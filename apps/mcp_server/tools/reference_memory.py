@@ -60,14 +60,19 @@ class Relation(BaseModel):
 
 class Observations(BaseModel):
     model_config = CLOSED
-    entityName: Annotated[str, Field(**NAME)]
-    contents: Annotated[list[Annotated[str, Field(**TEXT)]], Field(max_length=50)]
+    entityName: Annotated[str, Field(description="the entity to add them to", **NAME)]
+    contents: Annotated[
+        list[Annotated[str, Field(**TEXT)]], Field(description="observations", max_length=50)
+    ]
 
 
 class Deletion(BaseModel):
     model_config = CLOSED
-    entityName: Annotated[str, Field(**NAME)]
-    observations: Annotated[list[Annotated[str, Field(**TEXT)]], Field(max_length=50)]
+    entityName: Annotated[str, Field(description="the entity that holds them", **NAME)]
+    observations: Annotated[
+        list[Annotated[str, Field(**TEXT)]],
+        Field(description="observations to delete", max_length=50),
+    ]
 
 
 def _type(entity_type: str) -> str:
@@ -145,42 +150,61 @@ def _graph(details: list[dict]) -> dict:
 
 
 def create_entities(
-    ctx: Context, entities: Annotated[list[Entity], arg("entities to create")]
+    ctx: Context,
+    entities: Annotated[list[Entity], arg("entities to create"), Field(max_length=MAX_ITEMS)],
 ) -> CallToolResult:
     """Create entities with their observations. Each goes through identity resolution: one
     already known is merged into, an uncertain match is held for a human review."""
 
     def work(scope):
-        receipts = []
+        receipts, created = [], []
         for e in _bounded(entities, "entities"):
-            fact = _fact(e.name, e.entityType, _known(scope, e.name))
+            known = _known(scope, e.name)
+            fact = _fact(e.name, e.entityType, known)
             receipts += _submit(scope, [fact], [], _own_line(e.name, e.entityType))
             for text in e.observations:
                 receipts += _submit(scope, [fact], [], text)
-        return {"entities": [e.model_dump() for e in entities], "receipts": receipts}
+            if not known:  # the reference server answers the entities it did not have
+                created.append(e.model_dump())
+        return {"entities": created, "receipts": receipts}
 
     return tool_run(ctx, needs=KeyScope.MEMORY_WRITE, work=work, writes="facts")
 
 
 def create_relations(
-    ctx: Context, relations: Annotated[list[Relation], arg("relations, in active voice")]
+    ctx: Context,
+    relations: Annotated[
+        list[Relation], arg("relations, in active voice"), Field(max_length=MAX_ITEMS)
+    ],
 ) -> CallToolResult:
     """Create relations between entities (by name); an unknown name becomes a new entity."""
 
     def work(scope):
-        receipts = []
+        receipts, created = [], []
         for r in _bounded(relations, "relations"):
-            ends = [_fact(n, "", _known(scope, n)) for n in (r.source, r.to)]
+            known = _known(scope, r.source)
+            if _related(known, r):  # already there: the reference server leaves it out
+                continue
+            ends = [_fact(r.source, "", known), _fact(r.to, "", _known(scope, r.to))]
             rel = {"subject": r.source, "predicate": r.relationType, "object": r.to}
             receipts += _submit(scope, ends, [rel], _statement(r.source, r.relationType, r.to))
-        return {"relations": [r.model_dump(by_alias=True) for r in relations],
-                "receipts": receipts}  # fmt: skip
+            created.append(r.model_dump(by_alias=True))
+        return {"relations": created, "receipts": receipts}
 
     return tool_run(ctx, needs=KeyScope.MEMORY_WRITE, work=work, writes="facts")
 
 
+def _related(known: list[dict], r: Relation) -> bool:
+    said = (r.source, r.to, r.relationType.lower())
+    return any((e["from"], e["to"], e["relationType"].lower()) == said
+               for e in _graph(known)["relations"])  # fmt: skip
+
+
 def add_observations(
-    ctx: Context, observations: Annotated[list[Observations], arg("observations per entity")]
+    ctx: Context,
+    observations: Annotated[
+        list[Observations], arg("observations per entity"), Field(max_length=MAX_ITEMS)
+    ],
 ) -> CallToolResult:
     """Add observations to existing entities (by name); each is kept as its own evidence."""
 
@@ -191,9 +215,11 @@ def add_observations(
             if not known:
                 raise ApplicationError(f"Entity with name {o.entityName} not found.",
                                        field="entityName", code="not_found", status=404)  # fmt: skip
-            for text in o.contents:
+            had = {t for e in _graph(known)["entities"] for t in e["observations"]}
+            added = [text for text in dict.fromkeys(o.contents) if text not in had]
+            for text in added:  # one already there is not added again, as there
                 receipts += _submit(scope, [_fact(o.entityName, "", known)], [], text)
-            results.append({"entityName": o.entityName, "addedObservations": o.contents})
+            results.append({"entityName": o.entityName, "addedObservations": added})
         return {"results": results, "receipts": receipts}
 
     return tool_run(ctx, needs=KeyScope.MEMORY_WRITE, work=work, writes="facts")
@@ -214,7 +240,12 @@ def _deleted(what: str, jobs: list[str]) -> dict:
 
 
 def delete_entities(
-    ctx: Context, entityNames: Annotated[list[str], arg("names of entities to delete")]
+    ctx: Context,
+    entityNames: Annotated[
+        list[Annotated[str, Field(**NAME)]],
+        arg("names of entities to delete"),
+        Field(max_length=MAX_ITEMS),
+    ],
 ) -> CallToolResult:
     """Delete entities and their relations: the statements made here about them are deleted
     (jobs), and with them what only those statements taught."""
@@ -227,7 +258,10 @@ def delete_entities(
 
 
 def delete_observations(
-    ctx: Context, deletions: Annotated[list[Deletion], arg("observations per entity")]
+    ctx: Context,
+    deletions: Annotated[
+        list[Deletion], arg("observations per entity"), Field(max_length=MAX_ITEMS)
+    ],
 ) -> CallToolResult:
     """Delete given observations from entities (the documents that hold them, as jobs)."""
 
@@ -241,7 +275,8 @@ def delete_observations(
 
 
 def delete_relations(
-    ctx: Context, relations: Annotated[list[Relation], arg("relations to delete")]
+    ctx: Context,
+    relations: Annotated[list[Relation], arg("relations to delete"), Field(max_length=MAX_ITEMS)],
 ) -> CallToolResult:
     """Delete relations (the statements that made them, as jobs)."""
 
@@ -283,16 +318,18 @@ def search_nodes(
 
 
 def open_nodes(
-    ctx: Context, names: Annotated[list[str], arg("entity names to read")]
+    ctx: Context,
+    names: Annotated[
+        list[Annotated[str, Field(**NAME)]],
+        arg("entity names to read"),
+        Field(max_length=MAX_ITEMS),
+    ],
 ) -> CallToolResult:
-    """Read entities by name, with the relations among them."""
+    """Read entities by name, with their relations (to any entity, as the reference server
+    now answers)."""
 
     def work(scope):
-        graph = _graph([d for n in _bounded(names, "names") for d in _known(scope, n)])
-        wanted = set(names)
-        graph["relations"] = [r for r in graph["relations"]
-                              if r["from"] in wanted and r["to"] in wanted]  # fmt: skip
-        return graph
+        return _graph([d for n in _bounded(names, "names") for d in _known(scope, n)])
 
     return tool_run(ctx, needs=KeyScope.MEMORY_READ, work=work)
 

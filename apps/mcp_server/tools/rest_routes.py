@@ -11,7 +11,7 @@ import io
 import json
 import re
 from types import SimpleNamespace
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -20,13 +20,15 @@ from django.http import HttpRequest, QueryDict
 from django.urls import URLPattern, get_resolver, reverse
 from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from pydantic import Field
 from rest_framework.exceptions import APIException
 
 from apps.graph.cypher import read_your_writes
 from apps.mcp_server.output_schemas import OBJECT
-from apps.mcp_server.tool_calls import answer_data, caller_scope
+from apps.mcp_server.tool_calls import answer_data, caller_scope, graph_retries
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import ApplicationError, exception_handler
+from memoryproject.request_inputs import MAX_NAME_CHARS
 
 # (route name, method): tool name; the scope is the view's own `required_scope`. Hand-made
 # tools cover the other routes (FULL_COVERED in tests/mcp_server/test_full_profile_routes.py).
@@ -66,6 +68,7 @@ ROUTES = {
     ("api-evidence-synthesis", "post"): "synthesize_evidence",
 }
 _REF = re.compile(r"#/components/schemas/([\w.-]+)")
+PathValue = Annotated[str, Field(max_length=MAX_NAME_CHARS)]  # a uid, key, kind or name
 
 
 class _Principal:
@@ -122,8 +125,8 @@ def route_tool(route: URLPattern, method: str, name: str, params: list[str]):
     def tool(ctx: Context, **arguments) -> CallToolResult:
         try:
             scope = caller_scope(ctx)
-            kwargs = {p: str(arguments.get(p) or "")[:200] for p in params}
-            with read_your_writes():  # as ReadYourWritesMiddleware does for the route
+            kwargs = {p: str(arguments.get(p) or "") for p in params}
+            with read_your_writes(), graph_retries():  # as the route's middleware does
                 status, data = route_call(scope, route, method, kwargs, arguments.get("body"),
                                           arguments.get("query"))  # fmt: skip
         except (ApplicationError, APIException) as exc:  # the key, refused before the view
@@ -137,7 +140,7 @@ def route_tool(route: URLPattern, method: str, name: str, params: list[str]):
     P = inspect.Parameter
     tool.__signature__ = inspect.Signature([
         P("ctx", P.KEYWORD_ONLY, annotation=Context),
-        *(P(p, P.KEYWORD_ONLY, annotation=str) for p in params),
+        *(P(p, P.KEYWORD_ONLY, annotation=PathValue) for p in params),
         P("body", P.KEYWORD_ONLY, annotation=Any, default=None),
         P("query", P.KEYWORD_ONLY, annotation=dict[str, Any] | None, default=None),
     ])  # fmt: skip
@@ -166,7 +169,9 @@ def input_schema(operation: dict, components: dict) -> tuple[dict, list[str]]:
     query = {}
     for p in operation.get("parameters", ()):
         target = properties if p["in"] == "path" else query
-        target[p["name"]] = {**p.get("schema", {}), "description": p.get("description", p["name"])}
+        bound = {"maxLength": MAX_NAME_CHARS} if p["in"] == "path" else {}
+        target[p["name"]] = {**p.get("schema", {}), **bound,
+                             "description": p.get("description", p["name"])}  # fmt: skip
         if p["in"] == "path":
             path.append(p["name"])
             required.append(p["name"])

@@ -29,23 +29,50 @@ class EvidenceIn(StrictSerializer):
 
 
 class PageIn(StrictSerializer):
-    content = serializers.CharField(max_length=page_ingest.MAX_PAGE_CHARS, trim_whitespace=False)
-    url = serializers.CharField(required=False, max_length=evidence.MAX_URL_CHARS)
-    source = serializers.CharField(required=False, max_length=evidence.MAX_SOURCE_CHARS)
+    content = serializers.CharField(
+        help_text="the page's text", max_length=page_ingest.MAX_PAGE_CHARS, trim_whitespace=False
+    )
+    url = serializers.CharField(
+        help_text="where it was read", required=False, max_length=evidence.MAX_URL_CHARS
+    )
+    source = serializers.CharField(
+        help_text="where it comes from, a name",
+        required=False,
+        max_length=evidence.MAX_SOURCE_CHARS,
+    )
 
 
 class PagesIn(StrictSerializer):
-    pages = serializers.ListField(child=PageIn(), min_length=1, max_length=page_ingest.MAX_PAGES)
+    pages = serializers.ListField(
+        help_text="the pages, each kept as evidence of the task",
+        child=PageIn(),
+        min_length=1,
+        max_length=page_ingest.MAX_PAGES,
+    )
 
 
 class SynthesisIn(StrictSerializer):
-    task = serializers.CharField(**TASK_ID)
-    content = serializers.CharField(max_length=evidence.MAX_CONTENT_CHARS, trim_whitespace=False)
-    sources = serializers.ListField(child=serializers.CharField(**TASK_ID), min_length=1,
+    task = serializers.CharField(help_text="the task (id) it answers", **TASK_ID)
+    content = serializers.CharField(
+        help_text="the summary, kept whole",
+        max_length=evidence.MAX_CONTENT_CHARS,
+        trim_whitespace=False,
+    )
+    sources = serializers.ListField(help_text="the evidence (ids) it summarizes", child=serializers.CharField(**TASK_ID), min_length=1,
                                     max_length=evidence.MAX_SOURCES)  # fmt: skip
-    source = serializers.CharField(required=False, max_length=evidence.MAX_SOURCE_CHARS)
-    strength = serializers.FloatField(required=False, min_value=0.0, max_value=1.0)
-    embed_text = serializers.CharField(required=False, max_length=evidence.MAX_EMBED_TEXT_CHARS)
+    source = serializers.CharField(
+        help_text="where it comes from, a name",
+        required=False,
+        max_length=evidence.MAX_SOURCE_CHARS,
+    )
+    strength = serializers.FloatField(
+        help_text="how strongly it holds, 0-1", required=False, min_value=0.0, max_value=1.0
+    )
+    embed_text = serializers.CharField(
+        help_text="the text embedded for similarity (default: content)",
+        required=False,
+        max_length=evidence.MAX_EMBED_TEXT_CHARS,
+    )
 
 
 class EvidenceOut(serializers.Serializer):

@@ -49,27 +49,53 @@ class TaskCreateIn(StrictSerializer):
 
 
 class TaskPatchIn(StrictSerializer):
-    description = serializers.CharField(required=False, max_length=MAX_DESCRIPTION_CHARS)
-    embed_text = serializers.CharField(required=False, max_length=MAX_EMBED_TEXT_CHARS)
-    kind = serializers.CharField(required=False, max_length=MAX_KIND_CHARS)
-    parent = serializers.CharField(required=False, **TASK_ID)
-    add_depends_on = _ids()
-    prepared_prompt = serializers.CharField(required=False, max_length=MAX_PROMPT_CHARS)
+    description = serializers.CharField(
+        help_text="what is to be done", required=False, max_length=MAX_DESCRIPTION_CHARS
+    )
+    embed_text = serializers.CharField(
+        help_text="the text embedded for similarity (default: description)",
+        required=False,
+        max_length=MAX_EMBED_TEXT_CHARS,
+    )
+    kind = serializers.CharField(help_text="its queue", required=False, max_length=MAX_KIND_CHARS)
+    parent = serializers.CharField(help_text="the parent task (id)", required=False, **TASK_ID)
+    add_depends_on = _ids(help_text="tasks (ids) it now also waits for")
+    prepared_prompt = serializers.CharField(
+        help_text="the prompt the claimer starts from", required=False, max_length=MAX_PROMPT_CHARS
+    )
     antifocus = serializers.CharField(required=False, max_length=MAX_ANTIFOCUS_CHARS,
                                       help_text="What the task's context leaves out, by meaning")  # fmt: skip
 
 
 class TaskOpIn(StrictSerializer):
-    op = serializers.ChoiceField(choices=["create", "patch"])
-    ref = serializers.CharField(required=False, **TASK_ID)
-    task = serializers.CharField(required=False, **TASK_ID)
-    description = serializers.CharField(required=False, max_length=MAX_DESCRIPTION_CHARS)
-    embed_text = serializers.CharField(required=False, max_length=MAX_EMBED_TEXT_CHARS)
-    kind = serializers.CharField(required=False, max_length=MAX_KIND_CHARS)
-    parent = serializers.CharField(required=False, **TASK_ID)
-    depends_on = _ids()
-    add_depends_on = _ids()
-    prepared_prompt = serializers.CharField(required=False, max_length=MAX_PROMPT_CHARS)
+    op = serializers.ChoiceField(
+        help_text="create a task, or patch one", choices=["create", "patch"]
+    )
+    ref = serializers.CharField(
+        help_text="your name for a created task, for later ops of the batch",
+        required=False,
+        **TASK_ID,
+    )
+    task = serializers.CharField(
+        help_text="the task (id or ref) a patch changes", required=False, **TASK_ID
+    )
+    description = serializers.CharField(
+        help_text="what is to be done", required=False, max_length=MAX_DESCRIPTION_CHARS
+    )
+    embed_text = serializers.CharField(
+        help_text="the text embedded for similarity (default: description)",
+        required=False,
+        max_length=MAX_EMBED_TEXT_CHARS,
+    )
+    kind = serializers.CharField(help_text="its queue", required=False, max_length=MAX_KIND_CHARS)
+    parent = serializers.CharField(
+        help_text="the parent task (id or ref)", required=False, **TASK_ID
+    )
+    depends_on = _ids(help_text="with create: tasks (ids or refs) it waits for")
+    add_depends_on = _ids(help_text="with patch: tasks (ids or refs) it now also waits for")
+    prepared_prompt = serializers.CharField(
+        help_text="the prompt the claimer starts from", required=False, max_length=MAX_PROMPT_CHARS
+    )
     antifocus = serializers.CharField(required=False, max_length=MAX_ANTIFOCUS_CHARS,
                                       help_text="What the task's context leaves out, by meaning")  # fmt: skip
 
@@ -82,7 +108,12 @@ class TaskOpIn(StrictSerializer):
 
 
 class TaskBatchIn(StrictSerializer):
-    ops = serializers.ListField(child=TaskOpIn(), min_length=1, max_length=MAX_OPS)
+    ops = serializers.ListField(
+        help_text="creates and patches, applied in order in one transaction",
+        child=TaskOpIn(),
+        min_length=1,
+        max_length=MAX_OPS,
+    )
 
 
 @extend_schema_serializer(component_name="TaskReceiptOut")  # apps/timeline has a ReceiptOut
