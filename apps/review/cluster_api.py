@@ -85,13 +85,9 @@ class ClusterEvidenceOut(serializers.Serializer):
     other_name = serializers.CharField(allow_null=True)
     score = serializers.FloatField(allow_null=True)
     reason = serializers.CharField(allow_blank=True)
-    for_ = serializers.ListField(child=serializers.CharField(), source="for")
-    against = serializers.ListField(child=serializers.CharField())
-
-    def get_fields(self):
-        fields = super().get_fields()
-        fields["for"] = fields.pop("for_")  # `for` is the answer's name, a keyword in Python
-        return fields
+    words_for = serializers.ListField(child=serializers.CharField(),
+                                      help_text="the strongest comparisons for, in words")  # fmt: skip
+    words_against = serializers.ListField(child=serializers.CharField())
 
 
 class ClusterMemberOut(serializers.Serializer):

@@ -156,8 +156,8 @@ def _pair_for(pair: dict, uid: str, members: dict) -> dict:
     return {
         "pair_uid": pair["uid"], "other_uid": other, "other_name": members[other]["name"],
         "score": pair["score"], "reason": pair["reason"] or "",
-        "for": [r["words"] for r in rows if r["direction"] == "for"][:WORDS_PER_SIDE],
-        "against": [r["words"] for r in rows if r["direction"] == "against"][:WORDS_PER_SIDE],
+        "words_for": [r["words"] for r in rows if r["direction"] == "for"][:WORDS_PER_SIDE],
+        "words_against": [r["words"] for r in rows if r["direction"] == "against"][:WORDS_PER_SIDE],
     }  # fmt: skip
 
 

@@ -47,9 +47,9 @@ def test_the_cluster_lists_its_members_and_evidence_for_and_against_each(scope):
     assert labs["conflicting"] and labs["value_rows"][0]["disagree"] == [
         {"name": "Anthropic", "value": "+1 415 555 0100"}
     ]
-    against = {e["other_name"]: e["against"] for e in labs["evidence"]}
+    against = {e["other_name"]: e["words_against"] for e in labs["evidence"]}
     assert any("phones differ" in words for words in against["Anthropic"])
-    assert all(e["for"] and e["score"] for m in members.values() for e in m["evidence"])
+    assert all(e["words_for"] and e["score"] for m in members.values() for e in m["evidence"])
     assert not members["Anthropic Studio"]["conflicting"]
     assert cluster_detail(scope, cluster_id=listed["id"][:-1] + "z") is None
 
@@ -70,9 +70,9 @@ def test_accept_merges_all_into_one_and_undo_gives_every_edge_back(scope):
     # Every fragment's mention and relation is the survivor's now.
     assert edges_to(scope, survivor)["MENTIONS"] == 6
     assert edges_to(scope, survivor)["RELATED_TO"] == 6
-    assert list(AuditEvent.objects.filter(target=cluster["id"]).values_list("action", flat=True)) == [
-        "review.cluster_accept"
-    ]
+    assert list(
+        AuditEvent.objects.filter(target=cluster["id"]).values_list("action", flat=True)
+    ) == ["review.cluster_accept"]
     with pytest.raises(ConflictError, match=r"Already decided \(accept\) by agent:test"):
         check_cluster_decide(scope, cluster_id=cluster["id"], decision="reject")
 
