@@ -57,7 +57,9 @@ RETURN s.uid AS uid
 
 APART = """
 UNWIND $survivors AS uid
-MATCH (a:Entity {tenant: $tenant, uid: uid})
+MATCH (a:Entity {uid: uid})
+USING INDEX a:Entity(uid)
+WHERE a.tenant = $tenant
 RETURN a.uid AS uid,
   COLLECT { MATCH (a)-[s:SAME_AS {status: 'pending'}]->(b:Entity) WHERE b.uid IN $survivors
             RETURN s.uid } AS pending,
@@ -72,12 +74,15 @@ RETURN toString(d.created_at) AS created_at
 """
 
 LAST_DECISION = """
-MATCH (d:ClusterDecision {tenant: $tenant, cluster_id: $cluster_id})
+MATCH (d:ClusterDecision {cluster_id: $cluster_id})
+USING INDEX d:ClusterDecision(cluster_id)
+WHERE d.tenant = $tenant
 RETURN d {.uid, .decision, .members, .actor, .status, .record, .undone_by,
           created_at: toString(d.created_at), undone_at: toString(d.undone_at)} AS decision,
   COLLECT { MATCH (m:Merge {tenant: $tenant, status: 'done'}) WHERE m.uid IN $merges
             RETURN m.uid } AS merges_done,
-  COLLECT { MATCH (e:Entity {tenant: $tenant}) WHERE e.uid IN $kept AND e.status <> 'active'
+  COLLECT { MATCH (e:Entity) USING INDEX e:Entity(uid)
+            WHERE e.uid IN $kept AND e.tenant = $tenant AND e.status <> 'active'
             RETURN e.name } AS kept_gone
 ORDER BY d.created_at DESC LIMIT 1
 """
@@ -91,6 +96,7 @@ CALL () {
 CALL () {
   UNWIND $rejected AS uid
   MATCH ()-[s:SAME_AS {uid: uid}]->()
+  USING INDEX s:SAME_AS(uid)
   WHERE s.tenant = $tenant AND s.status = 'rejected'
   SET s.status = 'pending', s.decided_by = null, s.decided_at = null
 }
@@ -166,8 +172,11 @@ def _group_merge(stx: ScopedTx, group: list[str], found: dict, decision_uid: str
     joins what is left of the group to the survivor."""
     survivor = min((found["nodes"][u] for u in group), key=survivor_rank)["uid"]
     left, merges, made = set(group) - {survivor}, [], []
+    # The first round's pairs are those read with the cluster, under the same lock.
+    links = [{"uid": p["b"] if p["a"] == survivor else p["a"], "pair": p["uid"]}
+             for p in sorted(found["pairs"], key=lambda p: (-(p["score"] or 0.0), p["uid"]))
+             if survivor in (p["a"], p["b"])]  # fmt: skip
     while left:
-        links = stx.run(LINKS_TO_SURVIVOR, survivor=survivor, others=sorted(left))
         if not links:
             merged = min((found["nodes"][u] for u in left), key=survivor_rank)["uid"]
             pair = stx.run(PAIR_MAKE, merged=merged, survivor=survivor, uid=uuid.uuid4().hex,
@@ -178,12 +187,15 @@ def _group_merge(stx: ScopedTx, group: list[str], found: dict, decision_uid: str
             if link["uid"] in left:  # one pair per member: others to it were moved or dropped
                 left.discard(link["uid"])
                 merges.append(do_merge_confirm(stx, review_uid=link["pair"], survivor_uid=survivor))
+        if left:  # the merged members' pairs with the rest are the survivor's now
+            links = stx.run(LINKS_TO_SURVIVOR, survivor=survivor, others=sorted(left))
     return {"survivor": survivor, "merges": merges, "made": made}
 
 
 def _apart(stx: ScopedTx, survivors: list[str], pending: list[str] | None = None) -> dict:
     """NOT_SAME between every two of `survivors` (or only the `pending` pairs' ends): what it
-    closed and the NOT_SAMEs that were not there before, for the undo."""
+    closed, the NOT_SAMEs that were not there before (for the undo), and the tenant's count
+    of decisions, each closed pair one, as a rejection is."""
     rows = stx.run(APART, survivors=survivors)
     closed = sorted({uid for r in rows for uid in r["pending"]})
     existing = {frozenset((r["uid"], o)) for r in rows for o in r["not_same"]}
@@ -196,9 +208,8 @@ def _apart(stx: ScopedTx, survivors: list[str], pending: list[str] | None = None
         do_not_same_record(stx, left_uid=a, right_uid=b, reason="a cluster decision")
         if frozenset((a, b)) not in existing:
             made.append([a, b])
-    for _ in closed:
-        do_review_lock(stx, decides=True)  # each closed pair is a decision, as a rejection is
-    return {"rejected": closed, "not_same": made}
+    decisions = do_review_lock(stx, decides=len(closed)) if closed else 0
+    return {"rejected": closed, "not_same": made, "decisions": decisions}
 
 
 def do_cluster_decide(stx: ScopedTx, *, cluster_id: str, decision: str,
@@ -227,15 +238,15 @@ def do_cluster_decide(stx: ScopedTx, *, cluster_id: str, decision: str,
     elif decision == "reject":
         apart = _apart(stx, found["members"], pending=[(p["a"], p["b"]) for p in found["pairs"]])
     else:
-        apart = {"rejected": [], "not_same": []}
+        apart = {"rejected": [], "not_same": [], "decisions": 0}
     merges = [m for g in merged for m in g["merges"]]
+    after = max([before, apart.pop("decisions"), *(m["decisions"] for m in merges)])
     record = {"groups": groups, "survivors": sorted(survivors),
               "merges": [m["merge_uid"] for m in merges], "made": [p for g in merged
                                                                    for p in g["made"]], **apart}  # fmt: skip
     created_at = stx.run(DECISION_RECORD, uid=decision_uid, cluster_id=cluster_id,
                          decision=decision, members=found["members"], actor=stx.scope.actor,
                          record=record_dump(record))[0]["created_at"]  # fmt: skip
-    after = do_review_lock(stx)
     return {
         "decision_uid": decision_uid, "cluster_id": cluster_id, "decision": decision,
         "members": found["members"], "groups": groups, "survivors": record["survivors"],

@@ -62,7 +62,8 @@ RETURN [o IN nodes | """
 # Where a cluster's start is now: its status, and the entity it was merged into, if it was.
 ENTITY_NOW = """
 MATCH (e:Entity {tenant: $tenant, uid: $uid})
-OPTIONAL MATCH (e)-[:MERGED_INTO*1..8]->(s:Entity {tenant: $tenant, status: 'active'})
+OPTIONAL MATCH (e)-[:MERGED_INTO*1..8]->(s)
+WHERE s.status = 'active' AND s.tenant = $tenant
 RETURN e.status AS status, s.uid AS survivor
 LIMIT 1
 """

@@ -38,19 +38,23 @@ RETURN s.uid AS uid, s.score AS score, a.uid AS a, b.uid AS b,
 LIMIT $limit
 """
 
+# The member is matched in the tenant; its chunks and documents are reached from it, not
+# looked up by tenant (which would read every chunk of the tenant first).
 MEMBERS = """
 UNWIND $uids AS uid
-MATCH (e:Entity {tenant: $tenant, uid: uid})
+MATCH (e:Entity {uid: uid})
+USING INDEX e:Entity(uid)
+WHERE e.tenant = $tenant
 RETURN e {.uid, .name, .type, .description, .values_json, .value_conflicts_json,
           aliases: coalesce(e.aliases, []), created_at: toString(e.created_at),
           mention_count: COUNT { (e)<-[:MENTIONS]-() },
           relation_count: COUNT { (e)-[:RELATED_TO]-() },
           document_count: size(COLLECT {
-            MATCH (e)<-[:MENTIONS]-(:Chunk {tenant: $tenant})-[:PART_OF]->(d:Document)
+            MATCH (e)<-[:MENTIONS]-(:Chunk)-[:PART_OF]->(d:Document)
             RETURN DISTINCT d.uid }),
           mentions: COLLECT {
-            MATCH (c:Chunk {tenant: $tenant})-[m:MENTIONS]->(e)
-            OPTIONAL MATCH (c)-[:PART_OF]->(d:Document {tenant: $tenant})
+            MATCH (c:Chunk)-[m:MENTIONS]->(e)
+            OPTIONAL MATCH (c)-[:PART_OF]->(d:Document)
             RETURN {surface: m.surface, start: m.start, text: c.text, document_uid: d.uid,
                     document_title: coalesce(d.title, d.source, '')}
             ORDER BY c.created_at DESC, m.start LIMIT $mentions }} AS member,

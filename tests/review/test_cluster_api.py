@@ -13,9 +13,9 @@ from tests.review.cluster_fixtures import entity_states, firm_fragments
 from tests.review.review_fixtures import pending_pairs
 
 REVIEW = [KeyScope.REVIEW.value]
-# Cypher round trips of an accept of six fragments: the lock, the cluster, and each of the five
-# merges' own (about ten), read together with the links to the survivor, then the record.
-DECISION_BUDGET = 60
+# Cypher round trips of an accept of six fragments: the lock and the cluster, the five merges'
+# own (four each, and the graph version once), a read of the survivor's pairs, the record.
+DECISION_BUDGET = 26
 
 
 def fits(schema, path: str, method: str, response: httpx.Response) -> dict:
