@@ -12,7 +12,13 @@ from tests.review.review_fixtures import ANTHROPIC, ingest
 # Labs-Anthropic, Labs-AI, Inc-Anthropic, Inc-AI, Safety-AI, Studio-AI.
 FIRM = ("Anthropic", "Anthropic AI", "Anthropic Labs", "Anthropic Inc", "Anthropic Safety",
         "Anthropic Studio")  # fmt: skip
-PEOPLE = ("Ada Byron", "Bob Moses", "Cyd Charisse", "Dee Snider", "Eve Arden", "Fay Wray")
+# Eight more variants: a component of 14, more than one cluster holds.
+MORE = ("Anthropic Corp", "Anthropic Ltd", "Anthropic LLC", "Anthropic Group", "Anthropic Systems",
+        "Anthropic Cloud", "Anthropic Data", "Anthropic Tech")  # fmt: skip
+# One person per fragment, none like another (two alike would be a pair of their own).
+PEOPLE = ("Ada Byron", "Bob Moses", "Cyd Charisse", "Dee Snider", "Eve Arden", "Fay Wray",
+          "Gus Grissom", "Hal Holbrook", "Ike Turner", "Joe Louis", "Kay Starr", "Lon Chaney",
+          "Mae West", "Ned Rorem")  # fmt: skip
 # Two phones that differ: evidence against the pair, a conflicting value in the cluster.
 PHONES = {"Anthropic": "+1 415 555 0100", "Anthropic Labs": "+44 20 7946 0958"}
 
@@ -23,9 +29,9 @@ def firm_fragments(scope, names=FIRM) -> dict[str, str]:
     for i, name in enumerate(names):
         values = {"phone": PHONES[name]} if name in PHONES else {}
         receipts = ingest(
-            scope, f"{name} hired {PEOPLE[i % len(PEOPLE)]} last year.",
+            scope, f"{name} hired {PEOPLE[i]} last year.",
             [EntityCandidate(name, "Organization", description=ANTHROPIC, values=values),
-             EntityCandidate(PEOPLE[i % len(PEOPLE)], "Person", description="An engineer.")],
+             EntityCandidate(PEOPLE[i], "Person", description="An engineer.")],
             [RelationCandidate(0, "HIRED", 1, confidence=0.8)], title=f"about {name}",
         )  # fmt: skip
         assert i == 0 or receipts[0].action == "pending", (name, receipts[0].reason)

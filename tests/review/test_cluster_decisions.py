@@ -11,7 +11,7 @@ from apps.review.cluster_selectors import cluster_detail, pending_clusters
 from apps.review.services import check_review_confirm, check_review_reject
 from apps.tenants.models import AuditEvent
 from memoryproject.api_errors import ApplicationError, ConflictError
-from tests.review.cluster_fixtures import entity_states, firm_fragments
+from tests.review.cluster_fixtures import FIRM, MORE, entity_states, firm_fragments
 from tests.review.review_fixtures import ANTHROPIC, ingest, pending_pairs
 from tests.review.test_merges import graph
 
@@ -173,3 +173,51 @@ def test_a_cluster_that_changed_since_it_was_read_is_refused_with_its_members_no
     assert entity_states(scope)["Anthropic AI"] == "active"
     with pytest.raises(ApplicationError, match="No decision"):
         check_cluster_undo(scope, cluster_id=cluster["id"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_reviewers_deciding_one_cluster_at_once_decide_it_once(scope):
+    import dataclasses
+    import threading
+
+    firm_fragments(scope)
+    cluster = the_cluster(scope)
+    before = graph(scope)
+    barrier = threading.Barrier(2)
+    outcomes = {}
+
+    def reviewer(name, decision):
+        mine = dataclasses.replace(scope, actor=f"user:{name}", actor_kind="person")
+        barrier.wait()
+        try:
+            outcomes[name] = check_cluster_decide(mine, cluster_id=cluster["id"], decision=decision)
+        except ConflictError as exc:
+            outcomes[name] = exc
+
+    threads = [threading.Thread(target=reviewer, args=args)
+               for args in (("ada", "accept"), ("bob", "reject"))]  # fmt: skip
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    [won] = [n for n, o in outcomes.items() if isinstance(o, dict)]
+    [lost] = [o for o in outcomes.values() if isinstance(o, ConflictError)]
+    assert lost.extra["decided_by"] == f"user:{won}"
+    states = set(entity_states(scope).values())
+    assert states == ({"active", "merged"} if won == "ada" else {"active"})
+    check_cluster_undo(scope, cluster_id=cluster["id"])
+    assert graph(scope) == before
+
+
+def test_a_component_of_fourteen_is_decided_twelve_at_a_time(scope):
+    uids = firm_fragments(scope, FIRM + MORE)
+    [big] = pending_clusters(scope)["results"]  # the two left over are a pair or two, no cluster
+    assert big["size"] == 12 and big["component_size"] == 14, big
+    cluster = cluster_detail(scope, cluster_id=big["id"])
+    assert cluster["component_size"] == 14 and len(cluster["members"]) == 12
+    done = check_cluster_decide(scope, cluster_id=big["id"], decision="accept")
+    assert len(done["merges"]) == 11
+    # What is left is cut again: the survivor and the two left over, now one cluster.
+    [rest] = pending_clusters(scope)["results"]
+    left = set(uids.values()) - {m["uid"] for m in big["members"]}
+    assert {m["uid"] for m in rest["members"]} == left | {cluster["survivor_uid"]}
