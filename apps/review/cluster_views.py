@@ -46,9 +46,10 @@ def _context(request, current: str | None = None, **extra) -> dict:
     ids = [c["id"] for c in listing["results"]]
     if current not in ids and (after := extra.pop("after", None)) in ids:
         current = after  # the cluster below the one just decided (review.js sends it)
-    if current is None and ids:
-        current = ids[0]
-    return {"listing": listing, "cluster": _cluster(request, current),
+    cluster = _cluster(request, current or (ids[0] if ids else None))
+    if cluster is None and ids and current != ids[0]:
+        cluster = _cluster(request, ids[0])  # the one asked for changed or was decided
+    return {"listing": listing, "cluster": cluster,
             "can_decide": request.scope.allows(KeyScope.REVIEW), **extra}  # fmt: skip
 
 
