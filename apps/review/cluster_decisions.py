@@ -78,13 +78,18 @@ MATCH (d:ClusterDecision {cluster_id: $cluster_id})
 USING INDEX d:ClusterDecision(cluster_id)
 WHERE d.tenant = $tenant
 RETURN d {.uid, .decision, .members, .actor, .status, .record, .undone_by,
-          created_at: toString(d.created_at), undone_at: toString(d.undone_at)} AS decision,
-  COLLECT { MATCH (m:Merge {tenant: $tenant, status: 'done'}) WHERE m.uid IN $merges
-            RETURN m.uid } AS merges_done,
-  COLLECT { MATCH (e:Entity) USING INDEX e:Entity(uid)
-            WHERE e.uid IN $kept AND e.tenant = $tenant AND e.status <> 'active'
-            RETURN e.name } AS kept_gone
+          created_at: toString(d.created_at), undone_at: toString(d.undone_at)} AS decision
 ORDER BY d.created_at DESC LIMIT 1
+"""
+
+# What an undo finds now: which of the decision's merges still stand, and which of the entities
+# its NOT_SAMEs were recorded on no longer do.
+UNDO_STATE = """
+RETURN COLLECT { MATCH (m:Merge {tenant: $tenant, status: 'done'}) WHERE m.uid IN $merges
+                 RETURN m.uid } AS merges_done,
+       COLLECT { MATCH (e:Entity) USING INDEX e:Entity(uid)
+                 WHERE e.uid IN $kept AND e.tenant = $tenant AND e.status <> 'active'
+                 RETURN e.name } AS kept_gone
 """
 
 REJECTIONS_UNDO = """
@@ -135,7 +140,7 @@ def _cluster_now(stx: ScopedTx, cluster_id: str, expected: list[str] | None) -> 
         return found
     if found["start_status"] is None:
         raise NotFoundError("No such cluster.")
-    last = stx.run(LAST_DECISION, cluster_id=cluster_id, merges=[], kept=[])
+    last = stx.run(LAST_DECISION, cluster_id=cluster_id)
     if last and last[0]["decision"]["status"] == "done":
         d = last[0]["decision"]
         raise ConflictError(
@@ -192,7 +197,9 @@ def _group_merge(stx: ScopedTx, group: list[str], found: dict, decision_uid: str
     return {"survivor": survivor, "merges": merges, "made": made}
 
 
-def _apart(stx: ScopedTx, survivors: list[str], pending: list[str] | None = None) -> dict:
+def _apart(
+    stx: ScopedTx, survivors: list[str], pending: list[tuple[str, str]] | None = None
+) -> dict:
     """NOT_SAME between every two of `survivors` (or only the `pending` pairs' ends): what it
     closed, the NOT_SAMEs that were not there before (for the undo), and the tenant's count
     of decisions, each closed pair one, as a rejection is."""
@@ -241,9 +248,13 @@ def do_cluster_decide(stx: ScopedTx, *, cluster_id: str, decision: str,
         apart = {"rejected": [], "not_same": [], "decisions": 0}
     merges = [m for g in merged for m in g["merges"]]
     after = max([before, apart.pop("decisions"), *(m["decisions"] for m in merges)])
-    record = {"groups": groups, "survivors": sorted(survivors),
-              "merges": [m["merge_uid"] for m in merges], "made": [p for g in merged
-                                                                   for p in g["made"]], **apart}  # fmt: skip
+    record = {
+        "groups": groups,
+        "survivors": sorted(survivors),
+        "merges": [m["merge_uid"] for m in merges],
+        "made": [pair for g in merged for pair in g["made"]],
+        **apart,
+    }
     created_at = stx.run(DECISION_RECORD, uid=decision_uid, cluster_id=cluster_id,
                          decision=decision, members=found["members"], actor=stx.scope.actor,
                          record=record_dump(record))[0]["created_at"]  # fmt: skip
@@ -281,7 +292,7 @@ def do_cluster_undo(stx: ScopedTx, *, cluster_id: str) -> dict:
     """Take back the latest decision on `cluster_id` in the caller's transaction (module
     docstring). ConflictError when it was undone already or later work built on it."""
     do_review_lock(stx)
-    rows = stx.run(LAST_DECISION, cluster_id=cluster_id, merges=[], kept=[])
+    rows = stx.run(LAST_DECISION, cluster_id=cluster_id)
     if not rows:
         raise NotFoundError("No decision on this cluster.")
     decision = rows[0]["decision"]
@@ -293,7 +304,7 @@ def do_cluster_undo(stx: ScopedTx, *, cluster_id: str) -> dict:
     record = record_load(decision["record"])
     # A NOT_SAME is taken back from the entities it was recorded on: they must still stand.
     kept = record["survivors"] if record["not_same"] or record["rejected"] else []
-    state = stx.run(LAST_DECISION, cluster_id=cluster_id, merges=record["merges"], kept=kept)[0]
+    state = stx.run(UNDO_STATE, merges=record["merges"], kept=kept)[0]
     if state["kept_gone"]:
         raise ConflictError(f"'{state['kept_gone'][0]}' was merged since: undo that merge first.")
     if record["not_same"] or record["rejected"]:
