@@ -191,7 +191,8 @@ def _group_merge(stx: ScopedTx, group: list[str], found: dict, decision_uid: str
         for link in links:
             if link["uid"] in left:  # one pair per member: others to it were moved or dropped
                 left.discard(link["uid"])
-                merges.append(do_merge_confirm(stx, review_uid=link["pair"], survivor_uid=survivor))
+                merges.append(do_merge_confirm(stx, review_uid=link["pair"],
+                                               survivor_uid=survivor, lock_held=True))  # fmt: skip
         if left:  # the merged members' pairs with the rest are the survivor's now
             links = stx.run(LINKS_TO_SURVIVOR, survivor=survivor, others=sorted(left))
     return {"survivor": survivor, "merges": merges, "made": made}
@@ -201,8 +202,7 @@ def _apart(
     stx: ScopedTx, survivors: list[str], pending: list[tuple[str, str]] | None = None
 ) -> dict:
     """NOT_SAME between every two of `survivors` (or only the `pending` pairs' ends): what it
-    closed, the NOT_SAMEs that were not there before (for the undo), and the tenant's count
-    of decisions, each closed pair one, as a rejection is."""
+    closed and the NOT_SAMEs that were not there before (for the undo)."""
     rows = stx.run(APART, survivors=survivors)
     closed = sorted({uid for r in rows for uid in r["pending"]})
     existing = {frozenset((r["uid"], o)) for r in rows for o in r["not_same"]}
@@ -215,8 +215,7 @@ def _apart(
         do_not_same_record(stx, left_uid=a, right_uid=b, reason="a cluster decision")
         if frozenset((a, b)) not in existing:
             made.append([a, b])
-    decisions = do_review_lock(stx, decides=len(closed)) if closed else 0
-    return {"rejected": closed, "not_same": made, "decisions": decisions}
+    return {"rejected": closed, "not_same": made}
 
 
 def do_cluster_decide(stx: ScopedTx, *, cluster_id: str, decision: str,
@@ -245,9 +244,11 @@ def do_cluster_decide(stx: ScopedTx, *, cluster_id: str, decision: str,
     elif decision == "reject":
         apart = _apart(stx, found["members"], pending=[(p["a"], p["b"]) for p in found["pairs"]])
     else:
-        apart = {"rejected": [], "not_same": [], "decisions": 0}
+        apart = {"rejected": [], "not_same": []}
     merges = [m for g in merged for m in g["merges"]]
-    after = max([before, apart.pop("decisions"), *(m["decisions"] for m in merges)])
+    # Each merge and each closed pair is one decision of the tenant's count, as a pair's is;
+    # the lock is held since the first statement, so the count goes up once, here.
+    after = do_review_lock(stx, decides=len(merges) + len(apart["rejected"]))
     record = {
         "groups": groups,
         "survivors": sorted(survivors),

@@ -152,10 +152,13 @@ def do_review_lock(stx: ScopedTx, *, decides: bool | int = False) -> int:
     return stx.run(REVIEW_LOCK, decides=int(decides))[0]["decisions"] or 0
 
 
-def pending_pair_locked(stx: ScopedTx, review_uid: str, *, decides: bool = True) -> dict:
-    """The pair as it is now, after taking the lock; refuses a pair that is not pending, saying
+def pending_pair_locked(
+    stx: ScopedTx, review_uid: str, *, decides: bool = True, lock_held: bool = False
+) -> dict:
+    """The pair as it is now, after taking the lock (unless the caller holds it already in this
+    transaction, and counts the decision itself); refuses a pair that is not pending, saying
     who decided it and when."""
-    decisions = do_review_lock(stx, decides=decides)
+    decisions = None if lock_held else do_review_lock(stx, decides=decides)
     rows = stx.run(PAIR_STATE, uid=review_uid)
     if not rows:
         decided = stx.run(PAIR_DECIDED_BY_MERGE, uid=review_uid)
@@ -185,13 +188,15 @@ def do_merge_confirm(
     review_uid: str,
     survivor_uid: str | None = None,
     automatic: dict | None = None,
+    lock_held: bool = False,
 ) -> dict:
     """Confirm a pending pair inside the caller's transaction: lock, check it is still pending,
     move every relationship of the merged entity to the survivor, leave a Merge record.
     Raises ConflictError when someone decided it first, NotFoundError outside this tenant.
     `automatic`: the gate's own merge of the pair on new evidence (its score, signals, evidence
-    and reason), which is no reviewer's decision (not counted, not learned from)."""
-    pair = pending_pair_locked(stx, review_uid, decides=automatic is None)
+    and reason), which is no reviewer's decision (not counted, not learned from). `lock_held`:
+    the caller took the review lock in this transaction and counts the decision itself."""
+    pair = pending_pair_locked(stx, review_uid, decides=automatic is None, lock_held=lock_held)
     if automatic:
         pair = {**pair, **automatic}
     survivor, merged = pair["b"], pair["a"]

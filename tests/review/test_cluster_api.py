@@ -14,8 +14,9 @@ from tests.review.review_fixtures import pending_pairs
 
 REVIEW = [KeyScope.REVIEW.value]
 # Cypher round trips of an accept of six fragments: the lock and the cluster, the five merges'
-# own (four each, and the graph version once), a read of the survivor's pairs, the record.
-DECISION_BUDGET = 26
+# own (the pair's state, a read, a write), a read of the survivor's pairs, the count of
+# decisions, the record, the graph version.
+DECISION_BUDGET = 21
 
 
 def fits(schema, path: str, method: str, response: httpx.Response) -> dict:

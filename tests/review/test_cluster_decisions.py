@@ -9,8 +9,9 @@ from apps.resolution.candidates import EntityCandidate
 from apps.review.cluster_decisions import check_cluster_decide, check_cluster_undo
 from apps.review.cluster_selectors import cluster_detail, pending_clusters
 from apps.review.services import check_review_confirm, check_review_reject
-from apps.tenants.models import AuditEvent
+from apps.tenants.models import AuditEvent, Job
 from memoryproject.api_errors import ApplicationError, ConflictError
+from tests.conftest import scope_for
 from tests.review.cluster_fixtures import FIRM, MORE, entity_states, firm_fragments
 from tests.review.review_fixtures import ANTHROPIC, ingest, pending_pairs
 from tests.review.test_merges import graph
@@ -221,3 +222,12 @@ def test_a_component_of_fourteen_is_decided_twelve_at_a_time(scope):
     [rest] = pending_clusters(scope)["results"]
     left = set(uids.values()) - {m["uid"] for m in big["members"]}
     assert {m["uid"] for m in rest["members"]} == left | {cluster["survivor_uid"]}
+
+
+def test_each_merge_of_a_decision_counts_toward_the_match_models_learning(make_tenant):
+    tenant = make_tenant(model_learn_every=4)
+    scope = scope_for(tenant)
+    firm_fragments(scope)
+    check_cluster_decide(scope, cluster_id=the_cluster(scope)["id"], decision="accept")
+    # Five merges, five decisions: the count passed 4, so learning is queued once.
+    assert Job.objects.filter(tenant=tenant, kind="match_model.learn").count() == 1
