@@ -71,6 +71,8 @@ def _request(world, name: str):
         "GET /api/v1/reviews/<uid>": lambda: api.get(f"/api/v1/reviews/{pair}"),
         "POST /api/v1/reviews/<uid>/confirm": lambda: api.post(f"/api/v1/reviews/{pair}/confirm"),
         "GET /review/": lambda: page.get("/review/"),
+        "GET /api/v1/reviews/clusters": lambda: api.get("/api/v1/reviews/clusters"),
+        "GET /review/clusters/": lambda: page.get("/review/clusters/"),
         "GET /review/pairs/<uid>/": lambda: page.get(f"/review/pairs/{pair}/"),
         "POST /review/pairs/<uid>/confirm": lambda: page.post(
             f"/review/pairs/{other}/confirm", HTTP_HX_REQUEST="true"

@@ -33,9 +33,11 @@ SET l.locked_at = datetime(), l.decisions = coalesce(l.decisions, 0) + $decides
 RETURN l.uid AS uid, l.decisions AS decisions
 """
 
+# Through the pair's uid index: left to itself the planner walked every entity of the tenant.
 PAIR_STATE = """
-MATCH (a:Entity {tenant: $tenant})-[s:SAME_AS {uid: $uid}]->(b:Entity {tenant: $tenant})
-WHERE s.tenant = $tenant
+MATCH (a:Entity)-[s:SAME_AS {uid: $uid}]->(b:Entity)
+USING INDEX s:SAME_AS(uid)
+WHERE s.tenant = $tenant AND a.tenant = $tenant AND b.tenant = $tenant
 RETURN s.status AS status, s.decided_by AS decided_by, toString(s.decided_at) AS decided_at,
        a.uid AS a, b.uid AS b, a.name AS a_name, b.name AS b_name,
        a.status AS a_status, b.status AS b_status, s.score AS score, s.signals AS signals,
@@ -45,7 +47,9 @@ LIMIT 1
 """
 
 PAIR_DECIDED_BY_MERGE = """
-MATCH (m:Merge {tenant: $tenant, same_as_uid: $uid})
+MATCH (m:Merge {same_as_uid: $uid})
+USING INDEX m:Merge(same_as_uid)
+WHERE m.tenant = $tenant
 RETURN m.uid AS merge_uid, m.actor AS actor, toString(m.created_at) AS at, m.status AS status
 ORDER BY m.created_at DESC LIMIT 1
 """
@@ -58,34 +62,8 @@ ORDER BY m.created_at DESC LIMIT 1
 MERGED_EDGE = """{id: elementId(r), type: type(r), out: startNode(r) = a, other_id: elementId(o),
         other_uid: o.uid, other_label: labels(o)[0], props: properties(r), to_survivor: o = b}"""
 
-MERGED_EDGES = (
-    """
-MATCH (a:Entity {tenant: $tenant, uid: $merged})
-MATCH (b:Entity {tenant: $tenant, uid: $survivor})
-SET a._lock = true, b._lock = true
-REMOVE a._lock, b._lock
-WITH a, b
-MATCH (a)-[r]-(o) WHERE o <> a
-RETURN """
-    + MERGED_EDGE
-    + """ AS edge,
-       a {.name, .aliases, .norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
-          .absorbed_descriptions} AS merged,
-       b {.name, .aliases, .norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
-          .absorbed_descriptions} AS survivor
-"""
-)
-
-NAMES_ONLY = """
-MATCH (a:Entity {tenant: $tenant, uid: $merged})
-MATCH (b:Entity {tenant: $tenant, uid: $survivor})
-RETURN a {.name, .aliases, .norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
-          .absorbed_descriptions} AS merged,
-       b {.name, .aliases, .norm_name, .norm_aliases, .description, .values_json, .value_conflicts_json,
-          .absorbed_descriptions} AS survivor
-"""
-
-# Only what could collide with a moved edge is read, so a hub survivor costs no more.
+# What both entities hold, after write-locking them: the merged entity's every edge, and of the
+# survivor's only what could collide with a moved edge, so a hub survivor costs no more.
 SURVIVOR_COLLECTIONS = """
   COLLECT { MATCH (b)-[r:RELATED_TO]-(o) WHERE o <> a AND EXISTS { (a)-[:RELATED_TO]-(o) }
             RETURN {id: elementId(r), out: startNode(r) = b, other: elementId(o),
@@ -98,51 +76,55 @@ SURVIVOR_COLLECTIONS = """
             RETURN DISTINCT elementId(x) } AS shared
 """
 
-SURVIVOR_EDGES = (
+NAMES = """{.name, .aliases, .norm_name, .norm_aliases, .description, .values_json,
+            .value_conflicts_json, .absorbed_descriptions}"""
+
+MERGE_READ = (
     """
 MATCH (a:Entity {tenant: $tenant, uid: $merged})
 MATCH (b:Entity {tenant: $tenant, uid: $survivor})
-RETURN"""
+SET a._lock = true, b._lock = true
+REMOVE a._lock, b._lock
+WITH a, b
+RETURN a """
+    + NAMES
+    + """ AS merged, b """
+    + NAMES
+    + """ AS survivor,
+  COLLECT { MATCH (a)-[r]-(o) WHERE o <> a RETURN """
+    + MERGED_EDGE
+    + """ } AS edges,"""
     + SURVIVOR_COLLECTIONS
 )
 
-DELETE_MERGED_EDGES = """
-MATCH (a:Entity {tenant: $tenant, uid: $merged})-[r]-()
-DELETE r
-RETURN count(r) AS n
-"""
-
-MOVE_OUT = """
-MATCH (b:Entity {tenant: $tenant, uid: $survivor})
-UNWIND $edges AS e
-MATCH (o) WHERE elementId(o) = e.other_id
-CREATE (b)-[r:$(e.type)]->(o)
-SET r = e.props, r.moved_by = coalesce(e.props.moved_by, []) + [$merge_uid]
-RETURN count(r) AS n
-"""
-
-MOVE_IN = """
-MATCH (b:Entity {tenant: $tenant, uid: $survivor})
-UNWIND $edges AS e
-MATCH (o) WHERE elementId(o) = e.other_id
-CREATE (o)-[r:$(e.type)]->(b)
-SET r = e.props, r.moved_by = coalesce(e.props.moved_by, []) + [$merge_uid]
-RETURN count(r) AS n
-"""
-
-COMBINE = """
-MATCH (b:Entity {tenant: $tenant, uid: $survivor})
-UNWIND $combos AS c
-MATCH (b)-[r:RELATED_TO]-() WHERE elementId(r) = c.id
-SET r.weight = c.weight, r.confidence = c.confidence, r.observations = c.observations,
-    r.chunks = c.chunks, r.first_seen = c.first_seen, r.last_seen = c.last_seen,
-    r.nuance = c.nuance
-RETURN count(r) AS n
-"""
-
-FINISH = """
+# The merge's writes in one statement: the merged entity's edges go, the plan's moves and
+# combines are made on the survivor, the names and values are the survivor's, the record kept.
+MERGE_WRITE = """
 MATCH (a:Entity {tenant: $tenant, uid: $merged})
 MATCH (b:Entity {tenant: $tenant, uid: $survivor})
+CALL (a) {
+  MATCH (a)-[r]-()
+  DELETE r
+}
+CALL (b) {
+  UNWIND $moves_out AS e
+  MATCH (o) WHERE elementId(o) = e.other_id
+  CREATE (b)-[r:$(e.type)]->(o)
+  SET r = e.props, r.moved_by = coalesce(e.props.moved_by, []) + [$merge_uid]
+}
+CALL (b) {
+  UNWIND $moves_in AS e
+  MATCH (o) WHERE elementId(o) = e.other_id
+  CREATE (o)-[r:$(e.type)]->(b)
+  SET r = e.props, r.moved_by = coalesce(e.props.moved_by, []) + [$merge_uid]
+}
+CALL (b) {
+  UNWIND $combos AS c
+  MATCH (b)-[r:RELATED_TO]-() WHERE elementId(r) = c.id
+  SET r.weight = c.weight, r.confidence = c.confidence, r.observations = c.observations,
+      r.chunks = c.chunks, r.first_seen = c.first_seen, r.last_seen = c.last_seen,
+      r.nuance = c.nuance
+}
 SET a.status = 'merged', a.merged_into = b.uid, a.updated_at = datetime(),
     b.aliases = $aliases, b.norm_aliases = $norm_aliases, b.description = $description,
     b.description_embedding = CASE WHEN $took_description THEN a.description_embedding
@@ -162,17 +144,21 @@ RETURN m.uid AS uid, toString(m.created_at) AS created_at
 """
 
 
-def do_review_lock(stx: ScopedTx, *, decides: bool = False) -> int:
+def do_review_lock(stx: ScopedTx, *, decides: bool | int = False) -> int:
     """Take the tenant's review lock: the rest of the transaction sees every decision that
     committed before, and no other decision commits until this one does. With `decides`, the
-    tenant's count of decisions (confirm or reject) goes up by one; returns the count."""
+    tenant's count of decisions (confirm or reject) goes up by one (or by that many); returns
+    the count."""
     return stx.run(REVIEW_LOCK, decides=int(decides))[0]["decisions"] or 0
 
 
-def pending_pair_locked(stx: ScopedTx, review_uid: str, *, decides: bool = True) -> dict:
-    """The pair as it is now, after taking the lock; refuses a pair that is not pending, saying
+def pending_pair_locked(
+    stx: ScopedTx, review_uid: str, *, decides: bool = True, lock_held: bool = False
+) -> dict:
+    """The pair as it is now, after taking the lock (unless the caller holds it already in this
+    transaction, and counts the decision itself); refuses a pair that is not pending, saying
     who decided it and when."""
-    decisions = do_review_lock(stx, decides=decides)
+    decisions = None if lock_held else do_review_lock(stx, decides=decides)
     rows = stx.run(PAIR_STATE, uid=review_uid)
     if not rows:
         decided = stx.run(PAIR_DECIDED_BY_MERGE, uid=review_uid)
@@ -202,13 +188,15 @@ def do_merge_confirm(
     review_uid: str,
     survivor_uid: str | None = None,
     automatic: dict | None = None,
+    lock_held: bool = False,
 ) -> dict:
     """Confirm a pending pair inside the caller's transaction: lock, check it is still pending,
     move every relationship of the merged entity to the survivor, leave a Merge record.
     Raises ConflictError when someone decided it first, NotFoundError outside this tenant.
     `automatic`: the gate's own merge of the pair on new evidence (its score, signals, evidence
-    and reason), which is no reviewer's decision (not counted, not learned from)."""
-    pair = pending_pair_locked(stx, review_uid, decides=automatic is None)
+    and reason), which is no reviewer's decision (not counted, not learned from). `lock_held`:
+    the caller took the review lock in this transaction and counts the decision itself."""
+    pair = pending_pair_locked(stx, review_uid, decides=automatic is None, lock_held=lock_held)
     if automatic:
         pair = {**pair, **automatic}
     survivor, merged = pair["b"], pair["a"]
@@ -217,19 +205,10 @@ def do_merge_confirm(
     if survivor_uid == pair["a"]:
         survivor, merged = pair["a"], pair["b"]
     merge_uid = uuid.uuid4().hex
-    rows = stx.run(MERGED_EDGES, merged=merged, survivor=survivor)
-    names = rows[0] if rows else stx.run(NAMES_ONLY, merged=merged, survivor=survivor)[0]
-    edges = [row["edge"] for row in rows]
-    mine = stx.run(SURVIVOR_EDGES, merged=merged, survivor=survivor)[0] if edges else {}
-    plan = merge_plan(edges, mine)
+    read = stx.run(MERGE_READ, merged=merged, survivor=survivor)[0]
+    names = {"merged": read["merged"], "survivor": read["survivor"]}
+    plan = merge_plan(read["edges"], read)
     absorbed = names_absorbed(names["merged"], names["survivor"])
-    stx.run(DELETE_MERGED_EDGES, merged=merged)
-    if plan["out"]:
-        stx.run(MOVE_OUT, survivor=survivor, edges=plan["out"], merge_uid=merge_uid)
-    if plan["in"]:
-        stx.run(MOVE_IN, survivor=survivor, edges=plan["in"], merge_uid=merge_uid)
-    if plan["combos"]:
-        stx.run(COMBINE, survivor=survivor, combos=[c["write"] for c in plan["combos"]])
     record = {
         "merged": names["merged"],
         "survivor": names["survivor"],
@@ -240,9 +219,12 @@ def do_merge_confirm(
     }
     survivor_names = names["survivor"]
     row = stx.run(
-        FINISH,
+        MERGE_WRITE,
         merged=merged,
         survivor=survivor,
+        moves_out=plan["out"],
+        moves_in=plan["in"],
+        combos=[c["write"] for c in plan["combos"]],
         aliases=list(survivor_names.get("aliases") or []) + absorbed["aliases"],
         norm_aliases=list(survivor_names.get("norm_aliases") or []) + absorbed["norm_aliases"],
         description=absorbed["description"] or survivor_names.get("description") or "",

@@ -8,8 +8,11 @@ from apps.graph.scope import Scope
 
 # Stored from the smaller uid to the larger, so the pair has one edge whichever way it was
 # rejected; readers match it in either direction. A pending SAME_AS between the two is closed.
+# Both ends through the uid index: left to itself the planner read the tenant's entities.
 NOT_SAME_RECORD = """
-MATCH (a:Entity {tenant: $tenant, uid: $low})
+MATCH (a:Entity {uid: $low})
+USING INDEX a:Entity(uid)
+WHERE a.tenant = $tenant
 MATCH (b:Entity {tenant: $tenant, uid: $high})
 MERGE (a)-[n:NOT_SAME]->(b)
 ON CREATE SET n.tenant = $tenant, n.actor = $actor, n.reason = $reason, n.created_at = datetime()

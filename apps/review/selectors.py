@@ -159,7 +159,7 @@ def pending_queue(
             "suspect": row["suspect"]}  # fmt: skip
 
 
-def _sentence(text: str, start: int | None, surface: str) -> str:
+def mention_sentence(text: str, start: int | None, surface: str) -> str:
     """The sentence of the chunk that holds the mention (found by its surface form when the
     offsets are unknown)."""
     if not text:
@@ -185,7 +185,7 @@ def pair_detail(scope: Scope, *, uid: str) -> dict | None:
         side["value_conflicts"] = values_load(side.pop("value_conflicts_json", None))
         side["value_rows"] = values_rows(side["values"], side["value_conflicts"])
         for m in side["mentions"]:
-            m["sentence"] = _sentence(m["text"] or "", m["start"], m["surface"])
+            m["sentence"] = mention_sentence(m["text"] or "", m["start"], m["surface"])
     absorbed = names_absorbed(merged, survivor)
     mine = {k: row[k] for k in ("related", "mentions", "pending", "not_same", "shared")}
     plan = merge_plan(row["merged_edges"], mine)

@@ -20,8 +20,9 @@ from memoryproject.api_errors import ConflictError, NotFoundError, PermissionDen
 MAX_REASON_CHARS = 2000
 
 REJECTION_UNDO = """
-MATCH (a:Entity {tenant: $tenant})-[s:SAME_AS {uid: $uid}]->(b:Entity {tenant: $tenant})
-WHERE s.tenant = $tenant
+MATCH (a:Entity)-[s:SAME_AS {uid: $uid}]->(b:Entity)
+USING INDEX s:SAME_AS(uid)
+WHERE s.tenant = $tenant AND a.tenant = $tenant AND b.tenant = $tenant
 OPTIONAL MATCH (a)-[n:NOT_SAME]-(b)
 DELETE n
 WITH DISTINCT s, a, b

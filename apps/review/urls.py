@@ -2,10 +2,27 @@
 
 from django.urls import path
 
-from apps.review import api, suspect_api, trend_views, views
+from apps.review import api, cluster_api, cluster_views, suspect_api, trend_views, views
 
 api_urlpatterns = [
     path("reviews", api.ReviewListApi.as_view(), name="api-reviews"),
+    # Before reviews/<uid>, which would take "clusters" for a pair's uid.
+    path("reviews/clusters", cluster_api.ClusterListApi.as_view(), name="api-clusters"),
+    path(
+        "reviews/clusters/<str:cluster_id>",
+        cluster_api.ClusterDetailApi.as_view(),
+        name="api-cluster",
+    ),
+    path(
+        "reviews/clusters/<str:cluster_id>/decision",
+        cluster_api.ClusterDecisionApi.as_view(),
+        name="api-cluster-decision",
+    ),
+    path(
+        "reviews/clusters/<str:cluster_id>/undo",
+        cluster_api.ClusterUndoApi.as_view(),
+        name="api-cluster-undo",
+    ),
     path("reviews/<str:uid>", api.ReviewDetailApi.as_view(), name="api-review"),
     path("reviews/<str:uid>/confirm", api.ReviewConfirmApi.as_view(), name="api-review-confirm"),
     path("reviews/<str:uid>/reject", api.ReviewRejectApi.as_view(), name="api-review-reject"),
@@ -43,6 +60,18 @@ urlpatterns = [
     path("review/pairs/<str:uid>/reject", views.pair_reject, name="review-reject"),
     path("review/pairs/<str:uid>/skip", views.pair_skip, name="review-skip"),
     path("review/merges/<str:uid>/undo", views.merge_undo, name="review-merge-undo"),
+    path("review/clusters/", cluster_views.clusters_page, name="review-clusters"),
+    path("review/clusters/<str:cluster_id>/", cluster_views.cluster_page, name="review-cluster"),
+    path(
+        "review/clusters/<str:cluster_id>/decide",
+        cluster_views.cluster_decide,
+        name="review-cluster-decide",
+    ),
+    path(
+        "review/clusters/<str:cluster_id>/undo",
+        cluster_views.cluster_undo,
+        name="review-cluster-undo",
+    ),
     path("review/suspects/", views.suspects_page, name="review-suspects"),
     path("review/suspects/<str:uid>/", views.suspect_fragment, name="review-suspect"),
     path("review/suspects/<str:uid>/keep", views.suspect_keep, name="review-suspect-keep"),

@@ -35,6 +35,7 @@ GROUPS = [
         "Review",
         [
             ("Review queue", "review-queue", Role.VIEWER),
+            ("Clusters", "review-clusters", Role.VIEWER),
             ("Suspect merges", "review-suspects", Role.VIEWER),
             ("Decisions", "review-audit", Role.VIEWER),
             ("Trends", "review-trends", Role.VIEWER),

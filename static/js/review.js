@@ -1,4 +1,5 @@
-// Review keys: y confirm, n reject, s skip, j/k move, x select, u undo, ? help.
+// Review keys: y confirm, n reject, s skip, j/k move, x select, u undo, ? help; on a cluster,
+// g splits it as grouped.
 (function () {
   function rows() { return Array.from(document.querySelectorAll("#queue-list li[data-uid]")); }
   function markCurrent() {
@@ -34,6 +35,7 @@
       case "y": press('#pair [data-decide="confirm"]'); break;
       case "n": press('#pair [data-decide="reject"]'); break;
       case "s": press('#pair [data-decide="skip"]'); break;
+      case "g": press('#pair [data-decide="split"]'); break;
       case "j": move(1); break;
       case "k": move(-1); break;
       case "u": press("#undo-last"); break;

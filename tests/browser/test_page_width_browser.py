@@ -25,6 +25,7 @@ NOT_PAGES = {
     "console-key-issue", "console-key-revoke", "document-delete", "review-undo-last",
     "review-bulk", "review-skipped-clear", "review-confirm", "review-reject", "review-skip",
     "review-merge-undo", "review-suspect-keep", "review-suspect-undo", "playbook-switch",
+    "review-cluster-decide", "review-cluster-undo",
     "entry-invalidate", "kind-rows-from-entries", "console-export", "console-import",
     "console-delete", "promotion-action", "graph-communities-refresh",
     # fragments htmx asks for, and a download
@@ -36,7 +37,7 @@ NOT_PAGES = {
 # Pages whose subject the demo data set has none of (no deletion, erasure, task, playbook...).
 NO_DEMO_LINK = {
     "document-deletion", "erasure-job", "console-deletion", "work-task", "playbook",
-    "entry-page", "knowledge-user", "work-task-context", "graph-community",
+    "entry-page", "knowledge-user", "work-task-context", "graph-community", "review-cluster",
 }  # fmt: skip
 
 

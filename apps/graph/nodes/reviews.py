@@ -7,9 +7,11 @@ Edges a merge moved carry `moved_by: <merge uid>` until the merge is undone.
 (:MatchModel {tenant, model_key, params_json}): the tenant's match model, learned from decisions.
 (:AutoMerge {uid, tenant, entity_uid, status: done|suspect|kept|undone, ...}): the gate's automatic
 merge of a mention into an entity, with the evidence and model it merged on (suspect_merges).
+(:ClusterDecision {uid, tenant, cluster_id, decision, members, status: done|undone, record}): one
+decision on a cluster of pending pairs, with the merges and NOT_SAMEs it made (cluster_decisions).
 """
 
-from neomodel import DateTimeProperty, FloatProperty, StringProperty
+from neomodel import ArrayProperty, DateTimeProperty, FloatProperty, StringProperty
 
 from apps.graph.nodes.tenancy import TenantNode
 
@@ -28,6 +30,20 @@ class Merge(TenantNode):
     evidence = StringProperty()
     reason = StringProperty()
     # JSON: the merged side's names, the survivor's names before, dropped and combined edges.
+    record = StringProperty()
+    undone_by = StringProperty()
+    undone_at = DateTimeProperty()
+
+
+class ClusterDecision(TenantNode):
+    """A reviewer's accept, split or reject of a cluster: `record` (JSON) names the merges, the
+    NOT_SAMEs and the pairs it made, so one undo takes all of it back."""
+
+    cluster_id = StringProperty(index=True)
+    decision = StringProperty()  # accept | split | reject
+    members = ArrayProperty(StringProperty())
+    actor = StringProperty()
+    status = StringProperty(default="done")  # done | undone
     record = StringProperty()
     undone_by = StringProperty()
     undone_at = DateTimeProperty()
