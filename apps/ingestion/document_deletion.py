@@ -220,8 +220,9 @@ def document_erase(scope: Scope, *, uid: str, progress=None) -> dict:
         if residue:
             continue  # what a step could not see then (a write since): the steps again
         row = _step(scope, uid, lambda stx: stx.run(DOCUMENT_DELETE, uid=uid))
-        if row and row[0]["n"]:
-            counts["documents"], kept = counts["documents"] + 1, False
+        if row is None or row[0]["n"]:  # gone: by this run, or by another run of it meanwhile
+            counts["documents"] += 1 if row else 0
+            kept = False
             break
     if kept:
         residue = {**residue, "Document.uid": 1}
