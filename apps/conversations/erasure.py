@@ -17,6 +17,7 @@ from django.utils.module_loading import import_string
 
 from apps.conversations import input_limits as limits
 from apps.graph import cypher
+from apps.graph.deletion_lock import do_deletion_lock
 from apps.graph.graph_version import do_graph_stamp_renew
 from apps.graph.scope import Scope
 from apps.tenants.models import Job, KeyScope
@@ -126,8 +127,10 @@ RETURN count(c) AS n
 
 
 def _step(stx, user: str, sid: str, uids: list[str]) -> list[dict]:
-    """One step of the erasure; the graph gets a new stamp with it (apps/graph/graph_version.py:
-    no answer kept before a delete is given after it)."""
+    """One step of the erasure, after the tenant's deletion lock (its messages' mentions are
+    what a document's deletion weighs before removing an entity); the graph gets a new stamp
+    with it (apps/graph/graph_version.py: no answer kept before a delete is given after it)."""
+    do_deletion_lock(stx)
     do_graph_stamp_renew(stx)
     return stx.run(STEP, user=user, sid=sid, uids=uids)
 

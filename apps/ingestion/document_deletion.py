@@ -1,30 +1,40 @@
 """Deletion of one document and of what only it taught, as a job.
 
-The worker, every step one transaction that first takes the document's lock (so two workers of
-the same deletion, or two deletions, run one after the other and the second finds the work done):
+The worker, every step one transaction that first takes the tenant's deletion lock
+(apps/graph/deletion_lock.py), then the document's: two runs of the same deletion, or two
+deletions that meet on the same entities (a shared relation, an entity both name, a merge of
+one's mention into the other's entity), go one step at a time, each step deciding on what the
+others committed:
 1. relations observed from its chunks lose those observations and the weight each added; a
    relation nothing else observed (no other chunk, no agent's fact) is deleted;
 2. the argument components stated in its chunks go (with their STATED_IN and ABOUT edges),
    and the communities drawing from it (apps/insights/communities.py); then its chunks, in batches, with their mentions;
-3. the gate's automatic merges of its mentions into entities that stay are taken back (the
-   aliases, description and values they brought), and their records go;
+3. what it taught entities that stay is taken back (apps/ingestion/document_unlearning.py): the
+   gate's automatic merges of its mentions, and the values learned from its text;
 4. entities it alone named go with their name keys and their pending SAME_AS pairs; an entity
    also named elsewhere, stated by an agent's facts, tied to anything else (an episode, a
    lesson, a merge) or decided on by a reviewer stays;
-5. the document itself; then `tenant_residue` proves that nothing of the tenant holds its uid,
-   its chunks' uids or the removed entities' uids.
-Running it again (a redelivered task, a crash) finishes what is left; a document that is gone
-is a deletion with nothing left to do.
+5. `tenant_residue` scans the tenant for its uid, its chunks' uids and the uids of the entities
+   it removed (the document itself, which keeps those lists, left out): while anything holds
+   one, the steps run again (up to SWEEPS times); once nothing does, the document goes.
+A deletion that still finds residue keeps the document (marked deleting) and ends failed,
+saying where; deleting it again runs the steps again. Running it again (a redelivered task, a
+crash) finishes what is left; a document that is gone is a deletion with nothing left to do.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 from apps.graph import cypher
+from apps.graph.cypher import ScopedTx
+from apps.graph.deletion_lock import do_deletion_lock
 from apps.graph.graph_version import do_graph_version_bump
 from apps.graph.residue import tenant_residue
 from apps.graph.scope import Scope
+from apps.ingestion.document_unlearning import do_auto_merges_undo, do_learned_values_forget
 from apps.insights.communities import communities_of_document_delete
-from apps.resolution.entity_values import values_dump, values_load, values_uncombined
 from apps.tenants.models import Job, JobStatus, KeyScope
 from apps.tenants.services import audit_record, job_create, job_enqueue, job_run
 from memoryproject.api_errors import NotFoundError, PermissionDeniedError
@@ -33,15 +43,18 @@ from memoryproject.request_inputs import MAX_UID_CHARS
 JOB_KIND = "document_delete"
 CHUNK_BATCH = 200
 SWEEPS = 3
+T = TypeVar("T")
 
 LOCKED = """
 MATCH (d:Document {tenant: $tenant, uid: $uid})
 SET d.deleting = true, d._lock = true
 REMOVE d._lock
 """
+DOCUMENT_LOCKED = LOCKED + "RETURN d.uid AS uid"
 # The entities and chunk uids to consider are kept on the document: a run that starts after
 # another deleted the chunks (their MENTIONS gone) still unobserves the relations they observed
-# and deletes the entities only they named.
+# and deletes the entities only they named; so are the entities it removed (`deleted_entities`,
+# for the residue scan of a later run).
 PLAN = (
     LOCKED
     + """
@@ -52,7 +65,7 @@ WITH d, collect(DISTINCT c.uid) AS chunks, collect(DISTINCT e.uid) AS named
 WITH d, chunks, named + [x IN coalesce(d.deleting_entities, []) WHERE NOT x IN named] AS entities,
      chunks + [x IN coalesce(d.deleting_chunks, []) WHERE NOT x IN chunks] AS observed
 SET d.deleting_entities = entities, d.deleting_chunks = observed
-RETURN d.uid AS uid, chunks, entities, observed
+RETURN d.uid AS uid, chunks, entities, observed, coalesce(d.deleted_entities, []) AS removed
 """
 )
 # Observations are chunk uids (or the document's uid for a write without a chunk); the weight
@@ -98,37 +111,10 @@ DETACH DELETE c
 RETURN count(*) AS chunks, sum(mentions) AS mentions
 """
 )
-AUTO_MERGES_OF = """
-MATCH (am:AutoMerge {tenant: $tenant}) WHERE am.document_uid = $uid
-OPTIONAL MATCH (e:Entity {tenant: $tenant, uid: am.entity_uid})
-RETURN am {.uid, .absorbed_aliases, .absorbed_norm_aliases, .absorbed_description,
-           .filled_description, .values_json, .before_values_json,
-           .before_conflicts_json} AS merge,
-       e {.uid, .aliases, .norm_aliases, .description, .absorbed_descriptions, .values_json,
-          .value_conflicts_json, .name} AS entity
-"""
-AUTO_MERGE_UNDO = (
-    LOCKED
-    + """
-WITH d
-OPTIONAL MATCH (e:Entity {tenant: $tenant, uid: $entity})
-FOREACH (x IN CASE WHEN e IS NULL THEN [] ELSE [e] END |
-  SET x.aliases = [a IN coalesce(x.aliases, []) WHERE NOT a IN $aliases],
-      x.norm_aliases = [a IN coalesce(x.norm_aliases, []) WHERE NOT a IN $norm_aliases],
-      x.absorbed_descriptions = [a IN coalesce(x.absorbed_descriptions, [])
-                                 WHERE a <> coalesce($description, '')],
-      x.description = CASE WHEN $filled THEN '' ELSE x.description END,
-      x.description_embedding = CASE WHEN $filled THEN null ELSE x.description_embedding END,
-      x.values_json = $values_json, x.value_conflicts_json = $conflicts_json,
-      x.updated_at = datetime())
-WITH d
-MATCH (am:AutoMerge {tenant: $tenant, uid: $merge})
-DETACH DELETE am
-"""
-)
 # An entity goes only if nothing but this document ever named it: no mention left, no edge but
 # its name keys and pending pairs, stated by no agent's facts (named_by_facts, or the gate's
-# merge of a fact with no document), no reviewer's decision, no merge record naming it.
+# merge of a fact with no document), no reviewer's decision, no merge record naming it. The
+# document keeps what it removed; another deletion's list stops naming it (nothing to plan).
 ENTITIES_DELETE = (
     LOCKED
     + """
@@ -150,7 +136,16 @@ WITH e, keys, pairs, collect(am) AS records
 FOREACH (x IN keys + records | DETACH DELETE x)
 WITH e, pairs, e.uid AS uid
 DETACH DELETE e
-RETURN collect(uid) AS removed, sum(pairs) AS pairs
+WITH collect(uid) AS removed, sum(pairs) AS pairs
+MATCH (d:Document {tenant: $tenant, uid: $uid})
+SET d.deleted_entities = coalesce(d.deleted_entities, []) + removed
+WITH removed, pairs
+CALL (removed) {
+  MATCH (o:Document {tenant: $tenant}) WHERE o.deleting AND o.uid <> $uid
+    AND any(x IN coalesce(o.deleting_entities, []) WHERE x IN removed)
+  SET o.deleting_entities = [x IN o.deleting_entities WHERE NOT x IN removed]
+}
+RETURN removed, pairs
 """
 )
 DOCUMENT_DELETE = (
@@ -203,86 +198,103 @@ def check_document_delete(scope: Scope, *, uid: str) -> Job:
 def document_erase(scope: Scope, *, uid: str, progress=None) -> dict:
     """Delete the document and what only it taught (the module's steps). Caller holds a scope
     allowed to write memory and has audited the request. Safe to run again, and beside another
-    run of itself (every step waits on the document's lock). Chunks an ingestion still running
-    wrote meanwhile are swept again, up to SWEEPS times (its next write finds the document gone
-    and fails)."""
+    run of itself or another deletion (every step takes the tenant's deletion lock). While the
+    residue scan finds anything, or chunks an ingestion still running wrote meanwhile are there
+    (its next write finds the document gone and fails), the steps run again, up to SWEEPS
+    times; a document still held then is kept, counted in `residue` as `Document.uid`."""
     progress = progress or (lambda **_: None)
-    counts = {"chunks": 0, "arguments": 0, "communities": 0, "mentions": 0, "observations": 0, "relations_deleted": 0,
-              "merges_undone": 0, "entities_deleted": 0, "pairs_deleted": 0, "documents": 0}  # fmt: skip
-    needles: list[str] = [uid]
+    counts = {"chunks": 0, "arguments": 0, "communities": 0, "mentions": 0, "observations": 0,
+              "relations_deleted": 0, "merges_undone": 0, "values_forgotten": 0,
+              "entities_deleted": 0, "pairs_deleted": 0, "documents": 0}  # fmt: skip
+    residue: dict[str, int] = {}
+    kept = False
     for _ in range(SWEEPS):
-        plan = cypher.write(scope, PLAN, uid=uid)
+        plan = _step(scope, uid, lambda stx: stx.run(PLAN, uid=uid))
         if not plan:  # gone (a run before this one finished it)
+            kept, residue = False, tenant_residue(scope, needles=[uid])
             break
-        needles += _sweep(scope, uid=uid, plan=plan[0], counts=counts, progress=progress)
-        if counts["documents"]:
+        removed = _sweep(scope, uid=uid, plan=plan[0], counts=counts, progress=progress)
+        needles = [uid, *plan[0]["observed"], *plan[0]["removed"], *removed]
+        residue = tenant_residue(scope, needles=needles, besides=uid)
+        kept = True
+        if residue:
+            continue  # what a step could not see then (a write since): the steps again
+        row = _step(scope, uid, lambda stx: stx.run(DOCUMENT_DELETE, uid=uid))
+        if row is None or row[0]["n"]:  # gone: by this run, or by another run of it meanwhile
+            counts["documents"] += 1 if row else 0
+            kept = False
             break
+    if kept:
+        residue = {**residue, "Document.uid": 1}
     cypher.write_unit(scope, do_graph_version_bump)  # kept whole-graph answers see it gone
-    residue = tenant_residue(scope, needles=needles)
     progress(done=counts["chunks"], total=counts["chunks"], step="done")
     return {**counts, "residue": residue, "left": sum(residue.values())}
 
 
+def _step(scope: Scope, uid: str, work: Callable[[ScopedTx], T]) -> T | None:
+    """One step in one transaction: the tenant's deletion lock, then the document's, then
+    `work`; None when the document is gone."""
+
+    def unit(stx: ScopedTx) -> T | None:
+        do_deletion_lock(stx)
+        if not stx.run(DOCUMENT_LOCKED, uid=uid):
+            return None
+        return work(stx)
+
+    return cypher.write_unit(scope, unit)
+
+
 def _sweep(scope: Scope, *, uid: str, plan: dict, counts: dict, progress) -> list[str]:
-    """One pass of the steps over what the document has now; the uids it removed."""
+    """One pass of the steps over what the document has now; the entity uids it removed."""
     chunks, entities = plan["chunks"], plan["entities"]
     observations = [uid, *plan["observed"]]
-    row = cypher.write(scope, RELATIONS_UNOBSERVE, uid=uid, entities=entities,
-                       observations=observations)  # fmt: skip
+    row = _step(scope, uid, lambda stx: stx.run(RELATIONS_UNOBSERVE, uid=uid, entities=entities,
+                                                observations=observations))  # fmt: skip
     if row:
         counts["observations"] += row[0]["observations"]
         counts["relations_deleted"] += row[0]["deleted"]
-    row = cypher.write(scope, ARGUMENTS_DELETE, uid=uid)
+    row = _step(scope, uid, lambda stx: stx.run(ARGUMENTS_DELETE, uid=uid))
     counts["arguments"] += row[0]["arguments"] if row else 0
     counts["communities"] += communities_of_document_delete(scope, uid=uid)
     total = counts["chunks"] + len(chunks)
     for start in range(0, len(chunks), CHUNK_BATCH):
         batch = chunks[start : start + CHUNK_BATCH]
-        row = cypher.write(scope, CHUNKS_DELETE, uid=uid, chunks=batch)
+        row = _step(scope, uid, lambda stx, batch=batch: stx.run(CHUNKS_DELETE, uid=uid,
+                                                                 chunks=batch))  # fmt: skip
         if row:
             counts["chunks"] += row[0]["chunks"]
             counts["mentions"] += row[0]["mentions"]
         progress(done=counts["chunks"], total=total, step="chunks")
-    counts["merges_undone"] += _auto_merges_undo(scope, uid=uid)
-    removed: list[str] = []
-    if entities:
-        row = cypher.write(scope, ENTITIES_DELETE, uid=uid, entities=entities)
-        if row:
-            removed = row[0]["removed"]
-            counts["entities_deleted"] += len(removed)
-            counts["pairs_deleted"] += row[0]["pairs"]
-    row = cypher.write(scope, DOCUMENT_DELETE, uid=uid)
-    counts["documents"] += row[0]["n"] if row else 0
-    return plan["observed"] + removed
+    while undone := _step(scope, uid, lambda stx: do_auto_merges_undo(stx, uid=uid)):
+        counts["merges_undone"] += undone
+    counts["values_forgotten"] += _step(scope, uid, lambda stx: do_learned_values_forget(
+        stx, entities=entities, sources=observations)) or 0  # fmt: skip
+    if not entities:
+        return []
+    row = _step(scope, uid, lambda stx: stx.run(ENTITIES_DELETE, uid=uid, entities=entities))
+    if not row:
+        return []
+    counts["entities_deleted"] += len(row[0]["removed"])
+    counts["pairs_deleted"] += row[0]["pairs"]
+    return row[0]["removed"]
 
 
-def _auto_merges_undo(scope: Scope, *, uid: str) -> int:
-    """The gate's merges of this document's mentions into entities: what each brought (aliases,
-    a description, values) is taken out of the entity, and its record goes."""
-    undone = 0
-    for row in cypher.read(scope, AUTO_MERGES_OF, uid=uid):
-        merge, entity = row["merge"], row["entity"] or {}
-        before = (values_load(merge.get("before_values_json")),
-                  values_load(merge.get("before_conflicts_json")))  # fmt: skip
-        values, conflicts = values_uncombined(
-            values_load(entity.get("values_json")), values_load(entity.get("value_conflicts_json")),
-            before=before, taken=values_load(merge.get("values_json")), taken_conflicts={},
-        )  # fmt: skip
-        cypher.write(
-            scope, AUTO_MERGE_UNDO, uid=uid, merge=merge["uid"], entity=entity.get("uid"),
-            aliases=merge.get("absorbed_aliases") or [],
-            norm_aliases=merge.get("absorbed_norm_aliases") or [],
-            description=merge.get("absorbed_description"),
-            filled=bool(merge.get("filled_description")),
-            values_json=values_dump(values), conflicts_json=values_dump(conflicts),
-        )  # fmt: skip
-        undone += 1
-    return undone
+def residue_said(result: dict) -> str:
+    """What a deletion's result leaves undone, in words for the job's error ("" when nothing):
+    where the residue is (labels and properties, never a value)."""
+    if not result["left"]:
+        return ""
+    places = ", ".join(f"{where}: {n}" for where, n in sorted(result["residue"].items()))
+    kept = "Document.uid" in result["residue"]
+    return (f"{result['left']} trace{'s' if result['left'] != 1 else ''} of the document left "
+            f"in the graph ({places})"
+            + ("; the document is kept, marked deleting" if kept else ""))  # fmt: skip
 
 
 def document_delete_job_run(job: Job) -> dict | None:
     """The worker's side: delete with the right to write memory, progress on the job, the audit
-    of how much (never any text) with the job's end."""
+    of how much (never any text) with the job's end; a deletion whose residue scan still finds
+    something ends failed, saying where."""
     return job_run(
         job.uid,
         lambda scope, progress: document_erase(scope, uid=job.subject, progress=progress),
@@ -290,4 +302,5 @@ def document_delete_job_run(job: Job) -> dict | None:
         permissions={KeyScope.MEMORY_WRITE},
         audit="document.deleted",
         audit_details=lambda c: {k: v for k, v in c.items() if k != "residue"},
+        unfinished=residue_said,
     )  # fmt: skip

@@ -11,6 +11,7 @@ mark moves back before the first erased message, and goes when nothing is left b
 from __future__ import annotations
 
 from apps.graph import cypher
+from apps.graph.deletion_lock import do_deletion_lock
 from apps.graph.scope import Scope
 
 MAX_UIDS = 10_000
@@ -69,6 +70,9 @@ def knowledge_forget_messages(scope: Scope, *, message_uids: list[str]) -> dict:
     erased = set(uids)
 
     def work(stx):
+        # Two erasures of one user's sessions read the same facts: one at a time, or the second
+        # writes back observations the first took off.
+        do_deletion_lock(stx)
         rewrite, drop = [], []
         for fact in stx.run(AFFECTED, uids=uids):
             kept = [i for i, obs in enumerate(fact["obs"]) if not set(obs.split(",")) & erased]

@@ -25,10 +25,11 @@ RELATIONSHIPS = """
 MATCH (a)-[r]->(b) WHERE a.tenant = $tenant OR b.tenant = $tenant OR r.tenant = $tenant
 RETURN type(r) AS type, count(r) AS n
 """
-# The graph version counts writes and the stamp names the graph; neither is memory (an emptied
-# tenant keeps them).
+# The graph version counts writes, the stamp names the graph and the deletion lock serialises
+# deletions; none is memory (an emptied tenant keeps them).
 MEMORY_PRESENT = """
 MATCH (n) WHERE n.tenant = $tenant AND NOT n:GraphVersion AND NOT n:GraphStamp
+  AND NOT n:DeletionLock
 RETURN labels(n) AS labels LIMIT 1
 """
 

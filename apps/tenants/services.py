@@ -117,6 +117,7 @@ def job_run(
     audit: str = "",
     audit_details: Callable[[dict], dict] | None = None,
     refusals: dict[type[Exception], str | Callable[[Exception], str]] | None = None,
+    unfinished: Callable[[dict], str] | None = None,
 ) -> dict | None:
     """The one way a worker runs a Job: `work(scope, progress=...)` with the rights it needs
     (`permissions`; `actor` when the job names none), progress on the row, then the result.
@@ -129,6 +130,9 @@ def job_run(
       raised for the worker.
     - With `audit`, the audit row and the job marked done are one transaction: a job reads done
       only once its audit exists.
+    - With `unfinished`, a result of which it says what is left undone (a message, "" when
+      nothing is) ends the job failed with that message, its result kept: a job never reads
+      done while its own check says otherwise.
     Returns the result, or None for a job that no longer exists (its tenant was deleted) or was
     refused. Running a job again (a redelivered task) runs its work again: work is idempotent."""
     job = Job.objects.select_related("tenant").filter(uid=job_uid).first()
@@ -148,11 +152,14 @@ def job_run(
         if refused is None:
             raise
         return None
+    left = unfinished(result) if unfinished else ""
     with transaction.atomic():
         if audit:
             details = audit_details(result) if audit_details else result
             audit_record(scope, action=audit, target=f"job:{job.uid}", details=details)
-        job_finish(job, result=result)
+        job_finish(job, result=result, error=left)
+    if left:
+        logger.warning("job %s (%s) ended unfinished: %s", job.uid, job.kind, left)
     return result
 
 

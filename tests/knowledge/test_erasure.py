@@ -5,10 +5,14 @@ from __future__ import annotations
 import pytest
 from django.conf import settings
 
+from apps.conversations.erasure import check_erasure_start
 from apps.graph import cypher
+from apps.graph.residue import tenant_residue
 from apps.knowledge.erasure import knowledge_forget_messages
 from apps.knowledge.selectors import knowledge_graph
 from apps.knowledge.services import knowledge_promote_chains
+from apps.tenants.models import Job
+from tests.conftest import scope_for, wait_for
 from tests.lessons.conftest import say
 
 
@@ -84,3 +88,27 @@ def test_the_conversation_erasure_calls_the_hook_and_leaves_no_fact_behind(scope
         "COUNT { MATCH (c:KnowledgeChain {tenant: $tenant}) } AS chains",
     )
     assert left == [{"nodes": 0, "chains": 0}]
+
+
+@pytest.mark.worker
+@pytest.mark.slow
+@pytest.mark.django_db(transaction=True)
+def test_erasures_of_one_users_sessions_at_once_leave_no_support_behind(celery_worker, tenant):
+    """Each erasure takes its messages' support off the same promoted facts: run together on a
+    real worker's processes, one at a time where they meet (the deletion lock), so none writes
+    back the support another took off."""
+    scope = scope_for(tenant)
+    sessions = ["work", "home", "road", "desk"]
+    said = [say(scope, "ann", text, sid=sid) for sid in sessions
+            for text in ("I use Go and Docker.", "I use Go.", "ok")]  # fmt: skip
+    knowledge_promote_chains(scope)
+    assert {f["to"]: f["weight"] for f in knowledge_graph(scope, user="ann")} == {
+        "go": 8,
+        "docker": 4,
+    }
+    jobs = [check_erasure_start(scope, user="ann", sid=sid).uid for sid in sessions]
+    wait_for(lambda: all(Job.objects.get(uid=j).status in ("done", "failed") for j in jobs),
+             timeout=600, message="the erasures did not finish")  # fmt: skip
+    assert [Job.objects.get(uid=j).status for j in jobs] == ["done"] * 4
+    assert knowledge_graph(scope, user="ann") == []
+    assert tenant_residue(scope, needles=[m["uid"] for m in said]) == {}

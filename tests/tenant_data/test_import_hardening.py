@@ -12,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from apps.graph import cypher
+from apps.ingestion.document_deletion import check_document_delete, document_delete_job_run
 from apps.ingestion.services import check_document_submit
 from apps.knowledge.ticker import knowledge_promotion_run
 from apps.tenant_data import tasks
@@ -194,3 +195,20 @@ def test_the_data_page_says_why_a_tenant_with_memory_takes_no_import(tenant, mak
     upload = SimpleUploadedFile("a.ndjson.gz", gzip.compress(b"{}\n"))
     refused = admin.post(f"/console/{tenant.slug}/data/import", {"archive": upload})
     assert refused.status_code == 409 and reasons[0] in refused.content.decode()
+
+
+def test_the_deletion_lock_is_no_memory_and_stays_with_its_tenant(tenant, make_person):
+    """A tenant whose document deletion made its deletion lock (its jobs since gone) still takes
+    an import; an archive's lock (keyed by the tenant it came from) is not written."""
+    scope = scope_for(tenant)
+    stored = check_document_submit(scope, content="Quarrymen of Wendlestone met.", source="notes")
+    document_delete_job_run(check_document_delete(scope, uid=stored["document"]))
+    Job.objects.filter(tenant=tenant).delete()
+    assert tenant_scan(tenant_uid=tenant.uid)["nodes"].get("DeletionLock") == 1
+    assert import_blockers(scope) == []
+    lines = archive_lines(nodes=2)
+    lock = json.loads(lines[2])
+    lines[2] = json.dumps({**lock, "labels": ["DeletionLock"], "props": {"lock_key": "old"}})
+    job = imported(tenant, make_person(tenant, Role.ADMIN), lines)
+    assert job.status == JobStatus.DONE, job.error
+    assert tenant_scan(tenant_uid=tenant.uid)["nodes"]["DeletionLock"] == 1

@@ -11,6 +11,7 @@ from apps.graph.nodes import (
     timeline,
     work,
 )
+from apps.graph.nodes.deletions import DeletionLock
 from apps.graph.nodes.documents import Chunk, Document
 from apps.graph.nodes.entities import ENTITY_TYPES, Entity
 from apps.graph.nodes.failures import WriteFailure
@@ -35,5 +36,5 @@ def graph_labels() -> frozenset[str]:
     return frozenset(found)
 
 
-__all__ = ["Chunk", "Document", "ENTITY_TYPES", "Entity", "FAMILIES", "WriteFailure",
+__all__ = ["Chunk", "DeletionLock", "Document", "ENTITY_TYPES", "Entity", "FAMILIES", "WriteFailure",
            "graph_labels"]  # fmt: skip

@@ -34,8 +34,9 @@ EXPORT_PAGE = 500
 LABELS = """
 CALL db.labels() YIELD label
 CALL (label) { MATCH (n:$(label)) WHERE n.tenant = $tenant RETURN count(n) AS n }
-// The graph's stamp stays with its graph: an import into another tenant is another graph.
-WITH label, n WHERE n > 0 AND label <> 'GraphStamp'
+// The graph's stamp stays with its graph: an import into another tenant is another graph;
+// so does its deletion lock (keyed by the tenant, made by the first deletion that needs it).
+WITH label, n WHERE n > 0 AND NOT label IN ['GraphStamp', 'DeletionLock']
 RETURN label, n ORDER BY label
 """
 # One page of a label's nodes (those whose first label in sort order is this one), each with

@@ -71,7 +71,7 @@ REMOVE n._import_job
 """
 UNMARKED = """
 MATCH (n) WHERE n.tenant = $tenant AND n._import_job IS NULL AND NOT n:GraphVersion
-  AND NOT n:GraphStamp
+  AND NOT n:GraphStamp AND NOT n:DeletionLock
 RETURN 1 AS x LIMIT 1
 """
 
@@ -223,8 +223,8 @@ def _graph_write(scope: Scope, path, mapping: dict, job_uid: str, progress):
         progress(done=written["nodes"] + written["relationships"])
 
     for record in archive_records(path):
-        if record["kind"] == "node" and "GraphStamp" in record["labels"]:
-            continue  # the target keeps its own stamp (an archive of before did not skip it)
+        if record["kind"] == "node" and {"GraphStamp", "DeletionLock"} & set(record["labels"]):
+            continue  # the target's own (an archive of before did not skip the stamp)
         if record["kind"] == "node":
             nodes.append(_node_row(record, mapping))
             if len(nodes) >= WRITE_BATCH:
