@@ -148,7 +148,10 @@ UIDS = serializers.ListField(
 
 
 class ClusterDecisionIn(StrictSerializer):
-    decision = serializers.ChoiceField(choices=cluster_decisions.DECISIONS)
+    decision = serializers.ChoiceField(
+        choices=cluster_decisions.DECISIONS,
+        help_text="accept: all one thing; split: the groups given; reject: none the same",
+    )
     groups = serializers.ListField(
         child=UIDS, required=False, min_length=2, max_length=MAX_MEMBERS,
         help_text="split only: every member in exactly one group",

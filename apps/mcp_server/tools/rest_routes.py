@@ -35,6 +35,8 @@ from memoryproject.request_inputs import MAX_NAME_CHARS
 ROUTES = {
     ("api-review-confirm", "post"): "confirm_review",
     ("api-review-reject", "post"): "reject_review",
+    ("api-cluster-decision", "post"): "decide_cluster",
+    ("api-cluster-undo", "post"): "undo_cluster_decision",
     ("api-suspect-rescore", "post"): "rescore_suspect_merges",
     ("api-suspect-keep", "post"): "keep_suspect_merge",
     ("api-suspect-undo", "post"): "undo_suspect_merge",
