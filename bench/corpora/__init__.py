@@ -209,6 +209,67 @@ def check(docs: list[Doc], truths: dict[str, Truth], pairs: list[tuple[str, str]
     return problems
 
 
+@dataclass(frozen=True)
+class Style:
+    """What a generator writes a firm's or a product's note with: its templates and how it
+    names a firm, a product and a colleague (the notes' wording stays each module's own)."""
+
+    org: list
+    org_more: list
+    staff: list
+    makes: list
+    item: list
+    by: list
+    item_more: list
+    users: list
+    firm: object  # (rng, truth) -> (surface, key)
+    product: object  # (rng, truth) -> (surface, key)
+    mate: object  # (rng, truth) -> slots naming a colleague
+    org_extra: object = None  # (rng) -> more slots, drawn after the others
+
+
+def org_note(rng, note: Note, truths, key, co, style: Style) -> None:
+    t = truths[key]
+    f = t.facts
+    slots = {"O": style.firm(rng, t), "Os": (rng.choice([f["short"], f["bare"]]), key),
+             "Of": (t.name, key), "C": f["city"], "Y": f["founded"], "T": f["trade"]}  # fmt: skip
+    slots.update(style.org_extra(rng) if style.org_extra else {})
+    opening = rng.choice(style.org)
+    note.say(opening, **slots)
+    if rng.random() < 0.5:
+        note.say(fresh(rng, style.org_more, opening), **slots)
+    for other in co:
+        o = truths[other]
+        if o.kind == "person":
+            note.say(rng.choice(style.staff), **slots, **style.mate(rng, o))
+        else:
+            k = o.facts["category"]
+            note.say(rng.choice(style.makes), **slots, X=style.product(rng, o), L=k, aL=an(k))
+
+
+def product_note(rng, note: Note, truths, key, co, style: Style) -> None:
+    t = truths[key]
+    f = t.facts
+    k = f["category"]
+    slots = {"X": style.product(rng, t), "X2": style.product(rng, t), "L": k, "aL": an(k),
+             "Y": f["launched"]}  # fmt: skip
+    if f["maker"] in co:
+        m = truths[f["maker"]]
+        mb = (rng.choice([m.facts["short"], m.facts["bare"]]), m.key)
+        opening = rng.choice(style.by)
+        note.say(opening, **slots, M=style.firm(rng, m), Mb=mb)
+    else:
+        opening = rng.choice(style.item)
+        note.say(opening, **slots)
+    if rng.random() < 0.4:
+        note.say(fresh(rng, style.item_more, opening), **slots)
+    for other in co:
+        o = truths[other]
+        if o.kind == "person":
+            note.say(rng.choice(style.users), **slots, **style.mate(rng, o))
+
+
+# Last: each generator imports the shared parts above.
 from . import chat_digests, crm_notes, field_reports  # noqa: E402
 
 GENERATORS = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from . import Doc, Note, Truth, an, cast, check, fresh, plan
+from . import Doc, Note, Style, Truth, an, cast, check, org_note, plan, product_note
 
 PEOPLE = """Shirin Farahmandi f|Babak Tavakkoli m|Luana Figueiró f|Caetano Brandolim m
 |Wanjiru Mwangangi f|Otieno Kiplagat m|Eleni Papadakou f|Stavros Triantafyllou m
@@ -199,43 +199,17 @@ def _person(rng, note: Note, truths, key, co, user: str = "their") -> None:
             note.say(template, **{**slots, **extra})
 
 
+# How this style writes a firm's and a product's notes (bench/corpora: org_note, product_note).
+STYLE = Style(org=ORG, org_more=ORG_MORE, staff=STAFF, makes=MAKES, item=ITEM, by=BY,
+              item_more=ITEM_MORE, users=USERS, firm=_firm, product=_item, mate=_mate)  # fmt: skip
+
+
 def _org(rng, note: Note, truths, key, co) -> None:
-    t = truths[key]
-    f = t.facts
-    slots = {"O": _firm(rng, t), "Os": (rng.choice([f["short"], f["bare"]]), key),
-             "Of": (t.name, key), "C": f["city"], "Y": f["founded"], "T": f["trade"]}  # fmt: skip
-    opening = rng.choice(ORG)
-    note.say(opening, **slots)
-    if rng.random() < 0.5:
-        note.say(fresh(rng, ORG_MORE, opening), **slots)
-    for other in co:
-        o = truths[other]
-        if o.kind == "person":
-            note.say(rng.choice(STAFF), **slots, **_mate(rng, o))
-        else:
-            k = o.facts["category"]
-            note.say(rng.choice(MAKES), **slots, X=_item(rng, o), L=k, aL=an(k))
+    org_note(rng, note, truths, key, co, STYLE)
 
 
 def _product(rng, note: Note, truths, key, co) -> None:
-    t = truths[key]
-    f = t.facts
-    k = f["category"]
-    slots = {"X": _item(rng, t), "X2": _item(rng, t), "L": k, "aL": an(k), "Y": f["launched"]}
-    if f["maker"] in co:
-        m = truths[f["maker"]]
-        mb = (rng.choice([m.facts["short"], m.facts["bare"]]), m.key)
-        opening = rng.choice(BY)
-        note.say(opening, **slots, M=_firm(rng, m), Mb=mb)
-    else:
-        opening = rng.choice(ITEM)
-        note.say(opening, **slots)
-    if rng.random() < 0.4:
-        note.say(fresh(rng, ITEM_MORE, opening), **slots)
-    for other in co:
-        o = truths[other]
-        if o.kind == "person":
-            note.say(rng.choice(USERS), **slots, **_mate(rng, o))
+    product_note(rng, note, truths, key, co, STYLE)
 
 
 def _write(rng: random.Random, truths, focus: str, co: list[str], user: str) -> Doc:
