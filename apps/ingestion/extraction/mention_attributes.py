@@ -230,19 +230,19 @@ def _title(token) -> bool:
 def _role_phrase(noun) -> str:
     """The noun and the lower-case modifiers before it ('civil engineer', 'data scientist'),
     at most MAX_ROLE_WORDS words; '' for a word that names no role."""
-    if not (noun.pos_ in ("NOUN",) or _title(noun)) or noun.dep_ not in _ROLE_DEPS | {"ROOT"}:
-        if not _title(noun):
+    if not _title(noun):
+        if noun.pos_ != "NOUN" or noun.dep_ not in _ROLE_DEPS | {"ROOT"}:
             return ""
+        if not noun.text.islower():
+            return ""  # "Rapport: X ...": a note's heading, not what X is
+        if any(c.dep_ == "poss" for c in noun.children):
+            return ""  # "as his year of birth": his, not what he is
     words = [
         t.lower_
         for t in noun.lefts
         if t.dep_ in ("compound", "amod") and t.is_alpha and t.text.islower()
     ]
     word = noun.lower_.strip(".")
-    if not _title(noun) and not noun.text.islower():
-        return ""  # "Rapport: X ...": a note's heading, not what X is
-    if any(c.dep_ == "poss" for c in noun.children) and not _title(noun):
-        return ""  # "as his year of birth": his, not what he is
     if word in _NOT_ROLES or not word.replace("-", "").isalpha():
         return ""
     return " ".join([*words, word][-MAX_ROLE_WORDS:])

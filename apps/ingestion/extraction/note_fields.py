@@ -57,10 +57,6 @@ def fields_read(text: str, mentions: Sequence, titles: frozenset[str],
                 phrase = role.group(1).casefold()
                 if phrase.split()[-1] not in not_roles and phrase.split()[0] not in ("is", "was"):
                     got["role"] = phrase
-            elif (
-                not inside
-                and words.casefold().split()[:1]
-                and all(w.casefold().strip(".") in titles for w in words.split()[:1])
-            ):
-                got.setdefault("role", words.casefold()[:40])
+            elif not inside and words and words.split()[0].casefold().strip(".") in titles:
+                got.setdefault("role", words.casefold()[:40])  # "COO", "VP Sales"
     return {name: got for name, got in found.items() if got}

@@ -232,7 +232,8 @@ def _proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
         after = doc[run[-1].i + 1] if run and run[-1].i + 1 < len(doc) else None
         if after is not None and (_lead_in(after) or "/" in after.text):
             continue  # "Spoke" of "Spoke w/ Oberwinkler": the note's words before a name
-        if len(run) >= 3 and run[0].is_sent_start and given_name_gender(run[1].text) \
+        nxt = doc[run[0].i + 1] if run and run[0].i + 1 < len(doc) else None
+        if run and run[0].is_sent_start and nxt is not None and given_name_gender(nxt.text) \
                 and not given_name_gender(run[0].text):  # fmt: skip
             run = run[1:]  # "Met Ana Duarte", "Called Ana Duarte": a note's verb, capitalised
         if not run:
