@@ -322,9 +322,20 @@ def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> 
             stated = argument_span(text, *event.span())
             if stated:
                 arguments.append(stated)
+    types = {m.name: t for m in mentions for t in [_type_now(state, m)] if t}
+    mentions = [m if types.get(m.name, m.type) == m.type or m.via == "reference"
+                else LocalMention(m.surface, m.start, m.end, m.name, types[m.name], m.via)
+                for m in mentions]  # fmt: skip
     reading = _cataphora(mentions, references)
     reading.arguments = [_about(a, reading.mentions) for a in arguments]
     return reading
+
+
+def _type_now(state: ShortTermState, mention: LocalMention) -> str | None:
+    """The type the state holds now for a mention's entity, when it changed since (above)."""
+    active = getattr(state, "active", ())
+    return next((e.type for e in active if e.name == mention.name and e.type != mention.type
+                 and mention.type == "Object" and e.type == "Person"), None)  # fmt: skip
 
 
 def _about(argument: ArgumentSpan, mentions: list[LocalMention]) -> ArgumentSpan:
@@ -365,6 +376,11 @@ def _canonical(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
         found = state.canonical(given, other) if other != type_ else None
         if found is None:
             continue
+        # "Visit: Kaplanoğlu. Kaplanoğlu = sales director": the thing named first is the person
+        # a later mention's words show (name_types.person_cued); the name becomes a person's.
+        if type_ == "Person" and other == "Object" and found.name.strip().lower() == word:
+            found.type = "Person"
+            return found, "Person"
         # A person NER typed as a thing ("Rafael Petrakis" an Object) is named by a surname too.
         if other in ("Person", "Object") and _name_words(found.name)[-1:] == [word]:
             return found, other

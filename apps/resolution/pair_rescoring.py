@@ -16,25 +16,17 @@ from apps.resolution.match_model import match_score, name_tf_adjustment
 from apps.resolution.name_frequency import type_name_counts
 from apps.resolution.tenant_model import tenant_params
 
-# Both sides of the pending pairs of the given entities, in one round trip; the semantic part
-# of SIDE_FIELDS is asked with no vector (null) and the two descriptions' cosine read beside.
-PENDING_SIDES = (
+# Both sides of a pair (a, b bound), scored by side_pair_scored: the semantic part of SIDE_FIELDS
+# is asked with no vector (null) and the two descriptions' cosine read beside.
+PAIR_SIDES = (
     """
-UNWIND $uids AS seed
-MATCH (:Entity {tenant: $tenant, uid: seed})-[s:SAME_AS {status: 'pending'}]-(:Entity)
-WHERE s.tenant = $tenant
-WITH DISTINCT s LIMIT $pairs
-WITH s, startNode(s) AS a, endNode(s) AS b  // a MATCH on bound s may scan the tenant's entities
-WHERE a:Entity AND b:Entity AND a.tenant = $tenant AND b.tenant = $tenant
-  AND a.status = 'active' AND b.status = 'active' AND NOT EXISTS { (a)-[:NOT_SAME]-(b) }
 CALL (a) { WITH a AS e RETURN {"""
     + SIDE_FIELDS
     + """} AS left }
 CALL (b) { WITH b AS e RETURN {"""
     + SIDE_FIELDS
     + """} AS right }
-RETURN s.uid AS pair, left, right,
-       CASE WHEN a.description_embedding IS NULL OR b.description_embedding IS NULL THEN null
+WITH *, CASE WHEN a.description_embedding IS NULL OR b.description_embedding IS NULL THEN null
             ELSE 2 * vector.similarity.cosine(a.description_embedding,
                                               b.description_embedding) - 1 END AS semantic,
        COUNT { MATCH (x:Entity {tenant: $tenant, norm_name: a.norm_name})
@@ -45,6 +37,20 @@ RETURN s.uid AS pair, left, right,
                  AND NOT EXISTS { (x)-[:SAME_AS {status: 'pending'}]-(b) } } AS apart_count,
        COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
          AS model_json
+"""
+)
+# The pending pairs of the given entities, both sides in one round trip.
+PENDING_SIDES = (
+    """
+UNWIND $uids AS seed
+MATCH (:Entity {tenant: $tenant, uid: seed})-[s:SAME_AS {status: 'pending'}]-(:Entity)
+WHERE s.tenant = $tenant
+WITH DISTINCT s LIMIT $pairs
+WITH s, startNode(s) AS a, endNode(s) AS b  // a MATCH on bound s may scan the tenant's entities
+WHERE a:Entity AND b:Entity AND a.tenant = $tenant AND b.tenant = $tenant
+  AND a.status = 'active' AND b.status = 'active' AND NOT EXISTS { (a)-[:NOT_SAME]-(b) }"""
+    + PAIR_SIDES
+    + """RETURN s.uid AS pair, left, right, semantic, same_name_count, apart_count, model_json
 """
 )
 
@@ -66,35 +72,43 @@ def pairs_rescored(stx: ScopedTx, *, entity_uids: list[str], limit: int) -> list
                    **CONTEXT_PARAMS)  # fmt: skip
     out = []
     for row in rows:
-        left, right = match_of(row["left"]), match_of(row["right"])
-        kind = left.type or right.type or "Object"
-        if not types_may_meet(kind, left.type_guessed, right.type or kind, right.type_guessed):
-            continue
-        mine = Record(left.names, left.values, kind, left.type_guessed, left.context)
-        theirs = Record(right.names, right.values, right.type or kind, right.type_guessed,
-                        right.context)  # fmt: skip
-        semantic = row["semantic"]
-        semantic = None if semantic is None else max(0.0, min(1.0, float(semantic)))
-        # The count includes the pair's own side; sole: the other side is the name's only other
-        # carrier (so an identical name: a variant's sole carrier is the gate's to tell), not
-        # counting the fragments pending beside either side: three notes' "Corvane Analytics
-        # Inc." split in three are one name's carriers, and the first split must not make every
-        # later one permanent. A carrier a reviewer kept apart is no pending twin: it counts.
-        others = int(row["same_name_count"]) - 1 - _fragments(row)
-        sole_on = stx.scope.setting("sole_name_merges") == 1  # the tenant's switch
-        compared = records_compare(kind, mine, theirs, semantic=semantic,
-                                   rare=others <= RARE_CARRIERS, sole=others == 1 and sole_on)  # fmt: skip
-        tf_bits = 0.0
-        if compared[0].level == "exact":
-            counts = type_name_counts(stx, kind)
-            tf_bits = name_tf_adjustment(same_name_count=max(1, others + 1),
-                                         entity_count=counts.entities,
-                                         distinct_names=counts.names)  # fmt: skip
-        scored = match_score(compared, name_tf_bits=tf_bits,
-                             params=tenant_params(row["model_json"]))  # fmt: skip
-        out.append(RescoredPair(row["pair"], left, right, Proposal(right, scored)))
+        proposal = side_pair_scored(stx, row)
+        if proposal is not None:
+            out.append(RescoredPair(row["pair"], match_of(row["left"]), proposal.match, proposal))
     out.sort(key=lambda p: (-p.proposal.probability, p.uid))
     return out
+
+
+def side_pair_scored(stx: ScopedTx, row: dict) -> Proposal | None:
+    """One row of both sides (`left`, `right`: SIDE_FIELDS; `semantic`, `same_name_count`,
+    `apart_count`, `model_json`) scored as the gate would, `right` as the match; None when
+    their types may not meet."""
+    left, right = match_of(row["left"]), match_of(row["right"])
+    kind = left.type or right.type or "Object"
+    if not types_may_meet(kind, left.type_guessed, right.type or kind, right.type_guessed):
+        return None
+    mine = Record(left.names, left.values, kind, left.type_guessed, left.context)
+    theirs = Record(right.names, right.values, right.type or kind, right.type_guessed,
+                    right.context)  # fmt: skip
+    semantic = row["semantic"]
+    semantic = None if semantic is None else max(0.0, min(1.0, float(semantic)))
+    # The count includes the pair's own side; sole: the other side is the name's only other
+    # carrier (so an identical name: a variant's sole carrier is the gate's to tell), not
+    # counting the fragments pending beside either side: three notes' "Corvane Analytics
+    # Inc." split in three are one name's carriers, and the first split must not make every
+    # later one permanent. A carrier a reviewer kept apart is no pending twin: it counts.
+    others = int(row["same_name_count"]) - 1 - _fragments(row)
+    sole_on = stx.scope.setting("sole_name_merges") == 1  # the tenant's switch
+    compared = records_compare(kind, mine, theirs, semantic=semantic,
+                               rare=others <= RARE_CARRIERS, sole=others == 1 and sole_on)  # fmt: skip
+    tf_bits = 0.0
+    if compared[0].level == "exact":
+        counts = type_name_counts(stx, kind)
+        tf_bits = name_tf_adjustment(same_name_count=max(1, others + 1),
+                                     entity_count=counts.entities,
+                                     distinct_names=counts.names)  # fmt: skip
+    scored = match_score(compared, name_tf_bits=tf_bits, params=tenant_params(row["model_json"]))
+    return Proposal(right, scored)
 
 
 def _fragments(row) -> int:

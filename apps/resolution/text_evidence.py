@@ -47,6 +47,16 @@ _FOUNDED = re.compile(
     r"(?: (?:back|way))?(?: (?:in|on))?,? ?(\d{4}-\d{2}-\d{2}|(?:19|20)\d{2})\b",
     re.IGNORECASE,
 )
+# A year and a word of birth or founding anywhere in the sentence, whatever the wording around
+# them ("Asiedu gave 1995 as his year of birth", "YOB 1980", "1989 is listed as her birth year",
+# "the company dates its founding to 1965"): the year nearest the word, when the forms above
+# found none.
+_YEAR = re.compile(r"(?<![\d/.-])((?:19|20)\d{2})(?![\d/-]|\.\d)")
+_BIRTH_CUE = re.compile(r"\b(?:born|birth\w*|yob|d\.?o\.?b\.?)(?!\w)|\bb\.(?= ?\d)", re.IGNORECASE)
+_FOUNDING_CUE = re.compile(
+    r"\b(?:found(?:ed|ing)|establish(?:ed|ment)|incorporat(?:ed|ion)|est\.|set up|formed)(?!\w)",
+    re.IGNORECASE,
+)
 _WIKIDATA = re.compile(r"\bwikidata(?: id)?[ :]+(Q\d{1,10})\b", re.IGNORECASE)
 _ORCID = re.compile(r"\borcid(?: id)?[ :]+(\d{4}-\d{4}-\d{4}-\d{3}[\dX])\b", re.IGNORECASE)
 # Words that end in a dot but are no domain ("Inc.", "e.g.").
@@ -109,7 +119,24 @@ def values_in(sentence: str) -> list[tuple[str, str]]:
     found += [("id:wikidata", q.upper()) for q in _WIKIDATA.findall(sentence)]
     found += [("id:orcid", o.upper()) for o in _ORCID.findall(sentence)]
     found += address_values_in(sentence)  # addresses, other ids, dates in other forms
+    taken = {v[:4] for k, v in found if k in ("born", "founded")}
+    for key, cue in (("born", _BIRTH_CUE), ("founded", _FOUNDING_CUE)):
+        if not any(k == key for k, _ in found):
+            year = _year_near(sentence, cue, taken=taken)
+            if year:
+                found.append((key, year))
+                taken.add(year)
     return found
+
+
+def _year_near(sentence: str, cue: re.Pattern, taken: set[str]) -> str | None:
+    """The year of `sentence` nearest a word `cue` finds (not one already read as another
+    date), or None."""
+    cues = [m.start() for m in cue.finditer(sentence)]
+    years = [(m.start(), m.group(1)) for m in _YEAR.finditer(sentence) if m.group(1) not in taken]
+    if not cues or not years:
+        return None
+    return min(years, key=lambda y: min(abs(y[0] - c) for c in cues))[1]
 
 
 def _owner(key: str, named: list[int], recent: dict[str, int], candidates) -> int | None:

@@ -1,5 +1,6 @@
-"""Collective resolution: after a document or a facts call, the pending pairs of the entities it
-named are scored again from what the graph knows now (resolution.pair_rescoring), and a pair
+"""Collective resolution: after a document or a facts call, the blocks of the entities it named
+are searched again for pairs never proposed (resolution.block_pairs), and their pending pairs
+are scored again from what the graph knows now (resolution.pair_rescoring), and a pair
 that now meets the gate's own rule (P >= the tenant's merge threshold, evidence beyond the
 name, no conflict) is merged as a reviewer's confirm would, with a Merge record marked
 automatic, so it can be undone exactly and is never learned from as a human decision. A merge
@@ -14,6 +15,7 @@ from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
 from apps.resolution.decision_receipts import weights_of
+from apps.resolution.block_pairs import block_proposals
 from apps.resolution.gate import gate_decide
 from apps.resolution.pair_rescoring import pairs_rescored
 from apps.review.merges import do_merge_confirm
@@ -45,6 +47,7 @@ def collective_merges(scope: Scope, *, entity_uids: list[str]) -> list[dict]:
 def _round(stx: ScopedTx, seeds: list[str]) -> list[dict]:
     merge_at = float(stx.scope.setting("merge_threshold"))
     review_at = float(stx.scope.setting("review_threshold"))
+    block_proposals(stx, entity_uids=seeds)  # pairs never proposed, scored as they are now
     gone: set[str] = set()
     merged = []
     for pair in pairs_rescored(stx, entity_uids=seeds, limit=PAIRS):

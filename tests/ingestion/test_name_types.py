@@ -77,3 +77,50 @@ def test_a_trade_word_makes_an_organisation_and_a_person_of_a_firm_is_split():
     assert [s.surface for s in retyped(text, span(text, "Bank of England", "Organization"))] == [
         "Bank of England"
     ]
+
+
+def test_the_words_after_a_name_say_it_is_a_persons_whatever_the_model_typed():
+    cases = [
+        ("Spoke w/ Azzouni, VP Sales at Cindral Thermal.", "Azzouni", "Organization"),
+        ("Kaplanoğlu = regional sales director, signs off.", "Kaplanoğlu", "Object"),
+        ("Ifeoma Nwakaego (ops lead) - no budget till Q1.", "Ifeoma Nwakaego", "Object"),
+        ("Bae born 1964. Low priority.", "Bae", "Object"),
+        ("Met Ms. Nwakaego in Krakow.", "Nwakaego", "Location"),
+    ]
+    for text, surface, typed in cases:
+        assert retyped(text, span(text, surface, typed))[0].type == "Person", text
+    kept = [
+        ("Quillo, the lead product of the range.", "Quillo", "Object"),  # 'lead' an adjective
+        ("Marrowgate (drone inspection, Austin) - RFP out.", "Marrowgate", "Object"),
+        ("Nagoya - head of sales is based there.", "Nagoya", "Location"),  # a city stays one
+        ("Brightwater Mining Ltd, the operator of the site.", "Brightwater Mining Ltd", "Object"),
+    ]
+    for text, surface, typed in kept:
+        assert retyped(text, span(text, surface, typed))[0].type != "Person", text
+
+
+def test_a_name_first_typed_a_thing_is_a_person_once_a_later_mention_shows_it():
+    extractor = SpacyExtractor.shared()
+    text = "Call notes:\n- Visit: Kaplanoğlu.\n- Kaplanoğlu = regional sales director."
+    out = extractor.extract(text, state=_state())
+    [person] = [e for e in out.entities if e.name == "Kaplanoğlu"]
+    assert person.type == "Person" and person.learned.get("role") == "regional sales director"
+
+
+def test_a_notes_abbreviations_and_months_name_nothing():
+    extractor = SpacyExtractor.shared()
+    text = ("Log 17-Mar:\n- Glenrock Print Ltd renewal - 50 seats, HQ Galway.\n"
+            "- Aino Kettusalo (ops lead) signs the PO. Action: quote by EOD.")  # fmt: skip
+    out = extractor.extract(text, state=_state())
+    names = {e.name: e.type for e in out.entities}
+    assert not {"Mar", "PO", "EOD", "HQ Galway"} & set(names), names
+    assert names.get("Galway") == "Location" and names.get("Aino Kettusalo") == "Person"
+    text = "Aino Kettusalo - no-show, rescheduled. NB Kettusalo is the ops lead."
+    names = {e.name: e.type for e in extractor.extract(text, state=_state()).entities}
+    assert names == {"Aino Kettusalo": "Person"}, names  # the dash ends the name; NB is no name
+
+
+def _state():
+    state = WorkingMemory()
+    state.begin_chunk(())
+    return state

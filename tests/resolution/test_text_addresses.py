@@ -82,3 +82,21 @@ def test_a_stated_address_is_never_outranked_by_one_in_the_text(scope):
         description="william bishop lives at 9 other road, elsewhere, nsw 2000.")])  # fmt: skip
     kept = values_load(entity(scope, stated.entity_uid)["values"])
     assert kept == {"address": "21 neworra place, worongary, qld 6225"}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "found"),
+    [
+        ("Asiedu gave 1995 as his year of birth.", [("born", "1995")]),
+        ("Kaplanoğlu: YOB 1980. Price sensitive.", [("born", "1980")]),
+        ("The records list 1989 as MacInnes's birth year.", [("born", "1989")]),
+        ("The firm dates its founding to 1971.", [("founded", "1971")]),
+        ("Ndovu was established back in 2003 and hired 40 people in 2019.", [("founded", "2003")]),
+        ("Born 12 May 1980 in Riga, she joined in 2004.", [("born", "1980-05-12")]),
+        ("Revenue in 2019 was flat; the plan for 2020 is growth.", []),
+    ],
+)
+def test_a_year_beside_a_word_of_birth_or_founding_is_read_whatever_the_wording(sentence, found):
+    from apps.resolution.text_evidence import values_in
+
+    assert [(k, v) for k, v in values_in(sentence) if k in ("born", "founded")] == found

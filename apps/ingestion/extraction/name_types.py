@@ -15,7 +15,11 @@ company" at a person. Three signals on the name and where it stands:
 - a trade word ending the name ("Silverfin Foods", "Vantor Logistics") makes an organisation;
 - a person's name and "of" and a capitalised name in one span ("Rafael Petrakis of HB") are
   split into the person and the organisation;
-- a large city's name where a place stands ("based in Tampere") is a place (place_names).
+- a large city's name where a place stands ("based in Tampere") is a place (place_names);
+- a name of one to three words that the words right after it say is a person's is a person's,
+  whatever the model typed: a job ("Azzouni, VP Sales at ...", "Kaplanoğlu = regional sales
+  director", "Vuong (ops lead)"), a birth year ("Bae born 1964", "Kaplanoğlu: YOB 1980"), or an
+  honorific before it ("Ms. Nwakaego"). Not a city the place table knows, not a legal form.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import re
 
 from cleanco import basename
 
-from apps.ingestion.extraction.place_names import looks_like_place
+from apps.ingestion.extraction.place_names import is_city, looks_like_place
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
 from apps.resolution.comparisons.organisation_names import TRADE_WORDS
@@ -34,6 +38,27 @@ ORGANISATION_WORDS = {"group", "holdings", "bank", "partners", "associates", "co
 # "Rafael Petrakis of HB": a person's name and an organisation the model ran into one span.
 _OF = " of "
 _WORD = re.compile(r"^[A-Z][a-z'-]+$")
+_NAME_WORD = re.compile(r"^[^\W\d_][^\W\d_'-]*$")  # any script's letters: 'Kaplanoğlu'
+# The head words of jobs as notes write them (a role phrase ends in one, or is one: 'COO').
+ROLE_HEADS = frozenset(
+    "director manager officer lead head chief engineer analyst inspector chemist consultant "
+    "specialist coordinator architect buyer accountant administrator nurse scientist developer "
+    "designer president founder cofounder co-founder planner supervisor technician geologist "
+    "economist editor researcher professor lecturer teacher physician doctor surgeon lawyer "
+    "counsel attorney paralegal pharmacist agronomist surveyor auditor controller treasurer "
+    "recruiter strategist advisor adviser associate assistant secretary clerk foreman owner "
+    "ceo cto cfo coo cio cmo cso cpo vp svp evp md gm pm intern trainee executive representative "
+    "rep salesperson marketer journalist pilot mechanic electrician operator dispatcher "
+    "biologist physicist statistician programmer photographer curator librarian".split()
+)
+_HONORIFIC_BEFORE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+$")
+# After the name: a separator or 'is/was (a|the)', then within four words a role's head word.
+_ROLE_LEAD = re.compile(
+    r"^\s*(?:[,(:=|–—-]|\bis\b|\bwas\b|\bas\b)\s*(?:(?:is|was|as|a|an|the|our|their)\s+)*"
+)
+_PHRASE_ENDS = frozenset("at of in for from and with to on by".split())
+_ADJECTIVE_HEADS = frozenset("lead head chief associate assistant executive owner operator".split())
+_BORN_AFTER = re.compile(r"^\s*[,:(=-]?\s*(?:was\s+)?(?:born|b\.|yob|dob)\b", re.IGNORECASE)
 
 
 def organisation_form(name: str) -> bool:
@@ -80,8 +105,38 @@ def retyped(text: str, span: NamedSpan) -> list[NamedSpan]:
         return [NamedSpan(span.surface, span.start, span.end, "Organization")]
     if span.type in ("Object", "Organization") and looks_like_place(text, span.start, span.end):
         return [NamedSpan(span.surface, span.start, span.end, "Location")]  # place_names
+    if span.type != "Person" and person_cued(text, span):
+        return [NamedSpan(span.surface, span.start, span.end, "Person")]
     words = span.surface.split()
     if (span.type != "Person" and 2 <= len(words) <= 3 and all(_WORD.match(w) for w in words)
             and given_name_gender(words[0])):  # fmt: skip
         return [NamedSpan(span.surface, span.start, span.end, "Person")]
     return [span]
+
+
+def person_cued(text: str, span: NamedSpan) -> bool:
+    """Whether the words around a name of one to three words say it is a person's (module
+    docstring)."""
+    words = span.surface.split()
+    if not 1 <= len(words) <= 3 or not all(_NAME_WORD.match(w) and w[0].isupper() for w in words):
+        return False
+    if is_city(span.surface) or organisation_form(span.surface):
+        return False
+    if _HONORIFIC_BEFORE.search(text[max(0, span.start - 6) : span.start]):
+        return True
+    after = text[span.end : span.end + 80].split("\n", 1)[0]
+    if _BORN_AFTER.match(after):
+        return True
+    lead = _ROLE_LEAD.match(after)
+    if lead:
+        tokens = after[lead.end() :].split()[:5]
+        for i, token in enumerate(tokens[:4]):
+            word = token.strip(".,;:()").lower()
+            if word in ROLE_HEADS:
+                nxt = tokens[i + 1].strip("().,").lower() if i + 1 < len(tokens) else ""
+                # 'the lead product': an adjective here, unless a phrase ends after it
+                ends = token[-1:] in ".,;:)" or not nxt or nxt in _PHRASE_ENDS
+                return word not in _ADJECTIVE_HEADS or ends
+            if word in _PHRASE_ENDS:
+                break
+    return False

@@ -1,7 +1,7 @@
 """Notes written as fields rather than sentences ("Contact: Dr. Sabbagh | IT director |
 Galway", "Azzouni - COO @ Hoshizora Robotics", "Lukas Oberwinkler (CFO, Oxalis Devices)"),
 where the parse ties nothing: the fields after a person's name, up to the next person, say
-what they are (`role`: a short lower-case phrase or a title), who they work for (`employer`:
+what they are (`role`: a short lower-case phrase ending in a job's head word, or a title), who they work for (`employer`:
 an organisation named there) and where (`city`: a place named there).
 
 A fallback for what the parse left out (mention_attributes fills a key from here only when the
@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-# What separates fields in a note: pipes, dashes between spaces, '@', parentheses, semicolons,
-# commas, and the end of a line or a sentence.
-_FIELD_END = re.compile(r"\s+[|–—-]\s+|\s*[|@;()\[\]]\s*|,\s+|\n|(?<=[.!?])\s+")
+from apps.ingestion.extraction.name_types import ROLE_HEADS
+
+# What separates fields in a note: pipes, dashes or '=' between spaces, '@', parentheses,
+# semicolons, commas, colons, and the end of a line or a sentence.
+_FIELD_END = re.compile(r"\s+[|–—=-]\s+|\s*[|@;()\[\]]\s*|[,:]\s+|\n|(?<=[.!?])\s+")
 _ROLE = re.compile(r"^(?:an? |the )?((?:[A-Z]{2,4} )?[a-z][a-z-]*(?: [a-z][a-z-]*){0,2})$")
 MAX_FIELDS = 3  # after the name
 _SENTENCE_END = re.compile(r"(?<![A-Z][a-z])(?<![A-Z])[.!?](?:\s|$)")  # not "Dr." or "K.K."
@@ -51,11 +53,16 @@ def fields_read(text: str, mentions: Sequence, titles: frozenset[str],
                 key = {"Organization": "employer", "Location": "city"}.get(m.type)
                 if key:
                     got.setdefault(key, m.name)
-            words = text[start:end].strip()
+            words = text[start:end].strip().rstrip(".!?")
             role = _ROLE.match(words)
             if not inside and role and "role" not in got:
                 phrase = role.group(1).casefold()
-                if phrase.split()[-1] not in not_roles and phrase.split()[0] not in ("is", "was"):
+                last = phrase.split()[-1]
+                if (
+                    last in ROLE_HEADS
+                    and last not in not_roles
+                    and phrase.split()[0] not in ("is", "was")
+                ):
                     got["role"] = phrase
             elif not inside and words and words.split()[0].casefold().strip(".") in titles:
                 got.setdefault("role", words.casefold()[:40])  # "COO", "VP Sales"

@@ -106,7 +106,8 @@ class SpacyExtractor:
                 taken |= set(range(start, end))
                 spans.append(NamedSpan(surface, start, end, type_, name))
         spans += _proper_noun_spans(doc, taken)
-        spans = [r for s in spans if not _legal_form_only(s.surface) for r in retyped(text, s)]
+        spans = [r for s in spans if not _legal_form_only(s.surface) and not _note_word(s)
+                 for r in retyped(text, _lead_word_cut(s))]  # fmt: skip
         reading = read_chunk(state, text, sorted(spans, key=lambda s: s.start))
         # Each token inside a mention (names and resolved descriptions) points to its entity.
         owner: dict[int, str] = {}
@@ -181,6 +182,10 @@ def _span(doc, ent) -> NamedSpan:
     ):  # "Met Leila Haddad": a name that opens with a given name has its start
         start -= 1
     for i in range(start, end - 1):  # "Met Ms. Nwakaego", "Spoke w/ Oberwinkler": a note's
+        if (ent.label_ == "PERSON" and doc[i].text in "-–—" and doc[i - 1].whitespace_
+                and i > start and not any(_lead_in(t) for t in doc[start:i])):  # fmt: skip
+            end = i  # "Aino Kettusalo - no-show": the name before a spaced dash
+            break
         if _lead_in(doc[i]) or "/" in doc[i].text:  # words before a title or 'w/' are no name
             start = i + 1
     while start < end - 1 and (doc[start].lower_ in ("the", "a", "an") or _lead_in(doc[start])):
@@ -201,7 +206,31 @@ def _span(doc, ent) -> NamedSpan:
 
 
 _SEPARATORS = frozenset("- – — | @ / :".split())
+# The abbreviations of business notes, which name nothing ("PO", "EOD", "QBR", "NB"), and the
+# ones that open a place's name in them ("HQ Galway").
+NOTE_WORDS = frozenset(
+    "po rfp rfq eod eow cob qbr it hr am pm eta fyi nb ps cc bcc re fwd kpi roi poc sow nda msa "
+    "sla crm erp tbd tbc asap ooo hq mtg acct ref req pls thx w/e f/up fu nxt yob dob "
+    "todo wip".split()
+)
+_OPENING_WORDS = frozenset(("hq", "nb", "fyi", "ps", "cc", "re", "fwd"))
 _MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
+
+
+def _note_word(span: NamedSpan) -> bool:
+    """A span that is only a note's abbreviation, or a month's ("17-Mar")."""
+    word = span.surface.strip(" .:").casefold()
+    return word in NOTE_WORDS or word in _MONTHS and not span.name
+
+
+def _lead_word_cut(span: NamedSpan) -> NamedSpan:
+    """'HQ Galway', 'NB Kettusalo': the name without the note's word that opens it."""
+    first, _, rest = span.surface.partition(" ")
+    if rest and first.strip(".:").casefold() in _OPENING_WORDS and rest[:1].isupper():
+        start = span.start + len(first) + 1
+        kind = "Location" if first.casefold() == "hq" else span.type
+        return NamedSpan(rest, start, span.end, kind, span.name)
+    return span
 
 
 def _lead_in(token) -> bool:
