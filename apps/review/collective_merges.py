@@ -14,8 +14,8 @@ import json
 from apps.graph import cypher
 from apps.graph.cypher import ScopedTx
 from apps.graph.scope import Scope
-from apps.resolution.decision_receipts import weights_of
 from apps.resolution.block_pairs import block_proposals
+from apps.resolution.decision_receipts import weights_of
 from apps.resolution.gate import gate_decide
 from apps.resolution.pair_rescoring import pairs_rescored
 from apps.review.merges import do_merge_confirm
