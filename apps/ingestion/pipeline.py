@@ -49,6 +49,7 @@ from apps.ingestion.text_boundaries import TextBoundaries
 from apps.ingestion.text_vectors import TextVectors, text_vectors
 from apps.ingestion.working_memory import WorkingMemory
 from apps.resolution.gate import candidates_and_texts_embed
+from apps.resolution.model_estimation import model_estimate_due
 from apps.review.collective_merges import collective_merges
 
 log = logging.getLogger(__name__)
@@ -126,6 +127,7 @@ def document_ingest(
     named = [r.get("entity_uid") for r in receipts
              if r.get("kind") == "entity" and r.get("action") in ("merged", "unchanged")]  # fmt: skip
     collective = collective_merges(scope, entity_uids=named)
+    estimated = model_estimate_due(scope)  # the tenant's model, when it has grown enough
     result = {
         "document": document_uid,
         "extractor": extractor.name,
@@ -137,6 +139,7 @@ def document_ingest(
         "collective_merges": [{k: m[k] for k in ("merge_uid", "survivor_uid", "merged_uid",
                                                  "survivor_name", "merged_name", "reason")}
                               for m in collective],
+        "model_estimated": estimated,
     }  # fmt: skip
     return result
 

@@ -23,6 +23,7 @@ from apps.ingestion.extraction.agent_facts import facts_extraction, validate_fac
 from apps.ingestion.pipeline import document_ingest
 from apps.resolution.candidates import Provenance
 from apps.resolution.gate import candidates_embed
+from apps.resolution.model_estimation import model_estimate_due
 from apps.resolution.services import entities_resolve
 from apps.review.collective_merges import collective_merges
 from apps.tenants.models import Job, KeyScope
@@ -274,6 +275,7 @@ def _collective(scope: Scope, receipts) -> list[dict]:
     resolution); the merges that made."""
     named = [r.entity_uid for r in receipts
              if r.kind == "entity" and r.action in ("merged", "unchanged")]  # fmt: skip
+    merged = collective_merges(scope, entity_uids=named)
+    model_estimate_due(scope)  # the tenant's model, when it has grown enough
     return [{k: m[k] for k in ("merge_uid", "survivor_uid", "merged_uid", "survivor_name",
-                               "merged_name", "reason")}
-            for m in collective_merges(scope, entity_uids=named)]  # fmt: skip
+                               "merged_name", "reason")} for m in merged]  # fmt: skip

@@ -15,10 +15,11 @@ import uuid
 
 from apps.graph.cypher import ScopedTx
 from apps.resolution.candidates import EntityCandidate
+from apps.resolution.comparisons import MISSING
 from apps.resolution.decision_receipts import weights_of
 from apps.resolution.entity_values import values_with_ties
 from apps.resolution.gate import CONTEXT_PARAMS, PROPOSALS, candidate_words_query, gate_decide
-from apps.resolution.pair_rescoring import PAIR_SIDES, side_pair_scored
+from apps.resolution.pair_rescoring import PAIR_SIDES, side_pair_compared, side_pair_scored
 
 HITS = 10  # entities of the name index per seed
 MAX_SEEDS = 64
@@ -30,23 +31,28 @@ WHERE e.status = 'active'
 RETURN e.uid AS uid, e.name AS name, coalesce(e.aliases, []) AS aliases, e.type AS type,
        e.values_json AS values_json
 """
-# Each seed's hits in the name index, unpaired; both sides of each in one round trip.
-BLOCK_SIDES = (
-    """
+# Each seed's hits in the name index (`unpaired`: neither paired with it nor ruled apart; else
+# only not ruled apart); both sides of each in one round trip.
+_BLOCK = """
 UNWIND $seeds AS seed
 MATCH (a:Entity {tenant: $tenant, uid: seed.uid})
 CALL (seed, a) {
   CALL db.index.fulltext.queryNodes('entity_names', seed.words, {limit: $hits}) YIELD node
   WITH node AS b
   WHERE b <> a AND b.tenant = $tenant AND b.status = 'active'
-    AND NOT EXISTS { (a)-[:SAME_AS]-(b) } AND NOT EXISTS { (a)-[:NOT_SAME]-(b) }
+    AND NOT EXISTS { (a)-[:NOT_SAME]-(b) } %s
   RETURN b
 }"""
-    + PAIR_SIDES
+_BLOCK_RETURN = (
+    PAIR_SIDES
     + """RETURN a.uid AS a, b.uid AS b, left, right, semantic, same_name_count, apart_count,
        model_json
 """
 )
+BLOCK_SIDES = {
+    unpaired: _BLOCK % ("AND NOT EXISTS { (a)-[:SAME_AS]-(b) }" if unpaired else "") + _BLOCK_RETURN
+    for unpaired in (True, False)
+}
 # The pair proposed, unless a concurrent worker paired or ruled it meanwhile (both locked).
 PROPOSE = """
 UNWIND $pairs AS p
@@ -71,7 +77,7 @@ def block_proposals(stx: ScopedTx, *, entity_uids: list[str]) -> list[str]:
     seeds = _seeds(stx, list(dict.fromkeys(u for u in entity_uids if u))[:MAX_SEEDS])
     if not seeds:
         return []
-    rows = stx.run(BLOCK_SIDES, seeds=seeds, hits=HITS, description_embedding=None,
+    rows = stx.run(BLOCK_SIDES[True], seeds=seeds, hits=HITS, description_embedding=None,
                    **CONTEXT_PARAMS)  # fmt: skip
     review_at = float(stx.scope.setting("review_threshold"))
     merge_at = float(stx.scope.setting("merge_threshold"))
@@ -98,6 +104,25 @@ def block_proposals(stx: ScopedTx, *, entity_uids: list[str]) -> list[str]:
     if not pairs:
         return []
     return [r["uid"] for r in stx.run(PROPOSE, pairs=pairs)]
+
+
+def block_levels(stx: ScopedTx, *, entity_uids: list[str]) -> list[dict[str, str]]:
+    """The comparison levels (missing ones left out) of every pair of `entity_uids`' blocks
+    not ruled apart, each pair once: the tenant's own pairs, for model_estimation."""
+    seeds = _seeds(stx, list(dict.fromkeys(entity_uids)))
+    if not seeds:
+        return []
+    rows = stx.run(BLOCK_SIDES[False], seeds=seeds, hits=HITS, description_embedding=None,
+                   **CONTEXT_PARAMS)  # fmt: skip
+    seen: set[frozenset] = set()
+    out = []
+    for row in rows:
+        key = frozenset((row["a"], row["b"]))
+        found = None if key in seen else side_pair_compared(stx, row)
+        seen.add(key)
+        if found is not None:
+            out.append({c.comparison: c.level for c in found[0] if c.level != MISSING})
+    return out
 
 
 def _seeds(stx: ScopedTx, uids: list[str]) -> list[dict]:

@@ -26,7 +26,7 @@ from pathlib import Path
 from apps.resolution.comparisons import MISSING, Compared
 
 PARAMS_PATH = Path(__file__).with_name("match_model_params.json")
-FORBIDDING = {"born": "conflict", "phone": "conflict", "email": "conflict",
+FORBIDDING = {"born": "conflict", "phone": "conflict", "email": "conflict", "role": "conflict",
               "domain": "conflict", "external_id": "conflict"}  # fmt: skip
 # Evidence that is no evidence beyond the name: a type that agrees says nothing of identity.
 NOT_CORROBORATING = {"name", "type"}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from apps.graph.cypher import ScopedTx
+from apps.resolution.comparisons import Compared
 from apps.resolution.comparisons.entity_types import types_may_meet
 from apps.resolution.comparisons.records import RARE_CARRIERS, Record, records_compare
 from apps.resolution.gate import CONTEXT_PARAMS, SIDE_FIELDS, Match, Proposal, match_of
@@ -83,6 +84,17 @@ def side_pair_scored(stx: ScopedTx, row: dict) -> Proposal | None:
     """One row of both sides (`left`, `right`: SIDE_FIELDS; `semantic`, `same_name_count`,
     `apart_count`, `model_json`) scored as the gate would, `right` as the match; None when
     their types may not meet."""
+    found = side_pair_compared(stx, row)
+    if found is None:
+        return None
+    compared, tf_bits = found
+    scored = match_score(compared, name_tf_bits=tf_bits, params=tenant_params(row["model_json"]))
+    return Proposal(match_of(row["right"]), scored)
+
+
+def side_pair_compared(stx: ScopedTx, row: dict) -> tuple[list[Compared], float] | None:
+    """The comparisons of a row's two sides (side_pair_scored) and the bits an identical
+    name's frequency adds; None when their types may not meet."""
     left, right = match_of(row["left"]), match_of(row["right"])
     kind = left.type or right.type or "Object"
     if not types_may_meet(kind, left.type_guessed, right.type or kind, right.type_guessed):
@@ -107,8 +119,7 @@ def side_pair_scored(stx: ScopedTx, row: dict) -> Proposal | None:
         tf_bits = name_tf_adjustment(same_name_count=max(1, others + 1),
                                      entity_count=counts.entities,
                                      distinct_names=counts.names)  # fmt: skip
-    scored = match_score(compared, name_tf_bits=tf_bits, params=tenant_params(row["model_json"]))
-    return Proposal(right, scored)
+    return compared, tf_bits
 
 
 def _fragments(row) -> int:

@@ -54,7 +54,7 @@ RETURN toString(mm.learned_at) AS learned_at
 
 MODEL_READ = """
 OPTIONAL MATCH (mm:MatchModel {model_key: $tenant})
-RETURN mm.params_json AS params_json
+RETURN mm.params_json AS params_json, mm.base_json AS base_json
 """
 
 
@@ -111,7 +111,10 @@ def match_model_learn(scope: Scope, *, progress=None) -> dict:
     confirmed = [evidence_levels(r["evidence"]) for r in rows if r["same"]]
     rejected = [evidence_levels(r["evidence"]) for r in rows if not r["same"]]
     before = match_model_of(scope)
-    learned = params_learned(model_params(), confirmed=confirmed, rejected=rejected,
+    # From the tenant's own estimate when it has one (model_estimation), else the defaults.
+    base_json = cypher.read(scope, MODEL_READ)[0]["base_json"]
+    base = json.loads(base_json) if base_json else model_params()
+    learned = params_learned(base, confirmed=confirmed, rejected=rejected,
                              prior_pairs=float(scope.setting("model_prior_pairs")))  # fmt: skip
     learned_at = match_model_store(scope, learned, confirmed=len(confirmed),
                                    rejected=len(rejected))  # fmt: skip

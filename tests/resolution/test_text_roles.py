@@ -101,7 +101,7 @@ def test_namesakes_with_another_job_employer_and_city_stay_apart(scope):
                  ("Daniel Reyes", "Person"), ("Skyline Air", "Organization"),
                  ("Bergen", "Location"))["Daniel Reyes"]  # fmt: skip
     assert pilot.action in ("created", "pending") and pilot.entity_uid != nurse.entity_uid
-    assert "role different ('pilot' / 'nurse'" in pilot.reason
+    assert "role conflict ('pilot' / 'nurse'" in pilot.reason  # another job: never merged alone
     assert "context conflict" in pilot.reason
 
 
@@ -161,3 +161,17 @@ def test_a_domain_that_spells_one_name_is_never_given_to_another_by_its_sentence
     )
     assert firm.values == {"text:domain": "silverfin-foods.example"}
     assert city.values == {}
+
+
+def test_another_job_forbids_a_persons_automatic_merge_whatever_else_agrees():
+    from apps.resolution.comparisons.records import Record, records_compare
+    from apps.resolution.match_model import match_score
+
+    shared = (("Organization", "Skyline Air"), ("Person", "Ines Duarte"), ("Location", "Bergen"))
+    nurse = Record(("Daniel Reyes",), {"text:role": "nurse"}, "Person", True, shared)
+    pilot = Record(("Daniel Reyes",), {"text:role": "pilot"}, "Person", True, shared)
+    scored = match_score(records_compare("Person", nurse, pilot))
+    assert "role" in scored.forbidden and not scored.may_merge, scored.as_dict()
+    drone = Record(("Helix X2",), {"text:role": "drone"}, "Object", True, shared)
+    pack = Record(("Helix X2",), {"text:role": "battery pack"}, "Object", True, shared)
+    assert "role" not in match_score(records_compare("Object", drone, pack)).forbidden

@@ -22,7 +22,9 @@ from functools import lru_cache
 from unidecode import unidecode
 
 CITY_POPULATION = 100_000
-_PREPOSITIONS = frozenset("in to from near via around outside across".split())
+_PREPOSITIONS = frozenset(
+    "in to from near via around outside across at based hq located lives visiting".split()
+)
 _PLAIN = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}$")
 _BEFORE = re.compile(r"([A-Za-z]+)\s+$")
 _lock = threading.Lock()
@@ -51,8 +53,11 @@ def placed_here(text: str, start: int, end: int) -> bool:
     """Whether the words around text[start:end] say a place stands there."""
     before = text[max(0, start - 30) : start]
     word = _BEFORE.search(before)
-    if word and word.group(1).lower() in _PREPOSITIONS:
+    if word and word.group(1).lower() in _PREPOSITIONS or before.lower().endswith("out of "):
         return True
+    after = text[end : end + 2]
+    if re.search(r"[|,]\s*$", before) and (not after.strip() or after[:1] in ".,;|)\n"):
+        return True  # a field of its own in a note: "IT director | Galway", ", Krakow."
     if before.endswith("(") and text[end : end + 1] == ")":
         return True
     return bool(word and word.group(1).lower() == "the" and text[end : end + 7] == " office")

@@ -21,6 +21,12 @@ from apps.ingestion.extraction import Extraction, LocalRelation, candidates_asse
 from apps.ingestion.extraction.known_names import KnownNames, known_names
 from apps.ingestion.extraction.mention_attributes import TITLES, attributes_read
 from apps.ingestion.extraction.name_types import retyped
+from apps.ingestion.extraction.note_words import (
+    MONTHS,
+    common_word_opening,
+    lead_word_cut,
+    note_word,
+)
 from apps.ingestion.extraction.ontology import SPACY_LABELS, relation_from_phrase
 from apps.ingestion.extraction.place_names import is_city
 from apps.ingestion.given_names import given_name_gender
@@ -96,7 +102,7 @@ class SpacyExtractor:
         doc = parsed if parsed is not None else self.nlp(cased(text))
         spans = [_surface_kept(text, _span(doc, ent)) for ent in doc.ents
                  if ent.label_ in SPACY_LABELS]  # fmt: skip
-        spans = _with_codes(spans, text)
+        spans = _with_hyphenated_names(_with_codes(spans, text), text)
         taken = {i for s in spans for i in range(s.start, s.end)}
         exact = {(s.start, s.end): i for i, s in enumerate(spans)}
         for start, end, surface, name, type_ in self.known.spans(doc) if self.known else ():
@@ -106,8 +112,8 @@ class SpacyExtractor:
                 taken |= set(range(start, end))
                 spans.append(NamedSpan(surface, start, end, type_, name))
         spans += _proper_noun_spans(doc, taken)
-        spans = [r for s in spans if not _legal_form_only(s.surface) and not _note_word(s)
-                 for r in retyped(text, _lead_word_cut(s))]  # fmt: skip
+        spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
+                 for r in retyped(text, lead_word_cut(s)) if not common_word_opening(text, r)]  # fmt: skip
         reading = read_chunk(state, text, sorted(spans, key=lambda s: s.start))
         # Each token inside a mention (names and resolved descriptions) points to its entity.
         owner: dict[int, str] = {}
@@ -162,6 +168,30 @@ def _with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
     return sorted(out, key=lambda s: s.start)
 
 
+# A given name joined by a hyphen and a capitalised surname ("Seo-yeon Bae", "Anne-Marie
+# Dubois"): the small model cuts it at the hyphen and reads "yeon" as a noun.
+_HYPHENATED_NAME = re.compile(
+    r"(?<![\w-])([A-Z][a-z]+-([a-z]+|[A-Z][a-z]+)) ([A-Z][^\W\d_]+)(?![\w-])"
+)
+
+
+def _with_hyphenated_names(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
+    """`spans` with each hyphenated person's name (_HYPHENATED_NAME) whole, in place of the
+    spans inside or across it; the second half of the given name in lower case ("Seo-yeon")
+    or a known given name before the hyphen ("Anne-Marie") says it is a person's."""
+    out = list(spans)
+    for found in _HYPHENATED_NAME.finditer(text):
+        given, second = found.group(1), found.group(2)
+        if not (second.islower() or given_name_gender(given.split("-")[0])):
+            continue
+        start, end = found.span()
+        if any(s.start <= start and end < s.end for s in out):
+            continue  # a longer name holds it
+        out = [s for s in out if not (s.start < end and start < s.end)]
+        out.append(NamedSpan(found.group(0), start, end, "Person"))
+    return sorted(out, key=lambda s: s.start)
+
+
 def _legal_form_only(surface: str) -> bool:
     """'LLC', 'GmbH', 'S.A.': a legal form cut off its name names nothing; nor does a title
     ('CTO', which the small model types an organisation)."""
@@ -206,38 +236,13 @@ def _span(doc, ent) -> NamedSpan:
 
 
 _SEPARATORS = frozenset("- – — | @ / :".split())
-# The abbreviations of business notes, which name nothing ("PO", "EOD", "QBR", "NB"), and the
-# ones that open a place's name in them ("HQ Galway").
-NOTE_WORDS = frozenset(
-    "po rfp rfq eod eow cob qbr it hr am pm eta fyi nb ps cc bcc re fwd kpi roi poc sow nda msa "
-    "sla crm erp tbd tbc asap ooo hq mtg acct ref req pls thx w/e f/up fu nxt yob dob "
-    "todo wip".split()
-)
-_OPENING_WORDS = frozenset(("hq", "nb", "fyi", "ps", "cc", "re", "fwd"))
-_MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
-
-
-def _note_word(span: NamedSpan) -> bool:
-    """A span that is only a note's abbreviation, or a month's ("17-Mar")."""
-    word = span.surface.strip(" .:").casefold()
-    return word in NOTE_WORDS or word in _MONTHS and not span.name
-
-
-def _lead_word_cut(span: NamedSpan) -> NamedSpan:
-    """'HQ Galway', 'NB Kettusalo': the name without the note's word that opens it."""
-    first, _, rest = span.surface.partition(" ")
-    if rest and first.strip(".:").casefold() in _OPENING_WORDS and rest[:1].isupper():
-        start = span.start + len(first) + 1
-        kind = "Location" if first.casefold() == "hq" else span.type
-        return NamedSpan(rest, start, span.end, kind, span.name)
-    return span
 
 
 def _lead_in(token) -> bool:
     """A word that opens a span but is no part of the name: an honorific, a title, '@'."""
     word = token.lower_.rstrip(".")
     return (word in HONORIFICS or word in TITLES or token.text in _SEPARATORS
-            or word in _MONTHS and token.text.endswith("."))  # fmt: skip
+            or word in MONTHS and token.text.endswith("."))  # fmt: skip
 
 
 def _proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:

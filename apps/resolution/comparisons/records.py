@@ -142,6 +142,8 @@ def records_compare(
     role = compare_roles(a.get("role"), b.get("role"))
     if role.level != "different" and found[0].level not in CONTEXT_NAMES:
         role = Compared("role", MISSING)  # a role agreeing beside a name a slip apart: a reviewer's
+    if role.level == "different" and kind == "Person" and other_kind == "Person":
+        role = Compared("role", "conflict", role.detail)  # another job: namesakes, a reviewer's
     if role.level != MISSING and "role" in learned:
         role = Compared("role", role.level, f"{role.detail}, learned from text")
     found.append(role)

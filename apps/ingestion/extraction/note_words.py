@@ -1,0 +1,53 @@
+"""A business note's own words, which name nothing: its abbreviations ("PO", "EOD", "QBR",
+"NB"), a month's short name ("17-Mar"), the word that opens a place's name in it ("HQ Galway"),
+and a common English word capitalised only because it opens a sentence, a line or a field
+("Email:", "- Loop in ...", "Visit: ..."), measured by wordfreq's frequency of the word."""
+
+from __future__ import annotations
+
+from wordfreq import zipf_frequency
+
+from apps.ingestion.working_memory import NamedSpan
+
+MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
+# The abbreviations of business notes, which name nothing ("PO", "EOD", "QBR", "NB"), and the
+# ones that open a place's name in them ("HQ Galway").
+NOTE_WORDS = frozenset(
+    "po rfp rfq eod eow cob qbr it hr am pm eta fyi nb ps cc bcc re fwd kpi roi poc sow nda msa "
+    "sla crm erp tbd tbc asap ooo hq mtg acct ref req pls thx w/e f/up fu nxt yob dob "
+    "todo wip".split()
+)
+_OPENING_WORDS = frozenset(("hq", "nb", "fyi", "ps", "cc", "re", "fwd"))
+
+
+def note_word(span: NamedSpan) -> bool:
+    """A span that is only a note's abbreviation, or a month's ("17-Mar")."""
+    word = span.surface.strip(" .:").casefold()
+    return word in NOTE_WORDS or word in MONTHS and not span.name
+
+
+COMMON_ZIPF = 4.0  # wordfreq's scale: 'email' 4.7, 'loop' 4.3; 'raleigh' 3.6, 'zofia' 2.0
+
+
+def common_word_opening(text: str, span: NamedSpan) -> bool:
+    """A common English word capitalised because it opens a sentence, a line or a note's field
+    ("Email: ...", "- Loop in ...", "Visit: Kaplanoğlu"): no name, unless the tenant's graph knows
+    it or the model or the words after it typed it a person, a firm or a place ("Amazon
+    called.")."""
+    word = span.surface
+    if span.name or span.type not in ("Object", "Event") or " " in word or not word[:1].isupper():
+        return False
+    before = text[: span.start].rstrip(" \t")
+    if before and before[-1] not in "\n.!?:;-–—•*>|(" and not before.endswith(("->", "Re", "Fwd")):
+        return False
+    return zipf_frequency(word.lower(), "en") >= COMMON_ZIPF
+
+
+def lead_word_cut(span: NamedSpan) -> NamedSpan:
+    """'HQ Galway', 'NB Kettusalo': the name without the note's word that opens it."""
+    first, _, rest = span.surface.partition(" ")
+    if rest and first.strip(".:").casefold() in _OPENING_WORDS and rest[:1].isupper():
+        start = span.start + len(first) + 1
+        kind = "Location" if first.casefold() == "hq" else span.type
+        return NamedSpan(rest, start, span.end, kind, span.name)
+    return span
