@@ -1,12 +1,13 @@
-"""Corpora for identity on text, written apart from the service: three generators of short notes
-as agents write them (CRM call notes, narrative field reports, chat and e-mail digests) about
+"""Corpora for identity on text, written apart from the service: four generators of short notes
+as agents write them (CRM call notes, narrative field reports, chat and e-mail digests, meeting
+minutes with e-mail threads and handover notes) about
 fictional people, firms and products, each named in several notes in varied wording, with two
 pairs of namesakes. Their wording and name pools were written without reading the service's
 resolution or extraction code, so that they can judge it rather than echo it.
 
 Each generator is `documents(seed=0, size="default") -> (docs, truths, namesake_pairs)`:
 `Doc.names` maps every surface a document uses for a tracked thing to that thing's key.
-This file holds what the three share: the records, a note builder that keeps those surfaces,
+This file holds what they share: the records, a note builder that keeps those surfaces,
 a planner that decides which things each note names, and `check`, which lists what is wrong.
 """
 
@@ -270,10 +271,11 @@ def product_note(rng, note: Note, truths, key, co, style: Style) -> None:
 
 
 # Last: each generator imports the shared parts above.
-from . import chat_digests, crm_notes, field_reports  # noqa: E402
+from . import chat_digests, crm_notes, field_reports, minutes  # noqa: E402
 
 GENERATORS = {
     "crm": crm_notes.documents,
     "field": field_reports.documents,
     "chat": chat_digests.documents,
+    "minutes": minutes.documents,
 }
