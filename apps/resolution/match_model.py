@@ -11,7 +11,7 @@ Two rules sit above the arithmetic, because no weight should be able to buy them
   forbids an automatic merge, whatever the probability (a typing slip is not a conflict: a
   `close` date or `typo` id is weighed like any level);
 - a name alone never merges: some other comparison must add evidence (weight > 0); a type that
-  agrees is no such evidence.
+  agrees is no such evidence, and where namesakes carry the name, nor is shared context.
 """
 
 from __future__ import annotations
@@ -93,12 +93,21 @@ def name_tf_adjustment(*, same_name_count: int, entity_count: int, distinct_name
     return max(-TF_CAP_BITS, min(TF_CAP_BITS, bits))
 
 
+# When two or more entities the tenant keeps apart carry the name (namesakes), what tells them
+# apart is what one of them is (a date, an identifier, a job, an employer, a city): being named
+# beside the same things, or described alike, corroborates nothing then.
+NOT_TELLING_APART = NOT_CORROBORATING | {"context", "description", "rare_name"}
+
+
 def match_score(
-    comparisons: Sequence[Compared], *, name_tf_bits: float = 0.0, params: dict | None = None
-) -> Scored:
+    comparisons: Sequence[Compared], *, name_tf_bits: float = 0.0, params: dict | None = None,
+    name_shared: bool = False,
+) -> Scored:  # fmt: skip
     """The match probability of two records from their comparisons (records_compare), with
-    `name_tf_bits` (name_tf_adjustment) added when the names are identical."""
+    `name_tf_bits` (name_tf_adjustment) added when the names are identical; `name_shared`: the
+    name is carried by two or more entities kept apart (NOT_TELLING_APART)."""
     params = params or model_params()
+    quiet = NOT_TELLING_APART if name_shared else NOT_CORROBORATING
     prior = params["prior"]
     log_odds = math.log2(prior / (1 - prior))
     parts, forbidden, corroborated = [], [], False
@@ -110,7 +119,7 @@ def match_score(
             weight = max(-DESCRIPTION_CAP_BITS, min(DESCRIPTION_CAP_BITS, weight))
         if FORBIDDING.get(compared.comparison) == compared.level:
             forbidden.append(compared.comparison)
-        if compared.comparison not in NOT_CORROBORATING and weight > 0:
+        if compared.comparison not in quiet and weight > 0:
             corroborated = True
         parts.append(Part(compared, weight))
         log_odds += weight

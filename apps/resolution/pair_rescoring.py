@@ -88,7 +88,9 @@ def side_pair_scored(stx: ScopedTx, row: dict) -> Proposal | None:
     if found is None:
         return None
     compared, tf_bits = found
-    scored = match_score(compared, name_tf_bits=tf_bits, params=tenant_params(row["model_json"]))
+    shared = int(row["same_name_count"]) - 1 - _fragments(row) >= 2  # namesakes beside
+    scored = match_score(compared, name_tf_bits=tf_bits, params=tenant_params(row["model_json"]),
+                         name_shared=shared)  # fmt: skip
     return Proposal(match_of(row["right"]), scored)
 
 

@@ -175,3 +175,18 @@ def test_another_job_forbids_a_persons_automatic_merge_whatever_else_agrees():
     drone = Record(("Helix X2",), {"text:role": "drone"}, "Object", True, shared)
     pack = Record(("Helix X2",), {"text:role": "battery pack"}, "Object", True, shared)
     assert "role" not in match_score(records_compare("Object", drone, pack)).forbidden
+
+
+def test_where_namesakes_carry_a_name_shared_context_alone_merges_nothing():
+    from apps.resolution.comparisons.records import Record, records_compare
+    from apps.resolution.match_model import match_score
+
+    shared = (("Organization", "Skyline Air"), ("Person", "Ines Duarte"))
+    bare = Record(("Daniel Reyes",), {}, "Person", True, shared)
+    known = Record(("Daniel Reyes",), {"text:role": "pilot"}, "Person", True, shared)
+    compared = records_compare("Person", bare, known)
+    assert match_score(compared).may_merge  # one carrier: the context corroborates
+    alone = match_score(compared, name_shared=True)
+    assert not alone.may_merge and alone.probability == match_score(compared).probability
+    told = Record(("Daniel Reyes",), {"text:role": "pilot"}, "Person", True, shared)
+    assert match_score(records_compare("Person", told, known), name_shared=True).may_merge
