@@ -117,6 +117,11 @@ def run_set(set_name: str, args) -> dict:
                     if r.get("kind") == "entity":
                         print(f"    {r['action']:9} {r['name']!r} -> {r.get('matched_name')!r} "
                               f"{r['reason'][:args.receipts]}")  # fmt: skip
+        if args.reresolve:  # what the job of POST /api/v1/resolution/reresolve does
+            from apps.review.tenant_reresolution import tenant_reresolve
+
+            done = tenant_reresolve(scope)
+            print(f"  re-resolved: {done['passes']} passes, {done['merges']} merges")
         mentions = cypher.read(scope, MENTIONS)
         pending = cypher.read(scope, PENDING)
         merges = cypher.read(scope, MERGES)
@@ -229,6 +234,8 @@ def main() -> None:
     parser.add_argument("--shuffle", type=int, default=0,
                         help="0: post in generated order; N: shuffled with random.Random(N)")  # fmt: skip
     parser.add_argument("--show", type=int, default=0, help="print the first N documents")
+    parser.add_argument("--reresolve", action="store_true",
+                        help="re-resolve the whole tenant after the last document (the job)")  # fmt: skip
     parser.add_argument("--splits", action="store_true", help="list true entities left split")
     parser.add_argument("--wrong", action="store_true",
                         help="list entities holding two true entities, with why they merged")  # fmt: skip

@@ -18,5 +18,6 @@ class ReviewConfig(AppConfig):
                         "COUNT { MATCH (:Entity {tenant: $tenant})-[r:SAME_AS {status: 'pending'}]->() }",
                     ),
                 ),
+                job_labels=(("resolution.reresolve", "Entities re-resolved"),),
             )
         )

@@ -11,6 +11,7 @@ from rest_framework.views import APIView
 from apps.resolution import auto_merges
 from apps.review import services, suspect_merges
 from apps.review.api import UID_PATH, ReviewDecisionApi
+from apps.review.tenant_reresolution import tenant_reresolve_queue
 from apps.tenants.api import JobAcceptedOut, job_accepted
 from apps.tenants.models import KeyScope
 from memoryproject.api_errors import NotFoundError, StrictSerializer
@@ -157,3 +158,15 @@ class SuspectRescoreApi(RecordsRefusals, APIView):
             StrictSerializer(data=request.data).is_valid(raise_exception=True)
         job = auto_merges.auto_merges_rescore_queue(request.auth)
         return job_accepted(job)
+
+
+class ReresolveApi(RecordsRefusals, APIView):
+    required_scope = KeyScope.REVIEW
+
+    @extend_schema(request=None, responses={202: JobAcceptedOut},
+                   summary="Queue re-resolution of every entity of the tenant (blocks searched "
+                           "again, pairs scored again with what both sides know now)")  # fmt: skip
+    def post(self, request):
+        if request.data:
+            StrictSerializer(data=request.data).is_valid(raise_exception=True)
+        return job_accepted(tenant_reresolve_queue(request.auth))

@@ -28,6 +28,7 @@ api_urlpatterns = [
     path("reviews/<str:uid>/reject", api.ReviewRejectApi.as_view(), name="api-review-reject"),
     path("merges/<str:uid>/undo", api.MergeUndoApi.as_view(), name="api-merge-undo"),
     path("suspect-merges", suspect_api.SuspectListApi.as_view(), name="api-suspect-merges"),
+    path("resolution/reresolve", suspect_api.ReresolveApi.as_view(), name="api-reresolve"),
     path(
         "suspect-merges/rescore",
         suspect_api.SuspectRescoreApi.as_view(),

@@ -216,6 +216,7 @@ def test_every_operation_that_queues_a_job_answers_the_same_202(agent):
          f"/api/v1/kinds/{ROOM['name']}/rows-from-entries", None),
         ("/api/v1/match-model/learn", "/api/v1/match-model/learn", None),
         ("/api/v1/suspect-merges/rescore", "/api/v1/suspect-merges/rescore", None),
+        ("/api/v1/resolution/reresolve", "/api/v1/resolution/reresolve", None),
         ("/api/v1/users/{user}/sessions/{sid}/messages:import",
          "/api/v1/users/ann/sessions/s1/messages:import", {"messages": [message]}),
         ("/api/v1/erasures", "/api/v1/erasures", {"user": "ann"}),
