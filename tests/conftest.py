@@ -4,6 +4,7 @@ tests never see each other's data. Everything runs against the real services."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -134,40 +135,132 @@ def child_database_env() -> dict[str, str]:
     return {"SQLITE_PATH": str(database["NAME"])}
 
 
-@pytest.fixture
-def celery_worker(transactional_db):
-    """Starts `celery worker` as a separate process on the configured broker (Redis in CI,
-    SQLAlchemy-on-SQLite locally), reading the test database file and the test Neo4j."""
-    env = {**os.environ, **child_database_env(), "CELERY_TASK_ALWAYS_EAGER": "false"}
-    log = open(Path(settings.DATA_DIR) / "test-worker.log", "ab")  # noqa: SIM115
-    concurrency = os.environ.get("TEST_WORKER_CONCURRENCY", "2")
-    proc = subprocess.Popen(
-        [
-            sys.executable, "-m", "celery", "-A", "memoryproject", "worker",
-            "--loglevel=INFO", f"--concurrency={concurrency}", "--pool=prefork",
-            "--without-gossip", "--without-mingle", "--without-heartbeat",
-            "-Q", settings.CELERY_TASK_DEFAULT_QUEUE,
-        ],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-    )  # fmt: skip
-    _purge_queue()
-    time.sleep(1.0)
-    yield proc
-    proc.terminate()
-    try:
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-    log.close()
+WORKER_LOG = "test-worker.log"
+# A task's lines in the worker's log: one when it is received (also one waiting for its countdown),
+# one when it ends.
+TASK_LINE = re.compile(
+    r"Task [\w.]+\[([0-9a-f-]{36})\] (received|succeeded|raised|retry|ignored|rejected|failed)"
+)
 
 
-def _purge_queue() -> None:
+class SharedCeleryWorker:
+    """One `celery worker` process for the session (loading the models takes 10-30 s on two
+    cores), consuming a queue of its own that tasks are routed to only while a worker test runs:
+    the tasks other tests queue are never run by it. After each test it is idle or restarted, so
+    no task of one test runs in another."""
+
+    def __init__(self) -> None:
+        self.queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-worker"
+        self.proc: subprocess.Popen | None = None
+        self.concurrency = ""
+        self.log_path = Path(settings.DATA_DIR) / WORKER_LOG
+        self.log = None
+
+    def running(self, concurrency: str) -> subprocess.Popen:
+        if self.proc is not None and (self.proc.poll() is not None
+                                      or self.concurrency != concurrency):  # fmt: skip
+            self.stop()
+        if self.proc is None:
+            self.start(concurrency)
+        return self.proc
+
+    def start(self, concurrency: str) -> None:
+        env = {**os.environ, **child_database_env(), "CELERY_TASK_ALWAYS_EAGER": "false",
+               "CELERY_QUEUE": self.queue}  # fmt: skip
+        queue_purge(self.queue)
+        self.log = open(self.log_path, "ab")  # noqa: SIM115
+        self.concurrency = concurrency
+        self.proc = subprocess.Popen(
+            [
+                sys.executable, "-m", "celery", "-A", "memoryproject", "worker",
+                "--loglevel=INFO", f"--concurrency={concurrency}", "--pool=prefork",
+                "--without-gossip", "--without-mingle", "--without-heartbeat",
+                "-Q", self.queue,
+            ],
+            cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+
+    def stop(self) -> None:
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+        self.proc = self.log = None
+
+    def log_offset(self) -> int:
+        return self.log_path.stat().st_size if self.log_path.exists() else 0
+
+    def idle_since(self, offset: int) -> bool:
+        """Every task the worker received since `offset` in its log has ended."""
+        with open(self.log_path, "rb") as log:
+            log.seek(offset)
+            text = log.read().decode("utf-8", "replace")
+        open_tasks = 0
+        for match in TASK_LINE.finditer(text):
+            open_tasks += 1 if match.group(2) == "received" else -1
+        return open_tasks <= 0
+
+    def settle(self, offset: int, timeout: float = 15.0) -> None:
+        """Until the worker ran every task it took since `offset`; one still running or waiting
+        for its countdown after `timeout` goes with a restarted worker. Then its queue is
+        emptied of what no process took."""
+        if self.proc is None:
+            return
+        deadline = time.monotonic() + timeout
+        while not self.idle_since(offset):
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                self.stop()
+                break
+            time.sleep(0.1)
+        queue_purge(self.queue)
+
+
+def queue_purge(queue: str) -> None:
     from memoryproject.celery import app
 
+    with app.connection_for_write() as connection:
+        app.amqp.TaskConsumer(connection, queues=[app.amqp.queues[queue]]).purge()
+
+
+@pytest.fixture(scope="session")
+def shared_celery_worker(django_db_setup):
+    worker = SharedCeleryWorker()
+    yield worker
+    worker.stop()
+
+
+@pytest.fixture
+def celery_worker(transactional_db, shared_celery_worker):
+    """A real `celery worker` process (TEST_WORKER_CONCURRENCY processes, 2 by default) on the
+    configured broker (Redis in CI, SQLAlchemy-on-SQLite locally), reading the test database
+    and the test Neo4j, and running the tasks this test queues (and those its tasks queue)."""
+    from memoryproject.celery import app
+
+    worker = shared_celery_worker
+    proc = worker.running(os.environ.get("TEST_WORKER_CONCURRENCY", "2"))
+    queue_purge(settings.CELERY_TASK_DEFAULT_QUEUE)  # what tests without a worker queued
+    offset = worker.log_offset()
+    default_queue = app.conf.task_default_queue
+    app.conf.task_default_queue = worker.queue  # read by the router at each send
     try:
-        app.control.purge()
-    except Exception:  # noqa: BLE001 - an empty or fresh broker has nothing to purge
-        pass
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("CELERY_QUEUE", worker.queue)  # for a process the test starts
+            yield proc
+    finally:
+        app.conf.task_default_queue = default_queue
+    worker.settle(offset)
+
+
+@pytest.fixture
+def fresh_celery_worker(shared_celery_worker, celery_worker):
+    """`celery_worker` started anew for this test (its log begins with a new banner)."""
+    shared_celery_worker.stop()
+    return shared_celery_worker.running(os.environ.get("TEST_WORKER_CONCURRENCY", "2"))
 
 
 def wait_for(predicate, *, timeout: float = 120.0, interval: float = 0.3, message: str = ""):

@@ -64,8 +64,7 @@ def broker_bodies() -> list[str]:
     return [_decoded(payload) for (payload,) in rows]
 
 
-def test_an_erased_user_is_not_named_in_the_broker(monkeypatch, request, make_tenant):
-    monkeypatch.setenv("TEST_WORKER_CONCURRENCY", "1")
+def test_an_erased_user_is_not_named_in_the_broker(request, make_tenant):
     request.getfixturevalue("celery_worker")
     scope = scope_for(make_tenant())
     user = f"erin-{uuid.uuid4().hex[:8]}"

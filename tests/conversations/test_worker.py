@@ -23,15 +23,7 @@ def embedded(scope) -> dict:
     )[0]
 
 
-@pytest.fixture
-def one_worker_process(monkeypatch, request):
-    # One pool process: on a small shared machine two processes loading the model at once
-    # take minutes.
-    monkeypatch.setenv("TEST_WORKER_CONCURRENCY", "1")
-    return request.getfixturevalue("celery_worker")
-
-
-def test_worker_embeds_sums_up_and_erases(one_worker_process, make_tenant):
+def test_worker_embeds_sums_up_and_erases(celery_worker, make_tenant):
     tenant = make_tenant(summarize_waiting=5, summary_keep_last=3)
     scope = scope_for(tenant)
     for i in range(1, 12):

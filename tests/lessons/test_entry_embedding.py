@@ -89,8 +89,7 @@ def test_another_tenants_entries_are_never_found(make_tenant, make_api_client):
 
 @pytest.mark.worker
 @pytest.mark.django_db(transaction=True)
-def test_a_real_worker_embeds_recorded_entries(monkeypatch, request, make_tenant):
-    monkeypatch.setenv("TEST_WORKER_CONCURRENCY", "1")
+def test_a_real_worker_embeds_recorded_entries(request, make_tenant):
     request.getfixturevalue("celery_worker")
     scope = scope_for(make_tenant())
     episode_with(scope, NIGHT)

@@ -48,7 +48,7 @@ def test_the_web_process_serves_and_queues_a_document_without_loading_spacy(tena
 
 @pytest.mark.worker
 @pytest.mark.slow
-def test_a_worker_process_loads_the_models_when_it_starts_before_any_task(celery_worker):
+def test_a_worker_process_loads_the_models_when_it_starts_before_any_task(fresh_celery_worker):
     # No task is sent: the worker's processes load both models on their own at start.
     log = Path(settings.DATA_DIR) / "test-worker.log"
 
