@@ -334,7 +334,6 @@ def proposals_score(stx: ScopedTx, candidate: EntityCandidate, claim: KeyClaim,
     sole = stx.scope.setting("sole_name_merges") == 1 and records.sole_carrier(  # tenant's switch
         candidate.name, claim.same_name_count,
         [m.name for m in matches_scored(candidate, claim, matches, limit=None)])  # fmt: skip
-    shared = claim.same_name_count >= 2  # namesakes carry it: context tells them not apart
     for match in [m for m in matches_scored(candidate, claim, matches) if only in (None, m.uid)]:
         theirs = Record(match.names, match.values, match.type or candidate.type,
                         match.type_guessed, match.context)  # fmt: skip
@@ -343,13 +342,12 @@ def proposals_score(stx: ScopedTx, candidate: EntityCandidate, claim: KeyClaim,
                                    sole=sole)  # fmt: skip
         if compared[0].level == "exact" and tf_bits is None:
             counts = type_name_counts(stx, candidate.type)
-            tf_bits = name_tf_adjustment(
-                same_name_count=max(1, claim.same_name_count),
-                entity_count=counts.entities,
-                distinct_names=counts.names,
-            )
+            tf_bits = name_tf_adjustment(same_name_count=max(1, claim.same_name_count),
+                                         entity_count=counts.entities,
+                                         distinct_names=counts.names)  # fmt: skip
         scored.append(Proposal(match, match_score(compared, name_tf_bits=tf_bits or 0.0,
-                                                  params=params, name_shared=shared)))  # fmt: skip
+                                                  params=params,  # namesakes carry it:
+                                                  name_shared=claim.same_name_count >= 2)))  # fmt: skip
     scored.sort(key=lambda p: (-p.probability, p.match.uid))
     return scored
 

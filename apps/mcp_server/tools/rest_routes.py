@@ -38,6 +38,7 @@ ROUTES = {
     ("api-cluster-decision", "post"): "decide_cluster",
     ("api-cluster-undo", "post"): "undo_cluster_decision",
     ("api-suspect-rescore", "post"): "rescore_suspect_merges",
+    ("api-reresolve", "post"): "reresolve_entities",
     ("api-suspect-keep", "post"): "keep_suspect_merge",
     ("api-suspect-undo", "post"): "undo_suspect_merge",
     ("api-match-model-learn", "post"): "learn_match_model",
