@@ -322,20 +322,14 @@ def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> 
             stated = argument_span(text, *event.span())
             if stated:
                 arguments.append(stated)
-    types = {m.name: t for m in mentions for t in [_type_now(state, m)] if t}
-    mentions = [m if types.get(m.name, m.type) == m.type or m.via == "reference"
-                else LocalMention(m.surface, m.start, m.end, m.name, types[m.name], m.via)
+    # A name a later mention showed to be a person's (_canonical) is a person in every mention.
+    people = {m.name for m in mentions if m.type == "Person" and m.via != "reference"}
+    mentions = [LocalMention(m.surface, m.start, m.end, m.name, "Person", m.via)
+                if m.type == "Object" and m.name in people and m.via != "reference" else m
                 for m in mentions]  # fmt: skip
     reading = _cataphora(mentions, references)
     reading.arguments = [_about(a, reading.mentions) for a in arguments]
     return reading
-
-
-def _type_now(state: ShortTermState, mention: LocalMention) -> str | None:
-    """The type the state holds now for a mention's entity, when it changed since (above)."""
-    active = getattr(state, "active", ())
-    return next((e.type for e in active if e.name == mention.name and e.type != mention.type
-                 and mention.type == "Object" and e.type == "Person"), None)  # fmt: skip
 
 
 def _about(argument: ArgumentSpan, mentions: list[LocalMention]) -> ArgumentSpan:
