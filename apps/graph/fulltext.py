@@ -5,6 +5,10 @@ import re
 
 _SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/]|&&|\|\|)')
 _WORD = re.compile(r"\w+", re.UNICODE)
+# Two edits' automaton costs Lucene ~2 ms a term to build, one edit a fifth of that: the gate's
+# searches (many terms per chunk) keep two for long words only, where one typo and one variant
+# letter meet more often; a person typing a search keeps two everywhere ("okaf" finds Okafor).
+LONG_WORD = 8
 # English function words (the common stop-word list of NLTK): in a search of free text by its
 # words they match nearly everything, so a ranking by them is noise; names and content words
 # are what a search by words adds to a search by meaning.
@@ -22,17 +26,24 @@ while who whom why will with would you your yours yourself yourselves s t d ll m
 
 
 def fulltext_terms(
-    text: str, *, fuzzy: bool = False, max_terms: int = 16, content_only: bool = False
+    text: str,
+    *,
+    fuzzy: bool = False,
+    one_edit_below: int = 0,
+    max_terms: int = 16,
+    content_only: bool = False,
 ) -> str:
     """Words of `text` as an OR query of escaped terms ('' when it has no word characters).
-    `fuzzy` adds Lucene's ~ edit-distance operator to words of four letters or more;
-    `content_only` leaves out STOP_WORDS."""
+    `fuzzy` adds Lucene's edit-distance operator to words of four letters or more: two edits,
+    one for words shorter than `one_edit_below` (a transposition counts one); `content_only`
+    leaves out STOP_WORDS."""
     words = _WORD.findall(text.lower())
     words = [w for w in words if not (content_only and w in STOP_WORDS)][:max_terms]
     terms = []
     for word in words:
         escaped = _SPECIAL.sub(r"\\\1", word)
-        terms.append(f"{escaped}~" if fuzzy and len(word) >= 4 else escaped)
+        edits = "" if not fuzzy or len(word) < 4 else "~1" if len(word) < one_edit_below else "~"
+        terms.append(escaped + edits)
     return " OR ".join(terms)
 
 

@@ -18,8 +18,19 @@ from apps.resolution.candidates import EntityCandidate
 from apps.resolution.comparisons import MISSING
 from apps.resolution.decision_receipts import weights_of
 from apps.resolution.entity_values import values_with_ties
-from apps.resolution.gate import CONTEXT_PARAMS, PROPOSALS, candidate_words_query, gate_decide
-from apps.resolution.pair_rescoring import PAIR_SIDES, side_pair_compared, side_pair_scored
+from apps.resolution.gate import (
+    CONTEXT_PARAMS,
+    PROPOSALS,
+    SIDE_FIELDS,
+    candidate_words_query,
+    gate_decide,
+)
+from apps.resolution.pair_rescoring import (
+    MODEL_JSON,
+    PAIR_FIGURES,
+    side_pair_compared,
+    side_pair_scored,
+)
 
 HITS = 10  # entities of the name index per seed
 MAX_SEEDS = 64
@@ -32,7 +43,8 @@ RETURN e.uid AS uid, e.name AS name, coalesce(e.aliases, []) AS aliases, e.type 
        e.values_json AS values_json
 """
 # Each seed's hits in the name index (`unpaired`: neither paired with it nor ruled apart; else
-# only not ruled apart); both sides of each in one round trip.
+# only not ruled apart) with what depends on the pair; the sides are read apart (SIDES), once
+# per entity: a seed meets up to HITS entities and a hit several seeds.
 _BLOCK = """
 UNWIND $seeds AS seed
 MATCH (a:Entity {tenant: $tenant, uid: seed.uid})
@@ -42,17 +54,22 @@ CALL (seed, a) {
   WHERE b <> a AND b.tenant = $tenant AND b.status = 'active'
     AND NOT EXISTS { (a)-[:NOT_SAME]-(b) } %s
   RETURN b
-}"""
-_BLOCK_RETURN = (
-    PAIR_SIDES
-    + """RETURN a.uid AS a, b.uid AS b, left, right, semantic, same_name_count, apart_count,
-       model_json
-"""
-)
-BLOCK_SIDES = {
-    unpaired: _BLOCK % ("AND NOT EXISTS { (a)-[:SAME_AS]-(b) }" if unpaired else "") + _BLOCK_RETURN
+}
+RETURN a.uid AS a, b.uid AS b, """
+BLOCK_HITS = {
+    unpaired: _BLOCK % ("AND NOT EXISTS { (a)-[:SAME_AS]-(b) }" if unpaired else "") + PAIR_FIGURES
     for unpaired in (True, False)
 }
+SIDES = (
+    """
+UNWIND $uids AS uid
+MATCH (e:Entity {tenant: $tenant, uid: uid})
+WITH collect({"""
+    + SIDE_FIELDS
+    + "}) AS sides\nRETURN sides, "
+    + MODEL_JSON
+    + " AS model_json\n"
+)
 # The pair proposed, unless a concurrent worker paired or ruled it meanwhile (both locked).
 PROPOSE = """
 UNWIND $pairs AS p
@@ -77,8 +94,7 @@ def block_proposals(stx: ScopedTx, *, entity_uids: list[str]) -> list[str]:
     seeds = _seeds(stx, list(dict.fromkeys(u for u in entity_uids if u))[:MAX_SEEDS])
     if not seeds:
         return []
-    rows = stx.run(BLOCK_SIDES[True], seeds=seeds, hits=HITS, description_embedding=None,
-                   **CONTEXT_PARAMS)  # fmt: skip
+    rows = _block_rows(stx, seeds, unpaired=True)
     review_at = float(stx.scope.setting("review_threshold"))
     merge_at = float(stx.scope.setting("merge_threshold"))
     seen: set[frozenset] = set()
@@ -112,8 +128,7 @@ def block_levels(stx: ScopedTx, *, entity_uids: list[str]) -> list[dict[str, str
     seeds = _seeds(stx, list(dict.fromkeys(entity_uids)))
     if not seeds:
         return []
-    rows = stx.run(BLOCK_SIDES[False], seeds=seeds, hits=HITS, description_embedding=None,
-                   **CONTEXT_PARAMS)  # fmt: skip
+    rows = _block_rows(stx, seeds, unpaired=False)
     seen: set[frozenset] = set()
     out = []
     for row in rows:
@@ -127,7 +142,7 @@ def block_levels(stx: ScopedTx, *, entity_uids: list[str]) -> list[dict[str, str
 
 def _seeds(stx: ScopedTx, uids: list[str]) -> list[dict]:
     """Each active seed with its name index query (the gate's, as for a candidate of its names,
-    type and values)."""
+    type and values, its words exact)."""
     if not uids:
         return []
     out = []
@@ -135,7 +150,25 @@ def _seeds(stx: ScopedTx, uids: list[str]) -> list[dict]:
         values = values_with_ties(row["values_json"], None)
         candidate = EntityCandidate(row["name"], row["type"] or "Object",
                                     aliases=tuple(row["aliases"]), values=values)  # fmt: skip
-        words = candidate_words_query(stx.scope.tenant, candidate)
+        # Words exact: the gate searched these names fuzzily when it first met them, and the
+        # blocking keys (phonetic codes) still meet a misspelling; 8x cheaper in Neo4j.
+        words = candidate_words_query(stx.scope.tenant, candidate, fuzzy=False)
         if words:
             out.append({"uid": row["uid"], "words": words})
     return out
+
+
+def _block_rows(stx: ScopedTx, seeds: list[dict], *, unpaired: bool) -> list[dict]:
+    """The seeds' block pairs as side_pair_scored reads them (`left`, `right`, `semantic`,
+    `same_name_count`, `apart_count`, `model_json`)."""
+    hits = stx.run(BLOCK_HITS[unpaired], seeds=seeds, hits=HITS)
+    if not hits:
+        return []
+    uids = list(dict.fromkeys(u for h in hits for u in (h["a"], h["b"])))
+    found = stx.run(SIDES, uids=uids, description_embedding=None, **CONTEXT_PARAMS)[0]
+    sides = {side["uid"]: side for side in found["sides"]}
+    return [
+        {**h, "left": sides[h["a"]], "right": sides[h["b"]], "model_json": found["model_json"]}
+        for h in hits
+        if h["a"] in sides and h["b"] in sides
+    ]

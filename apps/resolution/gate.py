@@ -21,7 +21,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from apps.graph.cypher import ScopedTx
-from apps.graph.fulltext import entity_words_query, fulltext_terms
+from apps.graph.fulltext import LONG_WORD, entity_words_query, fulltext_terms
 from apps.resolution.blocking_keys import blocking_keys
 from apps.resolution.candidate_vectors import (  # noqa: F401 (callers embed through the gate)
     candidates_and_texts_embed,
@@ -288,10 +288,10 @@ def _claim_of(row: dict) -> KeyClaim:
     )
 
 
-def candidate_words_query(tenant: str, candidate: EntityCandidate) -> str:
-    """The name index's query for a candidate: its names' words (fuzzy), an organisation's
-    acronym, its blocking keys."""
-    words = fulltext_terms(" ".join(candidate.names), fuzzy=True)
+def candidate_words_query(tenant: str, candidate: EntityCandidate, *, fuzzy: bool = True) -> str:
+    """The name index's query for a candidate: its names' words (fuzzy unless told not: a
+    fuzzy term costs Lucene ~2 ms to build), an organisation's acronym, its blocking keys."""
+    words = fulltext_terms(" ".join(candidate.names), fuzzy=fuzzy, one_edit_below=LONG_WORD)
     short = acronym(candidate.name) if candidate.type in ("Organization", "Object") else ""
     if words and short:
         words += " OR " + fulltext_terms(short)

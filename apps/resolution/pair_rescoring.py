@@ -17,6 +17,18 @@ from apps.resolution.match_model import match_score, name_tf_adjustment
 from apps.resolution.name_frequency import type_name_counts
 from apps.resolution.tenant_model import tenant_params
 
+# What depends on the pair itself (a, b bound): the two descriptions' cosine and how many
+# active entities carry a's name, in all and apart from the pair and its pending fragments.
+PAIR_FIGURES = """CASE WHEN a.description_embedding IS NULL OR b.description_embedding IS NULL THEN null
+            ELSE 2 * vector.similarity.cosine(a.description_embedding,
+                                              b.description_embedding) - 1 END AS semantic,
+       COUNT { MATCH (x:Entity {tenant: $tenant, norm_name: a.norm_name})
+               WHERE x.type = a.type AND x.status = 'active' } AS same_name_count,
+       COUNT { MATCH (x:Entity {tenant: $tenant, norm_name: a.norm_name})
+               WHERE x.type = a.type AND x.status = 'active' AND x <> a AND x <> b
+                 AND NOT EXISTS { (x)-[:SAME_AS {status: 'pending'}]-(a) }
+                 AND NOT EXISTS { (x)-[:SAME_AS {status: 'pending'}]-(b) } } AS apart_count"""
+MODEL_JSON = "COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]"
 # Both sides of a pair (a, b bound), scored by side_pair_scored: the semantic part of SIDE_FIELDS
 # is asked with no vector (null) and the two descriptions' cosine read beside.
 PAIR_SIDES = (
@@ -27,17 +39,11 @@ CALL (a) { WITH a AS e RETURN {"""
 CALL (b) { WITH b AS e RETURN {"""
     + SIDE_FIELDS
     + """} AS right }
-WITH *, CASE WHEN a.description_embedding IS NULL OR b.description_embedding IS NULL THEN null
-            ELSE 2 * vector.similarity.cosine(a.description_embedding,
-                                              b.description_embedding) - 1 END AS semantic,
-       COUNT { MATCH (x:Entity {tenant: $tenant, norm_name: a.norm_name})
-               WHERE x.type = a.type AND x.status = 'active' } AS same_name_count,
-       COUNT { MATCH (x:Entity {tenant: $tenant, norm_name: a.norm_name})
-               WHERE x.type = a.type AND x.status = 'active' AND x <> a AND x <> b
-                 AND NOT EXISTS { (x)-[:SAME_AS {status: 'pending'}]-(a) }
-                 AND NOT EXISTS { (x)-[:SAME_AS {status: 'pending'}]-(b) } } AS apart_count,
-       COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
-         AS model_json
+WITH *, """
+    + PAIR_FIGURES
+    + ",\n       "
+    + MODEL_JSON
+    + """ AS model_json
 """
 )
 # The pending pairs of the given entities, both sides in one round trip.

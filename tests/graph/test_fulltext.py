@@ -14,6 +14,11 @@ def test_fuzzy_marks_long_words_only():
     assert fulltext_terms("Holmes at home", fuzzy=True) == "holmes~ OR at OR home~"
 
 
+def test_the_gate_allows_short_words_one_edit_and_long_words_two():
+    terms = fulltext_terms("Lindqvist Okafor at home", fuzzy=True, one_edit_below=8)
+    assert terms == "lindqvist~ OR okafor~1 OR at OR home~1"
+
+
 def test_empty_text_gives_empty_query():
     assert fulltext_terms("?!") == ""
 
