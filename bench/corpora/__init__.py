@@ -271,11 +271,12 @@ def product_note(rng, note: Note, truths, key, co, style: Style) -> None:
 
 
 # Last: each generator imports the shared parts above.
-from . import chat_digests, crm_notes, field_reports, minutes  # noqa: E402
+from . import agent_memos, chat_digests, crm_notes, field_reports, minutes  # noqa: E402
 
 GENERATORS = {
     "crm": crm_notes.documents,
     "field": field_reports.documents,
     "chat": chat_digests.documents,
     "minutes": minutes.documents,
+    "memos": agent_memos.documents,
 }
