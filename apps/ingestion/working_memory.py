@@ -22,7 +22,7 @@ from typing import Protocol
 from apps.graph.nodes import ENTITY_TYPES
 from apps.ingestion.arguments import ArgumentSpan, argument_span
 from apps.ingestion.chunking import OutlineEntry
-from apps.ingestion.given_names import opens_with_given_name
+from apps.ingestion.given_names import given_name_gender, opens_with_given_name
 from apps.resolution.comparisons.organisation_names import acronym
 
 # Definite descriptions and the entity type they point back to.
@@ -159,7 +159,9 @@ class WorkingMemory:
                 wanted < tokens and type in ("Person", "Organization", "Object")
             ):
                 return entity
-            if short and type != "Person" and acronym(entity.name) == short:
+            # A person's initials ("RV to send the quote") name them when two or three letters
+            # match someone this document named; a longer run of capitals is a firm's or a thing's.
+            if short and (type != "Person" or len(short) <= 3) and acronym(entity.name) == short:
                 return entity
         return None
 
@@ -379,12 +381,21 @@ def _canonical(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
         if other in ("Person", "Object") and _name_words(found.name)[-1:] == [word]:
             return found, other
         # A speaker or a colleague named by a first name ("Kenji" after "Kenji Mbeki").
-        # Not a place: "Paris" after "Paris Hilton" stays the city.
-        if other == "Person" and type_ != "Location" and _name_words(found.name)[:1] == [word]:
+        # Not a place: "Paris" after "Paris Hilton" stays the city; a given name that is no
+        # city ("Kavitha", which the small model often types a place) is the person's.
+        if (other == "Person" and _name_words(found.name)[:1] == [word]
+                and (type_ != "Location" or _given_not_city(given.strip()))):  # fmt: skip
             return found, other
         if _ACRONYM.match(given.strip()) and acronym(found.name) == word:
             return found, other
     return None, type_
+
+
+def _given_not_city(word: str) -> bool:
+    # Imported here: the extraction package imports this module.
+    from apps.ingestion.extraction.place_names import is_city
+
+    return given_name_gender(word) is not None and not is_city(word)
 
 
 def _name_words(name: str) -> list[str]:

@@ -42,6 +42,20 @@ RELATION_WORDS = frozenset(
     "cousin sister brother wife husband son daughter mother father boss peer counterpart guest "
     "visitor member fan user person man woman guy lady people".split()
 )
+# The head words of jobs as notes write them (a role phrase ends in one, or is one: 'COO').
+ROLE_HEADS = frozenset(
+    "director manager officer lead head chief engineer analyst inspector chemist consultant "
+    "specialist coordinator architect buyer accountant administrator nurse scientist developer "
+    "designer president founder cofounder co-founder planner supervisor technician geologist "
+    "economist editor researcher professor lecturer teacher physician doctor surgeon lawyer "
+    "counsel attorney paralegal pharmacist agronomist surveyor auditor controller treasurer "
+    "recruiter strategist advisor adviser associate assistant secretary clerk foreman owner "
+    "ceo cto cfo coo cio cmo cso cpo vp svp evp md gm pm intern trainee executive representative "
+    "rep salesperson marketer journalist pilot mechanic electrician operator dispatcher "
+    "biologist physicist statistician programmer photographer curator librarian".split()
+)
+# Most job nouns not listed still end like one ("beekeeper", "welder", "machinist").
+_JOB_ENDING = re.compile(r"(?:er|or|ist|ian|eer|ant|ent|ive)s?$")
 _DETERMINERS = ("the", "a", "an", "its", "their")
 _APPOSITION = re.compile(r"^\s*,\s+(?:the|a|an|its|their)\s+")
 _COPULA = re.compile(r"^\s+(?:is|was)\s+(?:a|an|the)\s+")
@@ -85,3 +99,11 @@ def roles_in(text: str, spans) -> str:
         if role:
             return role
     return ""
+
+
+def job_shaped(role: str) -> bool:
+    """Whether each role of `role` ('; ' between) ends in a job's head word or a job noun's
+    ending: what a parse misread ('sheet' of "HR sheet: X", 'chase' of "X to chase ...") is
+    not a job, and two such readings must not keep one person apart."""
+    heads = [r.split()[-1] for r in str(role).casefold().split(";") if r.split()]
+    return bool(heads) and all(h in ROLE_HEADS or _JOB_ENDING.search(h) for h in heads)

@@ -190,3 +190,19 @@ def test_where_namesakes_carry_a_name_shared_context_alone_merges_nothing():
     assert not alone.may_merge and alone.probability == match_score(compared).probability
     told = Record(("Daniel Reyes",), {"text:role": "pilot"}, "Person", True, shared)
     assert match_score(records_compare("Person", told, known), name_shared=True).may_merge
+
+
+def test_two_jobs_keep_people_apart_but_a_misread_word_is_no_job():
+    from apps.resolution.comparisons.records import Record, records_compare
+
+    def role_level(mine: str, theirs: str) -> str:
+        found = records_compare("Person", Record(["Lwazi Mabandla"], {"text:role": mine}),
+                                Record(["Lwazi Mabandla"], {"text:role": theirs}))  # fmt: skip
+        return next(c.level for c in found if c.comparison == "role")
+
+    assert role_level("internal auditor", "fleet manager") == "conflict"
+    assert role_level("beekeeper", "welder") == "conflict"  # unlisted jobs end like jobs
+    # "HR sheet: Mabandla", "Mabandla to chase ...": the parse's misreadings are no evidence.
+    assert role_level("sheet", "fleet manager") == "missing"
+    assert role_level("fleet manager", "chase") == "missing"
+    assert role_level("fleet manager", "fleet manager") == "same"

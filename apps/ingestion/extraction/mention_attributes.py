@@ -169,20 +169,24 @@ def _path(a, b) -> list | None:
 
 
 def _role_of(head, owner) -> str:
-    """What the sentence says the person whose span ends at `head` is (module docstring)."""
+    """What the sentence says the person whose span ends at `head` is (module docstring), on
+    the name's own line: a parse that runs across a line break ties a heading or the line
+    before ("Handover notes for cover" over "- Kavitha Selvaraj") to the name."""
+    text = head.doc.text
+    line = (text.rfind("\n", 0, head.idx) + 1, (text.find("\n", head.idx) + 1 or len(text) + 1) - 1)
     for child in head.children:  # "X, a nurse"; "X (CTO, Y)"
         if child.dep_ == "appos" and child.i not in owner or _title(child):
-            role = _role_phrase(child)
+            role = _role_phrase(child, line)
             if role:
                 return role
     if head.dep_ == "appos" and head.head.i not in owner:  # "the CTO, X"
-        role = _role_phrase(head.head)
+        role = _role_phrase(head.head, line)
         if role:
             return role
     for child in head.children:  # "geologist Leila Haddad", "CTO Ana Duarte"
         if child.dep_ in ("compound", "amod") and child.i < head.i and child.i not in owner:
             if child.pos_ == "NOUN" or _title(child):
-                role = _role_phrase(child)
+                role = _role_phrase(child, line)
                 if role:
                     return role
     verbs = []
@@ -195,29 +199,29 @@ def _role_of(head, owner) -> str:
         c for v in verbs for c in v.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")
     ]
     for verb in verbs:  # "X has been with Y and serves as ...": the conjoined verb's too
-        role = _verb_role(verb, owner)
+        role = _verb_role(verb, owner, line)
         if role:
             return role
     return ""
 
 
-def _verb_role(verb, owner) -> str:
+def _verb_role(verb, owner, line: tuple[int, int]) -> str:
     for child in verb.children:
         if child.dep_ in ("attr", "oprd") and verb.lemma_ in ("be", "become", "remain"):
             if child.i not in owner:
-                role = _role_phrase(child)
+                role = _role_phrase(child, line)
                 if role:
                     return role
         if child.dep_ in ("dobj", "attr") and child.lemma_ in _ROLE_HOLDERS:  # "holds the role of"
             for prep in child.children:
                 for pobj in prep.children if prep.lower_ == "of" else ():
-                    role = _role_phrase(pobj) if pobj.dep_ == "pobj" else ""
+                    role = _role_phrase(pobj, line) if pobj.dep_ == "pobj" else ""
                     if role:
                         return role
         if child.dep_ == "prep" and child.lower_ == "as":  # "works as a", "As a geologist, X"
             for pobj in child.children:
                 if pobj.dep_ == "pobj" and pobj.i not in owner:
-                    role = _role_phrase(pobj)
+                    role = _role_phrase(pobj, line)
                     if role:
                         return role
     return ""
@@ -227,9 +231,11 @@ def _title(token) -> bool:
     return token.lower_.strip(".") in TITLES
 
 
-def _role_phrase(noun) -> str:
+def _role_phrase(noun, line: tuple[int, int]) -> str:
     """The noun and the lower-case modifiers before it ('civil engineer', 'data scientist'),
-    at most MAX_ROLE_WORDS words; '' for a word that names no role."""
+    at most MAX_ROLE_WORDS words; '' for a word that names no role or stands on another line."""
+    if not line[0] <= noun.idx < line[1]:
+        return ""
     if not _title(noun):
         if noun.pos_ != "NOUN" or noun.dep_ not in _ROLE_DEPS | {"ROOT"}:
             return ""

@@ -32,6 +32,7 @@ from apps.ingestion.extraction.place_names import is_city, looks_like_place
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
 from apps.resolution.comparisons.organisation_names import TRADE_WORDS
+from apps.resolution.role_words import ROLE_HEADS
 
 ORGANISATION_WORDS = {"group", "holdings", "bank", "partners", "associates", "corporation",
                       "company", "foundation", "institute", "university", "trust"}  # fmt: skip
@@ -39,18 +40,6 @@ ORGANISATION_WORDS = {"group", "holdings", "bank", "partners", "associates", "co
 _OF = " of "
 _WORD = re.compile(r"^[A-Z][a-z'-]+$")
 _NAME_WORD = re.compile(r"^[^\W\d_][^\W\d_'-]*$")  # any script's letters: 'Kaplanoğlu'
-# The head words of jobs as notes write them (a role phrase ends in one, or is one: 'COO').
-ROLE_HEADS = frozenset(
-    "director manager officer lead head chief engineer analyst inspector chemist consultant "
-    "specialist coordinator architect buyer accountant administrator nurse scientist developer "
-    "designer president founder cofounder co-founder planner supervisor technician geologist "
-    "economist editor researcher professor lecturer teacher physician doctor surgeon lawyer "
-    "counsel attorney paralegal pharmacist agronomist surveyor auditor controller treasurer "
-    "recruiter strategist advisor adviser associate assistant secretary clerk foreman owner "
-    "ceo cto cfo coo cio cmo cso cpo vp svp evp md gm pm intern trainee executive representative "
-    "rep salesperson marketer journalist pilot mechanic electrician operator dispatcher "
-    "biologist physicist statistician programmer photographer curator librarian".split()
-)
 _HONORIFIC_BEFORE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+$")
 # After the name: a separator or 'is/was (a|the)', then within four words a role's head word.
 _ROLE_LEAD = re.compile(

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from apps.ingestion.extraction.name_types import ROLE_HEADS
+from apps.resolution.role_words import ROLE_HEADS
 
 # What separates fields in a note: pipes, dashes or '=' between spaces, '@', parentheses,
 # semicolons, commas, colons, and the end of a line or a sentence.

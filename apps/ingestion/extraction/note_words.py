@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from wordfreq import zipf_frequency
 
+from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
 
 MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
@@ -29,6 +30,12 @@ def note_word(span: NamedSpan) -> bool:
 COMMON_ZIPF = 4.0  # wordfreq's scale: 'email' 4.7, 'loop' 4.3; 'raleigh' 3.6, 'zofia' 2.0
 
 
+def _opens(text: str, start: int) -> bool:
+    """Whether `start` opens a sentence, a line or a note's field (a capital there says nothing)."""
+    before = text[:start].rstrip(" \t")
+    return not before or before[-1] in "\n.!?:;-–—•*>|(" or before.endswith(("->", "Re", "Fwd"))
+
+
 def common_word_opening(text: str, span: NamedSpan) -> bool:
     """A common English word capitalised because it opens a sentence, a line or a note's field
     ("Email: ...", "- Loop in ...", "Visit: Kaplanoğlu"): no name, unless the tenant's graph knows
@@ -37,10 +44,7 @@ def common_word_opening(text: str, span: NamedSpan) -> bool:
     word = span.surface
     if span.name or span.type not in ("Object", "Event") or " " in word or not word[:1].isupper():
         return False
-    before = text[: span.start].rstrip(" \t")
-    if before and before[-1] not in "\n.!?:;-–—•*>|(" and not before.endswith(("->", "Re", "Fwd")):
-        return False
-    return zipf_frequency(word.lower(), "en") >= COMMON_ZIPF
+    return _opens(text, span.start) and zipf_frequency(word.lower(), "en") >= COMMON_ZIPF
 
 
 def lead_word_cut(span: NamedSpan) -> NamedSpan:
@@ -50,4 +54,36 @@ def lead_word_cut(span: NamedSpan) -> NamedSpan:
         start = span.start + len(first) + 1
         kind = "Location" if first.casefold() == "hq" else span.type
         return NamedSpan(rest, start, span.end, kind, span.name)
+    return span
+
+
+_BULLETS = "•*-–—>·|~ \t"
+
+
+def line_cut(span: NamedSpan) -> NamedSpan | None:
+    """The span within one line and without a list's bullet: a name never runs across a line
+    break ("Dilan Amedi\nReply", a signature and the next line) and no bullet opens one."""
+    surface, start = span.surface, span.start
+    stripped = surface.lstrip(_BULLETS + "\n")
+    start += len(surface) - len(stripped)
+    line = stripped.split("\n", 1)[0].rstrip()
+    if not line:
+        return None
+    if (start, start + len(line)) == (span.start, span.end):
+        return span
+    return NamedSpan(line, start, start + len(line), span.type, span.name)
+
+
+def opening_word_cut(text: str, span: NamedSpan) -> NamedSpan:
+    """'Chasing Rói Joensen', 'TODO Dilan', 'Discussed Korvaald': a person's name without the
+    note's word before it, capitalised only because it opens a line or a sentence. A person's
+    name opens with a given name, which is no common word here ('Grace', 'Will' are given
+    names, and kept); the graph's own names are kept as they are."""
+    first, _, rest = span.surface.partition(" ")
+    if span.name or span.type != "Person" or not rest[:1].isupper() or not _opens(text, span.start):
+        return span
+    word = first.strip(".:,").casefold()
+    common = zipf_frequency(word, "en") >= COMMON_ZIPF and not given_name_gender(first)
+    if word in NOTE_WORDS or common:
+        return NamedSpan(rest, span.start + len(first) + 1, span.end, span.type, span.name)
     return span

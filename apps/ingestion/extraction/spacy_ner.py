@@ -25,7 +25,9 @@ from apps.ingestion.extraction.note_words import (
     MONTHS,
     common_word_opening,
     lead_word_cut,
+    line_cut,
     note_word,
+    opening_word_cut,
 )
 from apps.ingestion.extraction.ontology import SPACY_LABELS, relation_from_phrase
 from apps.ingestion.extraction.place_names import is_city
@@ -112,6 +114,7 @@ class SpacyExtractor:
                 taken |= set(range(start, end))
                 spans.append(NamedSpan(surface, start, end, type_, name))
         spans += _proper_noun_spans(doc, taken)
+        spans = [opening_word_cut(text, c) for c in map(line_cut, spans) if c is not None]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  for r in retyped(text, lead_word_cut(s)) if not common_word_opening(text, r)]  # fmt: skip
         reading = read_chunk(state, text, sorted(spans, key=lambda s: s.start))

@@ -1,0 +1,52 @@
+"""Names in notes laid out in lines (minutes, handovers, e-mail threads), on the real offline
+spaCy model: a name stays on its line, without the bullet or the note's verb before it; a
+person's initials and given name later in the note are that person's."""
+
+import pytest
+
+from apps.ingestion.extraction.spacy_ner import SpacyExtractor
+from apps.ingestion.working_memory import WorkingMemory
+
+
+@pytest.fixture(scope="module")
+def extractor():
+    return SpacyExtractor.shared()
+
+
+def read(extractor, text):
+    state = WorkingMemory()
+    state.begin_chunk(())
+    return {e.name: e for e in extractor.extract(text, state=state).entities}
+
+
+def test_a_name_ends_at_the_line_break(extractor):
+    entities = read(extractor, "Thanks,\nDilan Amedi\nReply above this line to answer.")
+    assert "Dilan Amedi" in entities
+    assert not any("\n" in name or "Reply" in name for name in entities)
+
+
+def test_no_bullet_or_opening_verb_is_part_of_a_name(extractor):
+    entities = read(extractor, "• Discussed the renewal with Tomasz Wierzbicki.\n"
+                               "Chasing Rói Joensen for the signed invoice.")  # fmt: skip
+    assert "Rói Joensen" in entities and entities["Rói Joensen"].type == "Person"
+    assert not any(name.startswith(("Chasing", "•")) for name in entities)
+
+
+def test_a_given_name_that_opens_a_line_is_kept(extractor):
+    entities = read(extractor, "Grace Hopper joined the review. Will Smith called later.")
+    assert {"Grace Hopper", "Will Smith"} <= set(entities)
+
+
+def test_initials_name_the_person_the_note_named(extractor):
+    entities = read(extractor, "Minutes: attendees Ruxandra Voiculescu, Kavitha Selvaraj. "
+                               "Action items: RV to chase legal on the redlines.")  # fmt: skip
+    ruxandra = entities["Ruxandra Voiculescu"]
+    assert "RV" in ruxandra.aliases
+    assert [m.surface for m in ruxandra.mentions] == ["Ruxandra Voiculescu", "RV"]
+    assert "RV" not in entities
+
+
+def test_a_role_is_read_on_the_names_own_line(extractor):
+    entities = read(extractor, "Handover notes for cover, 12 Nov\n"
+                               "- Kavitha Selvaraj, a site reliability engineer.")  # fmt: skip
+    assert entities["Kavitha Selvaraj"].learned["role"].endswith("engineer")
