@@ -159,9 +159,7 @@ class WorkingMemory:
                 wanted < tokens and type in ("Person", "Organization", "Object")
             ):
                 return entity
-            # A person's initials ("RV to send the quote") name them when two or three letters
-            # match someone this document named; a longer run of capitals is a firm's or a thing's.
-            if short and (type != "Person" or len(short) <= 3) and acronym(entity.name) == short:
+            if short and type != "Person" and acronym(entity.name) == short:
                 return entity
         return None
 

@@ -50,3 +50,13 @@ def test_a_role_is_read_on_the_names_own_line(extractor):
     entities = read(extractor, "Handover notes for cover, 12 Nov\n"
                                "- Kavitha Selvaraj, a site reliability engineer.")  # fmt: skip
     assert entities["Kavitha Selvaraj"].learned["role"].endswith("engineer")
+
+
+def test_initials_where_a_firm_may_stand_stay_apart(extractor):
+    entities = read(extractor, "Maria Lindqvist, a geologist from Utrecht, joined ML last spring.")
+    assert [m.surface for m in entities["Maria Lindqvist"].mentions] == ["Maria Lindqvist"]
+
+
+def test_initials_defined_after_the_name_are_the_persons(extractor):
+    entities = read(extractor, "Attendees: Kavitha Selvaraj, Lwazi Mabandla (LM), the agent.")
+    assert "LM" in entities["Lwazi Mabandla"].aliases

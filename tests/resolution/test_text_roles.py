@@ -206,3 +206,14 @@ def test_two_jobs_keep_people_apart_but_a_misread_word_is_no_job():
     assert role_level("sheet", "fleet manager") == "missing"
     assert role_level("fleet manager", "chase") == "missing"
     assert role_level("fleet manager", "fleet manager") == "same"
+
+
+def test_a_common_word_beside_two_namesakes_is_no_shared_neighbour():
+    from apps.resolution.comparisons.context import compare_context
+
+    email = compare_context("Person", [("Object", "Email")], [("Object", "Email")])
+    assert email.level == "missing"
+    firm = compare_context("Person", [("Organization", "Apple")], [("Organization", "Apple")])
+    assert firm.level == "shared"
+    hobby = compare_context("Person", [("Object", "crochet")], [("Object", "crochet")])
+    assert hobby.level == "shared"  # a rarer word still says something

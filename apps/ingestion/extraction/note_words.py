@@ -5,6 +5,8 @@ and a common English word capitalised only because it opens a sentence, a line o
 
 from __future__ import annotations
 
+import re
+
 from wordfreq import zipf_frequency
 
 from apps.ingestion.given_names import given_name_gender
@@ -87,3 +89,31 @@ def opening_word_cut(text: str, span: NamedSpan) -> NamedSpan:
     if word in NOTE_WORDS or common:
         return NamedSpan(rest, span.start + len(first) + 1, span.end, span.type, span.name)
     return span
+
+
+_INITIALS = re.compile(r"^[A-Z]{2,3}$")
+
+
+def initials_named(text: str, spans: list[NamedSpan], people: list[str]) -> list[NamedSpan]:
+    """'RV to chase legal', 'Lwazi Mabandla (LM)': two or three capitals that are the initials
+    of exactly one person of `people` (the document's so far) and of the chunk's, where a
+    note puts a person: opening a line, a sentence or an item, or in parentheses after the
+    name. Elsewhere ("joined ML") they may be a firm's and stay what they were."""
+    named = [*people, *(s.name or s.surface for s in spans if s.type == "Person")]
+    out = []
+    for span in spans:
+        if span.name or not _INITIALS.match(span.surface):
+            out.append(span)
+            continue
+        whose = {n for n in named if _initials(n) == span.surface.casefold()}
+        before = text[: span.start].rstrip(" ")
+        defined = before.endswith("(") and any(before[:-1].rstrip().endswith(n) for n in whose)
+        if len(whose) == 1 and (defined or _opens(text, span.start)):
+            span = NamedSpan(span.surface, span.start, span.end, "Person", whose.pop())
+        out.append(span)
+    return out
+
+
+def _initials(name: str) -> str:
+    words = re.findall(r"[^\W\d_]+", name)
+    return "".join(w[0] for w in words).casefold() if len(words) >= 2 else ""

@@ -24,6 +24,7 @@ from apps.ingestion.extraction.name_types import retyped
 from apps.ingestion.extraction.note_words import (
     MONTHS,
     common_word_opening,
+    initials_named,
     lead_word_cut,
     line_cut,
     note_word,
@@ -117,7 +118,9 @@ class SpacyExtractor:
         spans = [opening_word_cut(text, c) for c in map(line_cut, spans) if c is not None]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  for r in retyped(text, lead_word_cut(s)) if not common_word_opening(text, r)]  # fmt: skip
-        reading = read_chunk(state, text, sorted(spans, key=lambda s: s.start))
+        people = [n for n, t in state.view().active_entities if t == "Person"]
+        spans = initials_named(text, sorted(spans, key=lambda s: s.start), people)
+        reading = read_chunk(state, text, spans)
         # Each token inside a mention (names and resolved descriptions) points to its entity.
         owner: dict[int, str] = {}
         for mention in reading.mentions:

@@ -22,12 +22,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+from wordfreq import zipf_frequency
+
 from apps.resolution.comparisons import MISSING, Compared
 from apps.resolution.comparisons.entity_types import types_may_meet
 from apps.resolution.comparisons.names import compare_names
 from apps.resolution.comparisons.text_forms import comparable_tokens
 
 MAX_NEIGHBOURS = 40
+COMMON_ZIPF = 4.0  # wordfreq's scale: 'email' 4.7, 'minutes' 5.3; 'crochet' 3.3, 'kuching' 2.4
 ALIKE = ("exact", "variant")
 _PLACES = ("Location",)
 _DIMENSIONS = ("Organization", "Location")  # a person's: another employer, another city
@@ -50,8 +53,8 @@ def compare_context(
     """`mine` and `theirs`: (type, name) of the entities named beside each side; `own`: both
     sides' names, so a neighbour that is a part of them ('Castellanos' beside 'Elena
     Castellanos', a split of the entity itself) is not counted as a neighbour."""
-    mine = [n for n in dict.fromkeys(mine) if not _part_of(n[1], own)][:MAX_NEIGHBOURS]
-    theirs = [n for n in dict.fromkeys(theirs) if not _part_of(n[1], own)][:MAX_NEIGHBOURS]
+    mine = [n for n in dict.fromkeys(mine) if _kept(n, own)][:MAX_NEIGHBOURS]
+    theirs = [n for n in dict.fromkeys(theirs) if _kept(n, own)][:MAX_NEIGHBOURS]
     if not mine or not theirs:
         return Compared("context", MISSING)
     shared: list[tuple[str, str, str]] = []
@@ -90,6 +93,17 @@ def compare_context(
 @functools.lru_cache(maxsize=65536)  # pure; each match's neighbours meet the window's again
 def _alike(kind: str, a: str, b: str) -> bool:
     return compare_names(kind, [a], [b]).level in ALIKE
+
+
+def _kept(neighbour: tuple[str, str], own: Sequence[str]) -> bool:
+    """A neighbour that says who a side is: not a part of its own name, and not one common word
+    a note capitalised ("Email", "Minutes", "May" beside two namesakes says nothing); a firm
+    or a place keeps its name whatever its frequency ("Apple", "Paris")."""
+    type_, name = neighbour
+    if type_ not in ("Organization", "Location") and " " not in name.strip():
+        if zipf_frequency(name.strip().casefold(), "en") >= COMMON_ZIPF:
+            return False
+    return not _part_of(name, own)
 
 
 def _part_of(name: str, own: Sequence[str]) -> bool:
