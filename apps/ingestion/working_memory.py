@@ -386,6 +386,10 @@ def _canonical(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
             return found, other
         if _ACRONYM.match(given.strip()) and acronym(found.name) == word:
             return found, other
+        # A firm's first word as a thing ("Tupana holds the contract" after "Tupana Bio Ltda."):
+        # the small model types a short firm name it does not know as an object.
+        if other == "Organization" and type_ == "Object" and _name_words(found.name)[:1] == [word]:
+            return found, other
     return None, type_
 
 

@@ -60,3 +60,11 @@ def test_initials_where_a_firm_may_stand_stay_apart(extractor):
 def test_initials_defined_after_the_name_are_the_persons(extractor):
     entities = read(extractor, "Attendees: Kavitha Selvaraj, Lwazi Mabandla (LM), the agent.")
     assert "LM" in entities["Lwazi Mabandla"].aliases
+
+
+def test_a_firms_first_word_later_in_the_note_is_the_firm(extractor):
+    entities = read(extractor, "Handover, Tupana Bio Ltda. (1 Aug)\n"
+                               "- Tupana holds our plant extracts contract, out of Manaus.")  # fmt: skip
+    firm = next(e for e in entities.values() if e.name.startswith("Tupana Bio"))
+    assert firm.type == "Organization" and "Tupana" in [m.surface for m in firm.mentions]
+    assert "Tupana" not in entities
