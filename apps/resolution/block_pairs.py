@@ -125,7 +125,9 @@ def block_proposals(stx: ScopedTx, *, entity_uids: list[str]) -> list[str]:
 def block_levels(stx: ScopedTx, *, entity_uids: list[str]) -> list[dict[str, str]]:
     """The comparison levels (missing ones left out) of every pair of `entity_uids`' blocks
     not ruled apart, each pair once: the tenant's own pairs, for model_estimation."""
-    seeds = _seeds(stx, list(dict.fromkeys(entity_uids)))
+    # Two edits on every word, as the gate once searched: the estimate needs the pairs of
+    # different things a looser search brings as much as the near names (u as well as m).
+    seeds = _seeds(stx, list(dict.fromkeys(entity_uids)), loose=True)
     if not seeds:
         return []
     rows = _block_rows(stx, seeds, unpaired=False)
@@ -140,9 +142,9 @@ def block_levels(stx: ScopedTx, *, entity_uids: list[str]) -> list[dict[str, str
     return out
 
 
-def _seeds(stx: ScopedTx, uids: list[str]) -> list[dict]:
+def _seeds(stx: ScopedTx, uids: list[str], *, loose: bool = False) -> list[dict]:
     """Each active seed with its name index query (the gate's, as for a candidate of its names,
-    type and values, its words exact)."""
+    type and values; its words exact, or with two edits each when `loose`)."""
     if not uids:
         return []
     out = []
@@ -152,7 +154,7 @@ def _seeds(stx: ScopedTx, uids: list[str]) -> list[dict]:
                                     aliases=tuple(row["aliases"]), values=values)  # fmt: skip
         # Words exact: the gate searched these names fuzzily when it first met them, and the
         # blocking keys (phonetic codes) still meet a misspelling; 8x cheaper in Neo4j.
-        words = candidate_words_query(stx.scope.tenant, candidate, fuzzy=False)
+        words = candidate_words_query(stx.scope.tenant, candidate, fuzzy=loose, one_edit_below=0)
         if words:
             out.append({"uid": row["uid"], "words": words})
     return out
