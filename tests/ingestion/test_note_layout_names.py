@@ -68,3 +68,10 @@ def test_a_firms_first_word_later_in_the_note_is_the_firm(extractor):
     firm = next(e for e in entities.values() if e.name.startswith("Tupana Bio"))
     assert firm.type == "Organization" and "Tupana" in [m.surface for m in firm.mentions]
     assert "Tupana" not in entities
+
+
+def test_a_role_after_a_list_of_names_is_nobodys(extractor):
+    entities = read(extractor, "Attendees: Kavitha Selvaraj, Lwazi Mabandla (LM), the agent.")
+    assert "role" not in entities["Kavitha Selvaraj"].learned
+    alone = read(extractor, "Present: Kavitha Selvaraj, the night-shift lead")
+    assert alone["Kavitha Selvaraj"].learned["role"] == "shift lead"

@@ -174,7 +174,13 @@ def _role_of(head, owner) -> str:
     before ("Handover notes for cover" over "- Kavitha Selvaraj") to the name."""
     text = head.doc.text
     line = (text.rfind("\n", 0, head.idx) + 1, (text.find("\n", head.idx) + 1 or len(text) + 1) - 1)
+    # "Attendees: X, Y (LM), the agent": appositions that are names make a list, and a role
+    # after it is anyone's.
+    listed = any(c.dep_ == "appos" and owner.get(c.i, owner.get(head.i)) != owner.get(head.i)
+                 for c in head.children)  # fmt: skip
     for child in head.children:  # "X, a nurse"; "X (CTO, Y)"
+        if listed:
+            break
         if child.dep_ == "appos" and child.i not in owner or _title(child):
             role = _role_phrase(child, line)
             if role:
