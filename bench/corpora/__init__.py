@@ -1,6 +1,6 @@
-"""Corpora for identity on text, written apart from the service: four generators of short notes
+"""Corpora for identity on text, written apart from the service: five generators of short notes
 as agents write them (CRM call notes, narrative field reports, chat and e-mail digests, meeting
-minutes with e-mail threads and handover notes) about
+minutes with e-mail threads and handover notes, agents' memos to themselves) about
 fictional people, firms and products, each named in several notes in varied wording, with two
 pairs of namesakes. Their wording and name pools were written without reading the service's
 resolution or extraction code, so that they can judge it rather than echo it.
