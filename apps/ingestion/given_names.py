@@ -32,3 +32,10 @@ def given_name_gender(word: str) -> str | None:
 def opens_with_given_name(name: str) -> bool:
     words = name.split()
     return bool(words) and given_name_gender(words[0]) is not None
+
+
+def given_name_not_city(word: str) -> bool:
+    """A known first name that is no city of the place table ("Kavitha", not "Paris")."""
+    from apps.ingestion.extraction.place_names import is_city  # that package imports callers
+
+    return given_name_gender(word) is not None and not is_city(word)

@@ -22,7 +22,7 @@ from typing import Protocol
 from apps.graph.nodes import ENTITY_TYPES
 from apps.ingestion.arguments import ArgumentSpan, argument_span
 from apps.ingestion.chunking import OutlineEntry
-from apps.ingestion.given_names import given_name_gender, opens_with_given_name
+from apps.ingestion.given_names import given_name_not_city, opens_with_given_name
 from apps.resolution.comparisons.organisation_names import acronym
 
 # Definite descriptions and the entity type they point back to.
@@ -378,26 +378,17 @@ def _canonical(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
         # A person NER typed as a thing ("Rafael Petrakis" an Object) is named by a surname too.
         if other in ("Person", "Object") and _name_words(found.name)[-1:] == [word]:
             return found, other
-        # A speaker or a colleague named by a first name ("Kenji" after "Kenji Mbeki").
-        # Not a place: "Paris" after "Paris Hilton" stays the city; a given name that is no
-        # city ("Kavitha", which the small model often types a place) is the person's.
+        # A colleague by a first name ("Kenji" after "Kenji Mbeki"), even typed a place
+        # ("Kavitha"), unless it is a city ("Paris" after "Paris Hilton").
         if (other == "Person" and _name_words(found.name)[:1] == [word]
-                and (type_ != "Location" or _given_not_city(given.strip()))):  # fmt: skip
+                and (type_ != "Location" or given_name_not_city(given.strip()))):  # fmt: skip
             return found, other
         if _ACRONYM.match(given.strip()) and acronym(found.name) == word:
             return found, other
-        # A firm's first word as a thing ("Tupana holds the contract" after "Tupana Bio Ltda."):
-        # the small model types a short firm name it does not know as an object.
+        # A firm's first word typed a thing ("Tupana" after "Tupana Bio Ltda.") is the firm.
         if other == "Organization" and type_ == "Object" and _name_words(found.name)[:1] == [word]:
             return found, other
     return None, type_
-
-
-def _given_not_city(word: str) -> bool:
-    # Imported here: the extraction package imports this module.
-    from apps.ingestion.extraction.place_names import is_city
-
-    return given_name_gender(word) is not None and not is_city(word)
 
 
 def _name_words(name: str) -> list[str]:

@@ -289,10 +289,9 @@ def _claim_of(row: dict) -> KeyClaim:
 
 
 def candidate_words_query(
-    tenant: str, candidate: EntityCandidate, *, fuzzy: bool = True, one_edit_below: int = LONG_WORD
-) -> str:
-    """The name index's query for a candidate: its names' words (fuzzy unless told not: a
-    fuzzy term costs Lucene ~2 ms to build), an organisation's acronym, its blocking keys."""
+    tenant, candidate: EntityCandidate, *, fuzzy=True, one_edit_below=LONG_WORD
+):
+    """The name index's query for a candidate: its names' words, acronym, blocking keys."""
     words = fulltext_terms(" ".join(candidate.names), fuzzy=fuzzy, one_edit_below=one_edit_below)
     short = acronym(candidate.name) if candidate.type in ("Organization", "Object") else ""
     if words and short:
