@@ -23,8 +23,8 @@ run: $(STAMP)
 	@bin/run-local
 
 test: $(STAMP)
-	@# The 25 slowest tests are listed at the end (docs/operations/testing.md: 2,092 tests, 20 min 37 s
-	@# idle before one Celery worker served the session; measured 2026-12-04). The goal: under 15.
+	@# Two test processes (TEST_PROCESSES); the 25 slowest tests are listed at the end
+	@# (docs/operations/testing.md: 24:07 in one process, 14:48 in two, measured 2026-12-04).
 	@bin/run-tests --durations=25
 
 lint: $(STAMP)

@@ -30,11 +30,41 @@ CHROMIUM_ARGS = [
 ]  # fmt: skip
 
 
+# bin/run-tests runs the suite in TEST_PROCESSES pytest-xdist workers, each with its own test
+# database (pytest-django's _gw0 suffix), Celery queues, broker file and worker log; the Neo4j is
+# shared, each test in a tenant of its own. Tests marked `serial` change what every tenant shares
+# (the Neo4j schema) and run afterwards, alone (`ANAMNESIS_TESTS=serial`).
+XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if XDIST_WORKER:
+    from memoryproject.celery import app as _celery_app
+
+    _queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-{XDIST_WORKER}"
+    os.environ["CELERY_QUEUE"] = settings.CELERY_TASK_DEFAULT_QUEUE = _queue
+    _celery_app.conf.task_default_queue = _queue
+    if settings.CELERY_BROKER_URL.startswith("sqla+sqlite:"):  # SQLite: one writer at a time
+        _broker = f"sqla+sqlite:///{Path(settings.DATA_DIR) / f'broker-{XDIST_WORKER}.sqlite3'}"
+        os.environ["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL = _broker
+        _celery_app.conf.broker_url = _broker
+
+
+def pytest_collection_modifyitems(config, items):
+    serial_run = os.environ.get("ANAMNESIS_TESTS") == "serial"
+    if not (serial_run or XDIST_WORKER):
+        return
+    kept = [item for item in items if (item.get_closest_marker("serial") is not None) == serial_run]
+    config.hook.pytest_deselected(items=[item for item in items if item not in kept])
+    items[:] = kept
+
+
 @pytest.fixture(scope="session", autouse=True)
 def graph_schema_installed(django_db_blocker):
+    from filelock import FileLock
+
     from apps.graph.schema import schema_install
 
-    schema_install()
+    # The workers start together; one installs, the other then finds it in place.
+    with FileLock(Path(settings.DATA_DIR) / "graph-schema.lock"):
+        schema_install()
 
 
 def graph_wipe_tenant(tenant_uid: str) -> None:
@@ -135,7 +165,7 @@ def child_database_env() -> dict[str, str]:
     return {"SQLITE_PATH": str(database["NAME"])}
 
 
-WORKER_LOG = "test-worker.log"
+WORKER_LOG = f"test-worker{'-' + XDIST_WORKER if XDIST_WORKER else ''}.log"
 # A task's lines in the worker's log: one when it is received (also one waiting for its countdown),
 # one when it ends.
 TASK_LINE = re.compile(
@@ -285,15 +315,18 @@ def htmx_settled(page) -> None:
     )
 
 
-def wait_for_a_blocked_transaction(timeout: float = 120.0) -> list[str]:
-    """Until some transaction of the test Neo4j waits on a lock: a test of a race then knows
-    its second writer is waiting, however busy the machine (a sleep only hopes so)."""
+def wait_for_a_blocked_transaction(tenant: str, timeout: float = 120.0) -> list[str]:
+    """Until some transaction of `tenant` (its query's $tenant) waits on a lock: a test of a race
+    then knows its second writer is waiting, however busy the machine (a sleep only hopes so);
+    another test's transactions, in another tenant, do not count."""
     from apps.graph.connection import graph_driver
 
     def blocked() -> list[str]:
         with graph_driver().session() as session:
             rows = session.run(
-                "SHOW TRANSACTIONS YIELD status WHERE status STARTS WITH 'Blocked' RETURN status"
+                "SHOW TRANSACTIONS YIELD status, parameters WHERE status STARTS WITH 'Blocked'"
+                " AND parameters.tenant = $tenant RETURN status",
+                tenant=tenant,
             )
             return [r["status"] for r in rows]
 

@@ -8,7 +8,7 @@ from apps.graph import cypher
 from apps.graph.connection import graph_driver
 from apps.graph.cypher import ScopedTx
 from apps.graph.embeddings import get_embedder
-from tests.conftest import wait_for
+from tests.conftest import wait_for_a_blocked_transaction
 from tests.conversations.test_messages import say
 
 STATE = """
@@ -56,12 +56,6 @@ def test_two_concurrent_tasks_embed_each_message_once(scope, monkeypatch):
     assert cypher.read(scope, STATE)[0] == {"embedded": 40, "waiting": 0, "marked": 0}
 
 
-def blocked_on_a_lock() -> bool:
-    with graph_driver().session() as session:
-        statuses = [r["status"] for r in session.run("SHOW TRANSACTIONS YIELD status")]
-    return any(status.startswith("Blocked") for status in statuses)
-
-
 def test_a_claim_taken_while_another_holds_it_gets_nothing(scope):
     """The race itself: a second claim waits on the first one's locks, then sees its marker."""
     for i in range(5):
@@ -76,7 +70,7 @@ def test_a_claim_taken_while_another_holds_it_gets_nothing(scope):
             )  # fmt: skip
         )
         waiting.start()
-        wait_for(blocked_on_a_lock, timeout=300, message="the second claim did not wait")
+        wait_for_a_blocked_transaction(scope.tenant, timeout=300)  # the second claim waits
         tx.commit()
     waiting.join(timeout=300)
     assert len(first) == 5 and second == []

@@ -165,7 +165,7 @@ def test_an_append_waiting_on_the_last_erasure_step_opens_the_session_again(scop
         assert row[0]["gone"] == 1
         thread = threading.Thread(target=append)
         thread.start()
-        wait_for_a_blocked_transaction()  # the append waits on the session's lock
+        wait_for_a_blocked_transaction(scope.tenant)  # the append waits on the session's lock
         assert not outcome
         tx.commit()
     thread.join(timeout=300)

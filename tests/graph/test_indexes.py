@@ -3,12 +3,15 @@
 import uuid
 from array import array
 
+import pytest
+
 from apps.graph import cypher
 from apps.graph.embeddings import get_embedder
 from apps.graph.fulltext import entity_words_query, fulltext_terms
 from apps.graph.schema import schema_install
 
 
+@pytest.mark.serial  # installs the schema every tenant's queries use
 def test_schema_install_is_idempotent():
     first = schema_install()
     second = schema_install()
@@ -79,6 +82,7 @@ def test_fulltext_index_round_trip_with_quotes_in_the_query(scope):
         assert [r["name"] for r in rows] == ["Sherlock Holmes"], words
 
 
+@pytest.mark.serial  # drops an index every tenant's queries use
 def test_a_message_index_made_with_other_hnsw_settings_is_made_again_with_ours():
     """A database whose message index was made with another HNSW graph (a denser one: 32 links,
     200 candidates, costly to insert into) gets ours at the next install."""

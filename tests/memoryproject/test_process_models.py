@@ -13,7 +13,7 @@ from django.conf import settings
 
 from apps.tenants import services as tenant_services
 from apps.tenants.models import Job
-from tests.conftest import child_database_env, wait_for
+from tests.conftest import WORKER_LOG, child_database_env, wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = textwrap.dedent(
@@ -50,7 +50,7 @@ def test_the_web_process_serves_and_queues_a_document_without_loading_spacy(tena
 @pytest.mark.slow
 def test_a_worker_process_loads_the_models_when_it_starts_before_any_task(fresh_celery_worker):
     # No task is sent: the worker's processes load both models on their own at start.
-    log = Path(settings.DATA_DIR) / "test-worker.log"
+    log = Path(settings.DATA_DIR) / WORKER_LOG
 
     def loaded_lines():
         text = log.read_text(errors="replace") if log.exists() else ""

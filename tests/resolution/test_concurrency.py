@@ -139,7 +139,7 @@ def test_a_mention_written_while_a_reviewer_merges_lands_on_the_survivor(scope):
         assert receipt.entity_uid == merged
         thread = threading.Thread(target=reviewer)
         thread.start()
-        wait_for_a_blocked_transaction()  # the reviewer's waits on the entity's lock
+        wait_for_a_blocked_transaction(scope.tenant)  # the reviewer's waits on the entity's lock
         assert "merge" not in outcome
         tx.commit()
     thread.join(timeout=300)
