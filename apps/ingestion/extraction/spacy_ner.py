@@ -18,6 +18,7 @@ import threading
 from cleanco import basename
 
 from apps.ingestion.extraction import Extraction, LocalRelation, candidates_assembled
+from apps.ingestion.extraction.acting_names import acting_person, acts
 from apps.ingestion.extraction.known_names import KnownNames, known_names
 from apps.ingestion.extraction.mention_attributes import TITLES, attributes_read
 from apps.ingestion.extraction.name_types import retyped
@@ -115,6 +116,7 @@ class SpacyExtractor:
                 taken |= set(range(start, end))
                 spans.append(NamedSpan(surface, start, end, type_, name))
         spans += _proper_noun_spans(doc, taken)
+        spans = [acting_person(doc, s) for s in spans]
         spans = [opening_word_cut(text, c) for c in map(line_cut, spans) if c is not None]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  for r in retyped(text, lead_word_cut(s)) if not common_word_opening(text, r)]  # fmt: skip
@@ -282,40 +284,8 @@ def _proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
         surface = doc.text[start:end]
         if len(surface) < 2 or taken & set(range(start, end)) or surface.lower() in _WEEKDAYS:
             continue
-        spans.append(NamedSpan(surface, start, end, "Person" if _acts(run) else "Object"))
+        spans.append(NamedSpan(surface, start, end, "Person" if acts(run) else "Object"))
     return spans
-
-
-# What people do, as notes say it ("Lõhmus lives in Tartu", "Asiedu called", "Asiedu, born in
-# 1995"): a run of proper nouns that does it is a person, whatever the given-name tables know.
-_PERSON_VERBS = frozenset(
-    "work live say tell call mention meet enjoy like love prefer travel join study write visit "
-    "speak talk describe serve retire spend hate attend ask reply answer email phone agree "
-    "complain recommend think believe feel move grow bear hike smile laugh sign promise "
-    "confirm explain admit insist".split()
-)
-
-
-_PRONOUN_REACH = 40  # tokens
-
-
-def _acts(run) -> bool:
-    head = run[-1]
-    verb = head.head
-    if head.dep_ in ("nsubj", "nsubjpass") and verb.lemma_.lower() in _PERSON_VERBS:
-        return True
-    if head.i > 0 and head.doc[run[0].i - 1].lower_.rstrip(".") in HONORIFICS:
-        return True
-    if any(c.dep_ == "acl" and c.lemma_ == "bear" for c in head.children):
-        return True
-    # "Tõnis Lõhmus has been with Aldermoor. He ...": the next subject pronoun, before anyone
-    # else is named, is this run's.
-    for token in head.doc[head.i + 1 : head.i + 1 + _PRONOUN_REACH]:
-        if token.ent_type_ == "PERSON":
-            return False
-        if token.lower_ in ("he", "she") and token.dep_ in ("nsubj", "nsubjpass"):
-            return True
-    return False
 
 
 def _relations(doc, owner: dict[int, str]) -> tuple[list[LocalRelation], dict[str, str]]:
