@@ -82,3 +82,11 @@ def test_a_name_typed_a_product_that_writes_is_a_person(extractor):
     assert entities["Aroha Paewai"].type == "Person"
     firm = read(extractor, "On Monday, Vantor Logistics wrote back about the quote.")
     assert all(e.type != "Person" for e in firm.values())
+
+
+def test_a_name_is_never_half_a_hyphenated_word(extractor):
+    entities = read(extractor, "Met Mei-Ling Tsao from Hewlett-Packard in Cluj-Napoca.")
+    assert {"Mei-Ling Tsao", "Cluj-Napoca"} <= set(entities)
+    assert not {"Ling Tsao", "Napoca", "Ling"} & set(entities)
+    lower = read(extractor, "She is an ex-Google engineer, a Paris-based one.")
+    assert not any("-" in name for name in lower)

@@ -115,7 +115,7 @@ class SpacyExtractor:
             elif not taken & set(range(start, end)):
                 taken |= set(range(start, end))
                 spans.append(NamedSpan(surface, start, end, type_, name))
-        spans += _proper_noun_spans(doc, taken)
+        spans = _hyphen_joined_whole(spans + _proper_noun_spans(doc, taken), text)
         spans = [acting_person(doc, s) for s in spans]
         spans = [opening_word_cut(text, c) for c in map(line_cut, spans) if c is not None]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
@@ -197,6 +197,28 @@ def _with_hyphenated_names(spans: list[NamedSpan], text: str) -> list[NamedSpan]
             continue  # a longer name holds it
         out = [s for s in out if not (s.start < end and start < s.end)]
         out.append(NamedSpan(found.group(0), start, end, "Person"))
+    return sorted(out, key=lambda s: s.start)
+
+
+# A capitalised word joined by a hyphen, no space ("Mei-", "-Napoca"): the tokenizer splits
+# there and the model may keep only one half ("Ling Tsao", "Napoca").
+_JOINED_BEFORE = re.compile(r"(?<![\w-])[A-Z][^\W\d_]*-$")
+_JOINED_AFTER = re.compile(r"^-[A-Z][^\W\d_]*(?![\w-])")
+
+
+def _hyphen_joined_whole(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
+    """A span that starts or ends inside a hyphen-joined capitalised word takes the whole word
+    (a name is never half a word); the spans it then covers go. The type stays the span's."""
+    out = list(spans)
+    for span in spans:
+        before = _JOINED_BEFORE.search(text, max(0, span.start - 40), span.start)
+        after = _JOINED_AFTER.match(text[span.end : span.end + 40])
+        if not (before or after) or span not in out:
+            continue
+        start = before.start() if before else span.start
+        end = span.end + (after.end() if after else 0)
+        out = [s for s in out if s is span or not (s.start < end and start < s.end)]
+        out[out.index(span)] = NamedSpan(text[start:end], start, end, span.type, span.name)
     return sorted(out, key=lambda s: s.start)
 
 
