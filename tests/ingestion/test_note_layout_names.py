@@ -75,3 +75,18 @@ def test_a_role_after_a_list_of_names_is_nobodys(extractor):
     assert "role" not in entities["Kavitha Selvaraj"].learned
     alone = read(extractor, "Present: Kavitha Selvaraj, the night-shift lead")
     assert alone["Kavitha Selvaraj"].learned["role"] == "shift lead"
+
+
+def test_a_name_typed_a_product_that_writes_is_a_person(extractor):
+    entities = read(extractor, "On wk 22, Aroha Paewai wrote:")
+    assert entities["Aroha Paewai"].type == "Person"
+    firm = read(extractor, "On Monday, Vantor Logistics wrote back about the quote.")
+    assert all(e.type != "Person" for e in firm.values())
+
+
+def test_a_name_is_never_half_a_hyphenated_word(extractor):
+    entities = read(extractor, "Met Mei-Ling Tsao from Hewlett-Packard in Cluj-Napoca.")
+    assert {"Mei-Ling Tsao", "Cluj-Napoca"} <= set(entities)
+    assert not {"Ling Tsao", "Napoca", "Ling"} & set(entities)
+    lower = read(extractor, "She is an ex-Google engineer, a Paris-based one.")
+    assert not any("-" in name for name in lower)

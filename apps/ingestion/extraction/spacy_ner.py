@@ -18,6 +18,7 @@ import threading
 from cleanco import basename
 
 from apps.ingestion.extraction import Extraction, LocalRelation, candidates_assembled
+from apps.ingestion.extraction.acting_names import acting_person, acts
 from apps.ingestion.extraction.known_names import KnownNames, known_names
 from apps.ingestion.extraction.mention_attributes import TITLES, attributes_read
 from apps.ingestion.extraction.name_types import retyped
@@ -114,7 +115,8 @@ class SpacyExtractor:
             elif not taken & set(range(start, end)):
                 taken |= set(range(start, end))
                 spans.append(NamedSpan(surface, start, end, type_, name))
-        spans += _proper_noun_spans(doc, taken)
+        spans = _hyphen_joined_whole(spans + _proper_noun_spans(doc, taken), text)
+        spans = [acting_person(doc, s) for s in spans]
         spans = [opening_word_cut(text, c) for c in map(line_cut, spans) if c is not None]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  for r in retyped(text, lead_word_cut(s)) if not common_word_opening(text, r)]  # fmt: skip
@@ -195,6 +197,28 @@ def _with_hyphenated_names(spans: list[NamedSpan], text: str) -> list[NamedSpan]
             continue  # a longer name holds it
         out = [s for s in out if not (s.start < end and start < s.end)]
         out.append(NamedSpan(found.group(0), start, end, "Person"))
+    return sorted(out, key=lambda s: s.start)
+
+
+# A capitalised word joined by a hyphen, no space ("Mei-", "-Napoca"): the tokenizer splits
+# there and the model may keep only one half ("Ling Tsao", "Napoca").
+_JOINED_BEFORE = re.compile(r"(?<![\w-])[A-Z][^\W\d_]*-$")
+_JOINED_AFTER = re.compile(r"^-[A-Z][^\W\d_]*(?![\w-])")
+
+
+def _hyphen_joined_whole(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
+    """A span that starts or ends inside a hyphen-joined capitalised word takes the whole word
+    (a name is never half a word); the spans it then covers go. The type stays the span's."""
+    out = list(spans)
+    for span in spans:
+        before = _JOINED_BEFORE.search(text, max(0, span.start - 40), span.start)
+        after = _JOINED_AFTER.match(text[span.end : span.end + 40])
+        if not (before or after) or span not in out:
+            continue
+        start = before.start() if before else span.start
+        end = span.end + (after.end() if after else 0)
+        out = [s for s in out if s is span or not (s.start < end and start < s.end)]
+        out[out.index(span)] = NamedSpan(text[start:end], start, end, span.type, span.name)
     return sorted(out, key=lambda s: s.start)
 
 
@@ -282,40 +306,8 @@ def _proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
         surface = doc.text[start:end]
         if len(surface) < 2 or taken & set(range(start, end)) or surface.lower() in _WEEKDAYS:
             continue
-        spans.append(NamedSpan(surface, start, end, "Person" if _acts(run) else "Object"))
+        spans.append(NamedSpan(surface, start, end, "Person" if acts(run) else "Object"))
     return spans
-
-
-# What people do, as notes say it ("Lõhmus lives in Tartu", "Asiedu called", "Asiedu, born in
-# 1995"): a run of proper nouns that does it is a person, whatever the given-name tables know.
-_PERSON_VERBS = frozenset(
-    "work live say tell call mention meet enjoy like love prefer travel join study write visit "
-    "speak talk describe serve retire spend hate attend ask reply answer email phone agree "
-    "complain recommend think believe feel move grow bear hike smile laugh sign promise "
-    "confirm explain admit insist".split()
-)
-
-
-_PRONOUN_REACH = 40  # tokens
-
-
-def _acts(run) -> bool:
-    head = run[-1]
-    verb = head.head
-    if head.dep_ in ("nsubj", "nsubjpass") and verb.lemma_.lower() in _PERSON_VERBS:
-        return True
-    if head.i > 0 and head.doc[run[0].i - 1].lower_.rstrip(".") in HONORIFICS:
-        return True
-    if any(c.dep_ == "acl" and c.lemma_ == "bear" for c in head.children):
-        return True
-    # "Tõnis Lõhmus has been with Aldermoor. He ...": the next subject pronoun, before anyone
-    # else is named, is this run's.
-    for token in head.doc[head.i + 1 : head.i + 1 + _PRONOUN_REACH]:
-        if token.ent_type_ == "PERSON":
-            return False
-        if token.lower_ in ("he", "she") and token.dep_ in ("nsubj", "nsubjpass"):
-            return True
-    return False
 
 
 def _relations(doc, owner: dict[int, str]) -> tuple[list[LocalRelation], dict[str, str]]:
