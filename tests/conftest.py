@@ -41,6 +41,12 @@ if XDIST_WORKER:
     _queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-{XDIST_WORKER}"
     os.environ["CELERY_QUEUE"] = settings.CELERY_TASK_DEFAULT_QUEUE = _queue
     _celery_app.conf.task_default_queue = _queue
+    # Redis (CI): throttle counts and cache.clear() (FLUSHDB) in a database of each process's own.
+    if settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
+        _location = settings.CACHES["default"]["LOCATION"].rstrip("/")
+        _db = int(XDIST_WORKER.removeprefix("gw")) + 1
+        _base = _location.rsplit("/", 1)[0] if re.search(r"//.+/\d+$", _location) else _location
+        settings.CACHES["default"]["LOCATION"] = f"{_base}/{_db}"
     if settings.CELERY_BROKER_URL.startswith("sqla+sqlite:"):  # SQLite: one writer at a time
         _broker = f"sqla+sqlite:///{Path(settings.DATA_DIR) / f'broker-{XDIST_WORKER}.sqlite3'}"
         os.environ["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL = _broker
