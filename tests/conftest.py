@@ -20,6 +20,7 @@ from apps.graph.scope import Scope
 from apps.tenants import services as tenant_services
 from apps.tenants.auth import ROLE_PERMISSIONS
 from apps.tenants.models import Role, Tenant
+from tests import process_separation
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
@@ -30,36 +31,13 @@ CHROMIUM_ARGS = [
 ]  # fmt: skip
 
 
-# bin/run-tests runs the suite in TEST_PROCESSES pytest-xdist workers, each with its own test
-# database (pytest-django's _gw0 suffix), Celery queues, broker file and worker log; the Neo4j is
-# shared, each test in a tenant of its own. Tests marked `serial` change what every tenant shares
-# (the Neo4j schema) and run afterwards, alone (`ANAMNESIS_TESTS=serial`).
-XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+XDIST_WORKER = process_separation.WORKER
 if XDIST_WORKER:
-    from memoryproject.celery import app as _celery_app
-
-    _queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-{XDIST_WORKER}"
-    os.environ["CELERY_QUEUE"] = settings.CELERY_TASK_DEFAULT_QUEUE = _queue
-    _celery_app.conf.task_default_queue = _queue
-    # Redis (CI): throttle counts and cache.clear() (FLUSHDB) in a database of each process's own.
-    if settings.CACHES["default"]["BACKEND"].endswith("RedisCache"):
-        _location = settings.CACHES["default"]["LOCATION"].rstrip("/")
-        _db = int(XDIST_WORKER.removeprefix("gw")) + 1
-        _base = _location.rsplit("/", 1)[0] if re.search(r"//.+/\d+$", _location) else _location
-        settings.CACHES["default"]["LOCATION"] = f"{_base}/{_db}"
-    if settings.CELERY_BROKER_URL.startswith("sqla+sqlite:"):  # SQLite: one writer at a time
-        _broker = f"sqla+sqlite:///{Path(settings.DATA_DIR) / f'broker-{XDIST_WORKER}.sqlite3'}"
-        os.environ["CELERY_BROKER_URL"] = settings.CELERY_BROKER_URL = _broker
-        _celery_app.conf.broker_url = _broker
+    process_separation.resources_separated()
 
 
 def pytest_collection_modifyitems(config, items):
-    serial_run = os.environ.get("ANAMNESIS_TESTS") == "serial"
-    if not (serial_run or XDIST_WORKER):
-        return
-    kept = [item for item in items if (item.get_closest_marker("serial") is not None) == serial_run]
-    config.hook.pytest_deselected(items=[item for item in items if item not in kept])
-    items[:] = kept
+    process_separation.serial_split(config, items)
 
 
 @pytest.fixture(scope="session", autouse=True)
