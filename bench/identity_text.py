@@ -295,7 +295,7 @@ def _twins_print(twins: list[tuple], show: bool) -> None:
               f"{sum(1 for f in shown if f is None):10d} {kept:4d}/{true_total:<4d}")  # fmt: skip
     for p, false, rule, pair in twins if show else ():
         kind = "unlabelled" if false is None else "FALSE" if false else "true"
-        print(f"  {kind:10} {'rule' if rule else 'no-twin'} {p:.3f} {pair[:160]}")
+        print(f"  {kind:10} {'rule' if rule else 'no-twin'} {p:.3f} {pair[:900]}")
 
 
 if __name__ == "__main__":

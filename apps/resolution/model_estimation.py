@@ -25,6 +25,8 @@ from apps.resolution.tenant_model import DECISIONS, MAX_DECISIONS
 FIRST = 40
 MAX_SEEDS = 400
 MAX_MERGES = 5000
+# The comparison the blocks are cut on (block_pairs: the name index), kept as shipped (model_em).
+BLOCKED_ON = frozenset({"name"})
 
 GROWTH = """
 OPTIONAL MATCH (mm:MatchModel {model_key: $tenant})
@@ -75,7 +77,8 @@ def model_estimate(scope: Scope, *, entities: int | None = None) -> dict:
     blocks = cypher.read_unit(scope, lambda stx: block_levels(stx, entity_uids=uids))
     unlabelled = [levels for levels in merged + blocks if levels]
     params = params_em(model_params(), unlabelled=unlabelled, confirmed=confirmed,
-                       rejected=rejected, prior_pairs=float(scope.setting("model_prior_pairs")))  # fmt: skip
+                       rejected=rejected, prior_pairs=float(scope.setting("model_prior_pairs")),
+                       fixed=BLOCKED_ON)  # fmt: skip
     if entities is None:
         entities = int(cypher.read(scope, GROWTH)[0]["entities"])
     cypher.write(scope, STORE, params_json=json.dumps(params, sort_keys=True),

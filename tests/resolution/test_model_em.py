@@ -3,12 +3,13 @@ EM finds the levels' probabilities and the share of pairs that are one entity fr
 pairs alone, stays near the shipped model when it has few pairs, and runs by itself once a
 tenant has grown, on the real gate and Neo4j."""
 
+import json
 import random
 
 from apps.graph import cypher
-from apps.resolution.match_model import model_params
+from apps.resolution.match_model import level_weight, model_params
 from apps.resolution.model_em import PRIOR_CEILING, params_em
-from apps.resolution.model_estimation import FIRST, model_estimate_due
+from apps.resolution.model_estimation import BLOCKED_ON, FIRST, model_estimate_due
 from tests.conftest import scope_for
 
 # A tenant whose notes read unlike the shipped assumptions: a third of its blocked pairs are
@@ -59,6 +60,24 @@ def test_few_pairs_keep_the_shipped_model_and_the_share_stays_bounded():
     assert params_em(defaults, unlabelled=same, prior_pairs=20)["prior"] <= PRIOR_CEILING
 
 
+def test_the_comparison_the_blocks_are_cut_on_keeps_its_shipped_levels():
+    # Blocked pairs share names far more often than any two things do (TRUE's u: 5% exact):
+    # estimated there, an identical name would weigh next to nothing.
+    defaults = model_params()
+    found, _ = pairs(2000, seed=2)
+    shipped = level_weight(defaults, "name", "exact")
+    free = params_em(defaults, unlabelled=found, prior_pairs=20)
+    kept = params_em(defaults, unlabelled=found, prior_pairs=20, fixed=BLOCKED_ON)
+    assert level_weight(free, "name", "exact") < shipped - 2
+    assert level_weight(kept, "name", "exact") == shipped
+    assert kept["comparisons"]["name"] == defaults["comparisons"]["name"]
+    # the other comparisons are still the tenant's: nearer the data (0.8) than shipped
+    role_m = kept["comparisons"]["role"]["levels"]["same"]["m"]
+    shipped_m = defaults["comparisons"]["role"]["levels"]["same"]["m"]
+    assert abs(role_m - 0.8) < abs(shipped_m - 0.8) - 0.05
+    assert kept["learned"]["fixed"] == ["name"]
+
+
 def test_decisions_are_labels_beside_the_unlabelled_pairs():
     defaults = model_params()
     found, truth = pairs(600, seed=1)
@@ -78,4 +97,6 @@ def test_a_tenant_that_has_grown_is_estimated_once_until_it_doubles(tenant, api_
     [row] = cypher.read(scope, "MATCH (mm:MatchModel {model_key: $tenant}) "
                                "RETURN mm.estimated_entities AS n, mm.params_json AS p")  # fmt: skip
     assert row["n"] >= FIRST and '"method": "em"' in row["p"]
+    estimated = json.loads(row["p"])
+    assert estimated["comparisons"]["name"] == model_params()["comparisons"]["name"]
     assert model_estimate_due(scope) is None  # not again until the tenant doubles
