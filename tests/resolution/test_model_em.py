@@ -100,3 +100,20 @@ def test_a_tenant_that_has_grown_is_estimated_once_until_it_doubles(tenant, api_
     estimated = json.loads(row["p"])
     assert estimated["comparisons"]["name"] == model_params()["comparisons"]["name"]
     assert model_estimate_due(scope) is None  # not again until the tenant doubles
+
+
+def test_an_estimate_taken_before_the_name_was_kept_out_is_taken_again(tenant, api_client):
+    # A tenant estimated by an earlier release: its identical names weigh next to nothing.
+    scope = scope_for(tenant)
+    people = [{"name": f"Person {i:03d} Nowakowski{i:03d}", "type": "Person"} for i in range(FIRST)]
+    assert api_client.post("/api/v1/facts", {"entities": people}, format="json").status_code == 201
+    old = model_params() | {"learned": {"method": "em", "unlabelled": 40}}
+    old = json.loads(json.dumps(old))
+    old["comparisons"]["name"]["levels"]["exact"]["u"] = 0.13  # x3.5
+    cypher.write(scope, "MATCH (mm:MatchModel {model_key: $tenant}) "
+                        "SET mm.params_json = $p, mm.base_json = $p", p=json.dumps(old))  # fmt: skip
+    assert model_estimate_due(scope) is not None  # not waiting for the tenant to double
+    [row] = cypher.read(scope, "MATCH (mm:MatchModel {model_key: $tenant}) "
+                               "RETURN mm.params_json AS p")  # fmt: skip
+    assert json.loads(row["p"])["comparisons"]["name"] == model_params()["comparisons"]["name"]
+    assert model_estimate_due(scope) is None
