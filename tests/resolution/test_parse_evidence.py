@@ -47,6 +47,17 @@ def test_another_persons_firm_is_not_taken_and_a_products_maker_is():
     assert found["Tamber 9"]["maker"] == "Corvane Analytics"  # the model number kept
 
 
+def test_a_job_in_brackets_after_the_second_of_two_people_is_the_seconds():
+    # The small model hangs "(product manager)" on the first conjunct: a colleague's job would
+    # then be Ilze's, and agree with her namesake's.
+    found = read("Ilze Kalnina and Taras Melnychuk (product manager) are on the same team.")
+    assert found["Taras Melnychuk"].get("role") == "product manager", found
+    assert "role" not in found["Ilze Kalnina"], found
+    both = read("Ana Duarte, a civil engineer, and Bo Lindqvist met in Porto.")
+    assert both["Ana Duarte"].get("role") == "civil engineer", both
+    assert "role" not in both["Bo Lindqvist"], both
+
+
 def test_a_surname_and_a_pronoun_carry_the_persons_attributes():
     found = read("A short call with Yaw Asiedu today. He holds the position of operations "
                  "manager. Asiedu previously worked for Danubis Pharma Zrt.")  # fmt: skip

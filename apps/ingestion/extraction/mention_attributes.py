@@ -178,7 +178,7 @@ def _role_of(head, owner) -> str:
     # after it is anyone's.
     listed = any(c.dep_ == "appos" and owner.get(c.i, owner.get(head.i)) != owner.get(head.i)
                  for c in head.children)  # fmt: skip
-    for child in head.children:  # "X, a nurse"; "X (CTO, Y)"
+    for child in _appositions(head):  # "X, a nurse"; "X (CTO, Y)"
         if listed:
             break
         if child.dep_ == "appos" and child.i not in owner or _title(child):
@@ -209,6 +209,21 @@ def _role_of(head, owner) -> str:
         if role:
             return role
     return ""
+
+
+def _appositions(head) -> list:
+    """`head`'s children, but an apposition the parse hung on a first conjunct after a later
+    one is that later one's: in "Y and X (product manager) met", X is the manager, not Y."""
+    later = [c.i for c in head.children if c.dep_ == "conj"]
+    out = [
+        c for c in head.children if c.dep_ != "appos" or not any(head.i < j < c.i for j in later)
+    ]
+    if head.dep_ == "conj":
+        first = head.head
+        after = min((c.i for c in first.children if c.dep_ == "conj" and c.i > head.i),
+                    default=len(head.doc))  # fmt: skip
+        out += [c for c in first.children if c.dep_ == "appos" and head.i < c.i < after]
+    return out
 
 
 def _verb_role(verb, owner, line: tuple[int, int]) -> str:
