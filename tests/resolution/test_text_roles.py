@@ -37,6 +37,11 @@ def test_roles_model_numbers_surnames_and_years_compare_by_level():
     assert compare_roles("logistics firm", "logistics company").level == "related"
     assert compare_roles("nurse", "pilot").level == "different"
     assert compare_roles("", "pilot").level == "missing"
+    # one head word qualified two ways is two jobs; a rank or no qualifier is one
+    assert compare_roles("fleet manager", "category manager").level == "different"
+    assert compare_roles("manager", "product manager").level == "same"
+    assert compare_roles("senior engineer", "software engineer").level == "same"
+    assert compare_roles("backend developer; data lead", "backend developer").level == "same"
     assert compare_names("Object", ["V-7"], ["V-8"]).level == "different"
     assert "model numbers differ (7 / 8)" in compare_names("Object", ["V-7"], ["V 8"]).detail
     assert compare_names("Object", ["Helix X2"], ["Helix-X2"]).level == "exact"
