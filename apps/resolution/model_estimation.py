@@ -33,9 +33,10 @@ OPTIONAL MATCH (mm:MatchModel {model_key: $tenant})
 RETURN mm.estimated_entities AS estimated, mm.base_json CONTAINS $current AS current,
        COUNT { MATCH (e:Entity {tenant: $tenant}) WHERE e.status = 'active' } AS entities
 """
-# What an estimate of this method stores (params_em's `learned`): one taken before the name was
-# kept out (BLOCKED_ON) is taken again at the next document, not at the next doubling.
-CURRENT = '"fixed": ["name"]'
+# What an estimate of this method stores (params_em's `learned`, as STORE writes it): one taken
+# before the name was kept out (BLOCKED_ON) is taken again at the next document, not at the next
+# doubling.
+CURRENT = json.dumps({"fixed": sorted(BLOCKED_ON)})[1:-1]
 MERGED = """
 CALL () {
   MATCH (am:AutoMerge {tenant: $tenant, status: 'done'}) WHERE am.evidence IS NOT NULL
