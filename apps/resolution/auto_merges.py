@@ -14,9 +14,9 @@ nothing twice.
 from __future__ import annotations
 
 import json
-import uuid
 
 from apps.graph import cypher
+from apps.graph.ordered_uids import ordered_uid
 from apps.graph.scope import Scope
 from apps.resolution.comparisons import Compared
 from apps.resolution.entity_values import values_dump
@@ -75,7 +75,7 @@ def auto_merge_record(candidate, norm: str, decision, claim, prov) -> dict:
         params = tenant_params(claim.model_json)
         tf_bits = name_part.weight - level_weight(params, "name", "exact")
     return {
-        "uid": uuid.uuid4().hex,
+        "uid": ordered_uid(),
         "name": candidate.name,
         "type": candidate.type,
         "norm_name": norm,

@@ -11,9 +11,9 @@ resolution then merges the ones the gate's rule allows (review.collective_merges
 from __future__ import annotations
 
 import json
-import uuid
 
 from apps.graph.cypher import ScopedTx
+from apps.graph.ordered_uids import ordered_uid
 from apps.resolution.candidates import EntityCandidate
 from apps.resolution.comparisons import MISSING
 from apps.resolution.decision_receipts import weights_of
@@ -110,7 +110,7 @@ def block_proposals(stx: ScopedTx, *, entity_uids: list[str]) -> list[str]:
         per_seed[row["a"]] = per_seed.get(row["a"], 0) + 1
         decision = gate_decide([proposal], merge_at=merge_at, review_at=review_at)
         pairs.append({
-            "a": row["a"], "b": row["b"], "uid": uuid.uuid4().hex,
+            "a": row["a"], "b": row["b"], "uid": ordered_uid(),
             "score": round(proposal.probability, 6),
             "signals": json.dumps(weights_of(proposal)),
             "evidence": json.dumps(proposal.scored.as_dict()["parts"]),

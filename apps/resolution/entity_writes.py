@@ -7,11 +7,11 @@ and calls `do_resolve_and_write` in the same transaction, so a chunk's changes c
 from __future__ import annotations
 
 import json
-import uuid
 
 from apps.graph.cypher import ScopedTx
 from apps.graph.graph_version import do_graph_version_bump
 from apps.graph.nodes import ENTITY_TYPES
+from apps.graph.ordered_uids import ordered_uid
 from apps.resolution.auto_merges import auto_merge_record
 from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
 from apps.resolution.candidate_groups import (
@@ -250,7 +250,7 @@ def _create(
     pending = decision.proposals if decision.action == "pending" else ()
     rows = stx.run(
         ENTITY_CREATE,
-        uid=uuid.uuid4().hex,
+        uid=ordered_uid(),
         type=candidate.type,
         norm=norm,
         name=candidate.name,
@@ -268,7 +268,7 @@ def _create(
         proposals=[
             {
                 "uid": p.match.uid,
-                "same_as_uid": uuid.uuid4().hex,
+                "same_as_uid": ordered_uid(),
                 "score": round(p.probability, 6),
                 "signals": json.dumps(weights_of(p)),
                 # Each comparison's level and weight: the review page's words, and what the

@@ -9,10 +9,10 @@ for why they lock what they lock); rows run in the window's sorted key order."""
 from __future__ import annotations
 
 import json
-import uuid
 
 from apps.graph.cypher import ScopedTx
 from apps.graph.graph_version import do_graph_version_bump
+from apps.graph.ordered_uids import ordered_uid
 from apps.resolution.auto_merges import auto_merge_record
 from apps.resolution.blocking_keys import MAX_KEYS, blocking_keys
 from apps.resolution.candidate_groups import (
@@ -180,7 +180,7 @@ def do_window_resolve(
     keys = sorted(groups)  # the order concurrent windows lock keys in (no deadlock cycles)
     ordered = [(kind, norm, groups[(kind, norm)].candidate) for kind, norm in keys]
     decisions = window_decide(stx, ordered, seen, merge_at=merge_at, review_at=review_at,
-                              created_uid=lambda: uuid.uuid4().hex)  # fmt: skip
+                              created_uid=ordered_uid)  # fmt: skip
     creates, absorbs = [], []
     for i, ((_kind, norm, candidate), (decision, uid, claim)) in enumerate(
         zip(ordered, decisions, strict=True)
@@ -261,7 +261,7 @@ def _create_row(index, candidate: EntityCandidate, norm: str, decision, uid: str
         "name_parsed": parse_kept(candidate.type, candidate.name),
         "reason": decision.reason,
         "proposals": [
-            {"uid": p.match.uid, "same_as_uid": uuid.uuid4().hex,
+            {"uid": p.match.uid, "same_as_uid": ordered_uid(),
              "score": round(p.probability, 6), "signals": json.dumps(weights_of(p)),
              "evidence": json.dumps(p.scored.as_dict()["parts"]),
              "reason": pair_reason(decision, i)}
