@@ -34,8 +34,8 @@ def opens_with_given_name(name: str) -> bool:
     return bool(words) and given_name_gender(words[0]) is not None
 
 
-def given_name_not_city(word: str) -> bool:
-    """A known first name that is no city of the place table ("Kavitha", not "Paris")."""
-    from apps.ingestion.extraction.place_names import is_city  # that package imports callers
+def place_name(word: str) -> bool:
+    """A large city, a country, a US state or a continent ("Paris", "Kenya", "Georgia")."""
+    from apps.ingestion.extraction.place_names import is_place_name  # that package imports callers
 
-    return given_name_gender(word) is not None and not is_city(word)
+    return is_place_name(word)

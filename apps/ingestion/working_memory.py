@@ -22,7 +22,7 @@ from typing import Protocol
 from apps.graph.nodes import ENTITY_TYPES
 from apps.ingestion.arguments import ArgumentSpan, argument_span
 from apps.ingestion.chunking import OutlineEntry
-from apps.ingestion.given_names import given_name_not_city, opens_with_given_name
+from apps.ingestion.given_names import opens_with_given_name, place_name
 from apps.resolution.comparisons.organisation_names import acronym
 
 # Definite descriptions and the entity type they point back to.
@@ -363,8 +363,10 @@ def _canonical(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
     active person, or the acronym of an active entity, takes that entity's type; any other
     name of another type stays apart ("Paris" after "Paris Hilton")."""
     known = state.canonical(given, type_)
-    if known or " " in given.strip():
+    if known:
         return known, type_
+    if " " in given.strip():
+        return _several_words(state, given, type_)
     word = given.strip().lower()
     for other in ENTITY_TYPES:
         found = state.canonical(given, other) if other != type_ else None
@@ -378,16 +380,38 @@ def _canonical(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
         # A person NER typed as a thing ("Rafael Petrakis" an Object) is named by a surname too.
         if other in ("Person", "Object") and _name_words(found.name)[-1:] == [word]:
             return found, other
-        # A colleague by a first name ("Kenji" after "Kenji Mbeki"), even typed a place
-        # ("Kavitha"), unless it is a city ("Paris" after "Paris Hilton").
-        if (other == "Person" and _name_words(found.name)[:1] == [word]
-                and (type_ != "Location" or given_name_not_city(given.strip()))):  # fmt: skip
+        # A colleague by a first name ("Kenji" after "Kenji Mbeki").
+        if other == "Person" and type_ != "Location" and _name_words(found.name)[:1] == [word]:
             return found, other
         if _ACRONYM.match(given.strip()) and acronym(found.name) == word:
             return found, other
-        # A firm's first word typed a thing ("Tupana" after "Tupana Bio Ltda.") is the firm.
-        if other == "Organization" and type_ == "Object" and _name_words(found.name)[:1] == [word]:
+        # The first word of a name seen in this document, typed a place ("Kavitha" after
+        # "Kavitha Rao", "Obelo" after "Obelo 7"), is that name unless it is a known place
+        # ("Paris" after "Paris Hilton", "Georgia" after "Georgia Whitfield").
+        if (type_ == "Location" and _name_words(found.name)[:1] == [word]
+                and not place_name(given.strip())):  # fmt: skip
             return found, other
+        # A firm's first word typed a thing or a person ("Tupana" after "Tupana Bio Ltda.") is
+        # the firm, unless it is a known first name ("Morgan" may be a person).
+        if (other == "Organization" and _name_words(found.name)[:1] == [word]
+                and (type_ == "Object" or type_ == "Person" and not opens_with_given_name(given))):  # fmt: skip
+            return found, other
+    return None, type_
+
+
+def _several_words(
+    state: ShortTermState, given: str, type_: str
+) -> tuple[ActiveEntity | None, str]:
+    """Words that end an active person's name, typed a thing ("Te Awhitu" after "Rangi Te
+    Awhitu"), are that person; words that open an active firm's name, typed a person or a thing
+    ("Ferrandis Industrial" after "Ferrandis Industrial S.L."), are that firm."""
+    words = _name_words(given)
+    person = state.canonical(given, "Person") if type_ in ("Object", "Organization") else None
+    if person and _name_words(person.name)[-len(words) :] == words:
+        return person, "Person"
+    firm = state.canonical(given, "Organization") if type_ in ("Person", "Object") else None
+    if firm and _name_words(firm.name)[: len(words)] == words:
+        return firm, "Organization"
     return None, type_
 
 

@@ -90,3 +90,29 @@ def test_a_name_is_never_half_a_hyphenated_word(extractor):
     assert not {"Ling Tsao", "Napoca", "Ling"} & set(entities)
     lower = read(extractor, "She is an ex-Google engineer, a Paris-based one.")
     assert not any("-" in name for name in lower)
+
+
+def test_a_first_name_typed_a_place_is_the_person_named_before(extractor):
+    entities = read(extractor, "Attendees — Chidubem Okonkwo, someone from finance\n"
+                               "• Chidubem Okonkwo (plant chemist) spoke for their side.\n"
+                               "Action items:\n- Chidubem to send the figures by Friday.")  # fmt: skip
+    assert "Chidubem" in entities["Chidubem Okonkwo"].aliases
+    assert "Chidubem" not in entities
+
+
+def test_a_first_name_that_is_a_known_place_stays_a_place(extractor):
+    entities = read(extractor, "Georgia Whitfield joined the call. She grew up in Georgia.")
+    assert "Georgia" not in entities["Georgia Whitfield"].aliases
+    assert entities["Georgia"].type == "Location"
+
+
+def test_a_bracket_left_open_ends_a_name(extractor):
+    entities = read(extractor, "• Item 3: Dravik (Tallinn), contract up for renewal.")
+    assert "Dravik" in entities and not any("(" in name for name in entities)
+    assert entities["Tallinn"].type == "Location"
+
+
+def test_headings_and_quarters_name_nothing(extractor):
+    entities = read(extractor, "Subj: Q2 numbers\nMinutes (May 4), board: present: "
+                               "Ilse Vandermeer, Tomás Reyes.\nAttendees: the agent.")  # fmt: skip
+    assert set(entities) == {"Ilse Vandermeer", "Tomás Reyes"}

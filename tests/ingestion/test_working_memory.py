@@ -122,3 +122,35 @@ def test_a_lone_surname_typed_otherwise_by_the_extractor_takes_the_persons_type(
         read_chunk(state, other, spans(other, ("Globex Labs", "Organization"))).mentions[0].type
         == "Organization"
     )
+
+
+def test_a_names_first_word_typed_a_place_is_that_name_unless_it_is_a_place():
+    state = WorkingMemory()
+    state.begin_chunk(())
+    text = "The Ostrel 4 arrived. Paris Quaye tested it. The Ostrel runs hot; Paris is far."
+    found = spans(text, ("Ostrel 4", "Object"), ("Paris Quaye", "Person"))
+    for word in ("Ostrel", "Paris"):  # as the small model types them
+        at = text.rindex(word)
+        found.append(NamedSpan(word, at, at + len(word), "Location"))
+    reading = read_chunk(state, text, sorted(found, key=lambda s: s.start))
+    assert [(m.surface, m.name, m.type) for m in reading.mentions] == [
+        ("Ostrel 4", "Ostrel 4", "Object"),
+        ("Paris Quaye", "Paris Quaye", "Person"),
+        ("Ostrel", "Ostrel 4", "Object"),
+        ("Paris", "Paris", "Location"),
+    ]
+
+
+def test_a_surname_of_two_words_and_a_firms_short_name_keep_their_owners_across_types():
+    state = WorkingMemory()
+    state.begin_chunk(())
+    text = "Anahera Te Rangi met Halvorsen Marine AS. Te Rangi signed; Halvorsen Marine shipped."
+    found = spans(text, ("Anahera Te Rangi", "Person"), ("Halvorsen Marine AS", "Organization"))
+    for surface, typed in (("Te Rangi", "Object"), ("Halvorsen Marine", "Person")):
+        at = text.rindex(surface)  # as the small model types them
+        found.append(NamedSpan(surface, at, at + len(surface), typed))
+    reading = read_chunk(state, text, sorted(found, key=lambda s: s.start))
+    assert [(m.surface, m.name, m.type) for m in reading.mentions][2:] == [
+        ("Te Rangi", "Anahera Te Rangi", "Person"),
+        ("Halvorsen Marine", "Halvorsen Marine AS", "Organization"),
+    ]

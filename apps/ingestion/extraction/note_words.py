@@ -19,6 +19,8 @@ NOTE_WORDS = frozenset(
     "po rfp rfq eod eow cob qbr it hr am pm eta fyi nb ps cc bcc re fwd kpi roi poc sow nda msa "
     "sla crm erp tbd tbc asap ooo hq mtg acct ref req pls thx w/e f/up fu nxt yob dob "
     "todo wip".split()
+) | frozenset(  # the headings of mails and minutes ("Subj:", "Attendees", "Minutes (May 2)")
+    "subj attendees apologies handover intro replies minutes mins meeting aob agenda".split()
 )
 _OPENING_WORDS = frozenset(("hq", "nb", "fyi", "ps", "cc", "re", "fwd"))
 

