@@ -100,7 +100,7 @@ OPTIONAL CALL (anchor) {
   WITH anchor WHERE anchor IS NOT NULL  // bound above; a MATCH on it would scan the tenant
   RETURN anchor AS e
 }
-WITH anchor, e ORDER BY e.created_at LIMIT $same_name_hits
+WITH anchor, e ORDER BY e.created_at, e.uid LIMIT $same_name_hits
 WITH anchor, [x IN collect(CASE WHEN e IS NULL THEN null ELSE {"""
     + SIDE_FIELDS
     + """} END) WHERE x IS NOT NULL] AS same_name

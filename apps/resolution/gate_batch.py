@@ -71,7 +71,7 @@ CALL (row, anchor) {
     WITH anchor WHERE anchor IS NOT NULL  // bound above; a MATCH on it would scan the tenant
     RETURN anchor AS e
   }
-  WITH e ORDER BY e.created_at LIMIT $same_name_hits
+  WITH e ORDER BY e.created_at, e.uid LIMIT $same_name_hits
   RETURN [x IN collect(CASE WHEN e IS NULL THEN null ELSE """
     + _SIDE
     + """ END) WHERE x IS NOT NULL] AS same_name
