@@ -19,10 +19,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from apps.graph.nodes import ENTITY_TYPES
 from apps.ingestion.arguments import ArgumentSpan, argument_span
 from apps.ingestion.chunking import OutlineEntry
-from apps.ingestion.given_names import opens_with_given_name, place_name
+from apps.ingestion.given_names import opens_with_given_name
+from apps.ingestion.name_owners import ACRONYM, HONORIFICS, name_owner
 from apps.resolution.comparisons.organisation_names import acronym
 
 # Definite descriptions and the entity type they point back to.
@@ -49,11 +49,9 @@ _CLAIM = re.compile(
     r"hypothesi[sz]e)\b[^.!?\n]*[.!?]?",
     re.IGNORECASE,
 )
-_ACRONYM = re.compile(r"^[A-Z][A-Z&]{1,7}$")
 TRANSITION_ENTITIES = 3  # the outgoing episode's entities kept as weak candidates
 TRANSITION_CHUNKS = 2  # chunks they stay for
 SALIENCE_DECAY = 0.5  # an entity's salience kept from one chunk to the next
-HONORIFICS = {"mr", "mrs", "ms", "dr", "prof", "sir", "lady", "lord", "miss"}
 
 
 @dataclass
@@ -150,7 +148,7 @@ class WorkingMemory:
         wanted = _name_tokens(surface)
         if not wanted:
             return None
-        short = surface.lower() if _ACRONYM.match(surface) else ""
+        short = surface.lower() if ACRONYM.match(surface) else ""
         for entity in [*reversed(self.active), *reversed(self.weak)]:
             if entity.type != type:
                 continue
@@ -302,7 +300,7 @@ def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> 
     for _, _, event in sorted(events, key=lambda e: (e[0], e[1])):
         if isinstance(event, NamedSpan):
             given = event.name or event.surface
-            known, type_ = _canonical(state, given, event.type)
+            known, type_ = name_owner(state, given, event.type)
             name = known.name if known else given
             state.remember(name, type_, event.surface)
             mentions.append(
@@ -322,7 +320,7 @@ def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> 
             stated = argument_span(text, *event.span())
             if stated:
                 arguments.append(stated)
-    # A name a later mention showed to be a person's (_canonical) is a person in every mention.
+    # A name a later mention showed to be a person's (name_owner) is a person in every mention.
     people = {m.name for m in mentions if m.type == "Person" and m.via != "reference"}
     mentions = [LocalMention(m.surface, m.start, m.end, m.name, "Person", m.via)
                 if m.type == "Object" and m.name in people and m.via != "reference" else m
@@ -355,65 +353,3 @@ def _cataphora(mentions: list[LocalMention], references: list[Reference]) -> Chu
                                      "reference"))  # fmt: skip
     mentions.sort(key=lambda m: m.start)
     return ChunkReading(mentions, references)
-
-
-def _canonical(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEntity | None, str]:
-    """The active entity `given` names, and its type. An extractor types a lone surname or an
-    acronym unreliably ("Lovelace" as an organisation), so one word that is the surname of an
-    active person, or the acronym of an active entity, takes that entity's type; any other
-    name of another type stays apart ("Paris" after "Paris Hilton")."""
-    known = state.canonical(given, type_)
-    if known:
-        return known, type_
-    if " " in given.strip():
-        return _several_words(state, given, type_)
-    word = given.strip().lower()
-    for other in ENTITY_TYPES:
-        found = state.canonical(given, other) if other != type_ else None
-        if found is None:
-            continue
-        # "Visit: Kaplanoğlu. Kaplanoğlu = sales director": the thing named first is the person
-        # a later mention's words show (name_types.person_cued); the name becomes a person's.
-        if type_ == "Person" and other == "Object" and found.name.strip().lower() == word:
-            found.type = "Person"
-            return found, "Person"
-        # A person NER typed as a thing ("Rafael Petrakis" an Object) is named by a surname too.
-        if other in ("Person", "Object") and _name_words(found.name)[-1:] == [word]:
-            return found, other
-        # A colleague by a first name ("Kenji" after "Kenji Mbeki").
-        if other == "Person" and type_ != "Location" and _name_words(found.name)[:1] == [word]:
-            return found, other
-        if _ACRONYM.match(given.strip()) and acronym(found.name) == word:
-            return found, other
-        # The first word of a name seen in this document, typed a place ("Kavitha" after
-        # "Kavitha Rao", "Obelo" after "Obelo 7"), is that name unless it is a known place
-        # ("Paris" after "Paris Hilton", "Georgia" after "Georgia Whitfield").
-        if (type_ == "Location" and _name_words(found.name)[:1] == [word]
-                and not place_name(given.strip())):  # fmt: skip
-            return found, other
-        # A firm's first word typed a thing or a person ("Tupana" after "Tupana Bio Ltda.") is
-        # the firm, unless it is a known first name ("Morgan" may be a person).
-        if (other == "Organization" and _name_words(found.name)[:1] == [word]
-                and (type_ == "Object" or type_ == "Person" and not opens_with_given_name(given))):  # fmt: skip
-            return found, other
-    return None, type_
-
-
-def _several_words(
-    state: ShortTermState, given: str, type_: str
-) -> tuple[ActiveEntity | None, str]:
-    """Words that end an active person's name, typed a thing ("Te Awhitu" after "Rangi Te
-    Awhitu"), are that person; words that open an active firm's name, typed a person or a thing
-    ("Ferrandis Industrial" after "Ferrandis Industrial S.L."), are that firm."""
-    words = _name_words(given)
-    person = state.canonical(given, "Person") if type_ in ("Object", "Organization") else None
-    if person and _name_words(person.name)[-len(words) :] == words:
-        return person, "Person"
-    firm = state.canonical(given, "Organization") if type_ in ("Person", "Object") else None
-    if firm and _name_words(firm.name)[: len(words)] == words:
-        return firm, "Organization"
-    return None, type_
-
-
-def _name_words(name: str) -> list[str]:
-    return [w for w in re.findall(r"[\w'-]+", name.lower()) if w not in HONORIFICS]

@@ -94,6 +94,9 @@ def test_the_words_after_a_name_say_it_is_a_persons_whatever_the_model_typed():
         ("Marrowgate (drone inspection, Austin) - RFP out.", "Marrowgate", "Object"),
         ("Nagoya - head of sales is based there.", "Nagoya", "Location"),  # a city stays one
         ("Brightwater Mining Ltd, the operator of the site.", "Brightwater Mining Ltd", "Object"),
+        # The role after "a job at X as ..." is the subject's, not X's.
+        ("Her cousin got a job at Quellport as an engineering manager.", "Quellport", "Object"),
+        ("Tom joined Varnholt as CTO in May.", "Varnholt", "Organization"),
     ]
     for text, surface, typed in kept:
         assert retyped(text, span(text, surface, typed))[0].type != "Person", text

@@ -116,3 +116,23 @@ def test_headings_and_quarters_name_nothing(extractor):
     entities = read(extractor, "Subj: Q2 numbers\nMinutes (May 4), board: present: "
                                "Ilse Vandermeer, Tomás Reyes.\nAttendees: the agent.")  # fmt: skip
     assert set(entities) == {"Ilse Vandermeer", "Tomás Reyes"}
+
+
+def test_a_full_name_misspelt_in_the_same_note_is_the_same_person(extractor):
+    entities = read(extractor, "Present: Thandiwe Nkosi, Pieter Mulder.\n"
+                               "- Thandiwe Nkosii (site chemist) raised the budget question.")  # fmt: skip
+    # The model types the first an Object, the second a Person: one person.
+    thandiwe = entities["Thandiwe Nkosi"]
+    assert thandiwe.type == "Person" and thandiwe.aliases == ("Thandiwe Nkosii",)
+    # Two known first names are two people, however alike the rest.
+    apart = read(extractor, "Maria Lopez called. Mario Lopez did not.")
+    assert {"Maria Lopez", "Mario Lopez"} <= set(apart)
+
+
+def test_a_name_before_a_colon_is_kept_and_a_dotted_legal_form_makes_a_firm(extractor):
+    entities = read(extractor, "- thread about Quellara S.A.C.: mining services, since 2007.\n"
+                               "Notes on Brisvane Fintech: payments.\n"
+                               "Open Points: send the deck.")  # fmt: skip
+    assert entities["Quellara S.A.C."].type == "Organization"
+    assert entities["Brisvane Fintech"].type == "Organization"
+    assert set(entities) == {"Quellara S.A.C.", "Brisvane Fintech"}  # a label opening a line

@@ -46,6 +46,8 @@ def test_person_names(a, b, level, why):
         ("Acme, Inc.", "ACME", "variant", "legal form"),
         ("Volkswagen GmbH", "Volkswagen", "variant", "legal form"),
         ("Société Générale S.A.", "Societe Generale", "variant", "legal form"),
+        ("Quellara S.A.C.", "Quellara", "variant", "legal form"),  # a form in dotted letters
+        ("Korsun Labs CJSC", "Korsun Labs", "variant", "legal form"),
         ("IBM", "International Business Machines Corporation", "variant", "acronym"),
         ("BIS", "Bank for International Settlements", "variant", "acronym"),
         ("Anthropic", "Anthropics", "close", ""),

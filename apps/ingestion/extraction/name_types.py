@@ -31,7 +31,7 @@ from cleanco import basename
 from apps.ingestion.extraction.place_names import is_city, looks_like_place
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
-from apps.resolution.comparisons.organisation_names import TRADE_WORDS
+from apps.resolution.comparisons.organisation_names import TRADE_WORDS, comparable, legal_base
 from apps.resolution.role_words import ROLE_HEADS
 
 ORGANISATION_WORDS = {"group", "holdings", "bank", "partners", "associates", "corporation",
@@ -45,6 +45,8 @@ _HONORIFIC_BEFORE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+$")
 _ROLE_LEAD = re.compile(
     r"^\s*(?:[,(:=|–—-]|\bis\b|\bwas\b|\bas\b)\s*(?:(?:is|was|as|a|an|the|our|their)\s+)*"
 )
+# "got a job at Pelagos as an engineer", "joined Kestrel as CTO": the role is the subject's.
+_EMPLOYER_BEFORE = re.compile(r"\b(?:at|for|joined|joins|join)\s+$", re.IGNORECASE)
 _PHRASE_ENDS = frozenset("at of in for from and with to on by".split())
 _ADJECTIVE_HEADS = frozenset("lead head chief associate assistant executive owner operator".split())
 _BORN_AFTER = re.compile(r"^\s*[,:(=-]?\s*(?:was\s+)?(?:born|b\.|yob|dob)\b", re.IGNORECASE)
@@ -54,6 +56,7 @@ def organisation_form(name: str) -> bool:
     words = name.split()
     return len(words) > 1 and (
         basename(name).strip() != name.strip()
+        or legal_base(name) != comparable(name)
         or words[-1].lower() in ORGANISATION_WORDS | TRADE_WORDS
     )
 
@@ -117,6 +120,8 @@ def person_cued(text: str, span: NamedSpan) -> bool:
     if _BORN_AFTER.match(after):
         return True
     lead = _ROLE_LEAD.match(after)
+    if lead and _EMPLOYER_BEFORE.search(text[max(0, span.start - 12) : span.start]):
+        lead = None if after.lstrip().startswith("as ") else lead  # "a job at Pelagos as a ..."
     if lead:
         tokens = after[lead.end() :].split()[:5]
         for i, token in enumerate(tokens[:4]):

@@ -18,12 +18,11 @@ import threading
 from cleanco import basename
 
 from apps.ingestion.extraction import Extraction, LocalRelation, candidates_assembled
-from apps.ingestion.extraction.acting_names import acting_person, acts
+from apps.ingestion.extraction.acting_names import acting_person
 from apps.ingestion.extraction.known_names import KnownNames, known_names
 from apps.ingestion.extraction.mention_attributes import TITLES, attributes_read
 from apps.ingestion.extraction.name_types import retyped
 from apps.ingestion.extraction.note_words import (
-    MONTHS,
     common_word_opening,
     initials_named,
     lead_word_cut,
@@ -33,6 +32,7 @@ from apps.ingestion.extraction.note_words import (
 )
 from apps.ingestion.extraction.ontology import SPACY_LABELS, relation_from_phrase
 from apps.ingestion.extraction.place_names import is_city
+from apps.ingestion.extraction.proper_nouns import SEPARATORS, lead_in, proper_noun_spans
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan, ShortTermState, read_chunk
 from apps.resolution.comparisons.organisation_names import legal_base
@@ -67,7 +67,6 @@ _NOT_STEMS = frozenset(
     "in on at by for the and from to of as since until after before during "
     "with about than or but".split()
 )  # "In Q3": no code's stem
-_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 _lock = threading.Lock()
 _shared: SpacyExtractor | None = None
 
@@ -115,7 +114,7 @@ class SpacyExtractor:
             elif not taken & set(range(start, end)):
                 taken |= set(range(start, end))
                 spans.append(NamedSpan(surface, start, end, type_, name))
-        spans = _hyphen_joined_whole(spans + _proper_noun_spans(doc, taken), text)
+        spans = _hyphen_joined_whole(spans + proper_noun_spans(doc, taken), text)
         spans = [acting_person(doc, s) for s in spans]
         spans = [opening_word_cut(text, c) for c in map(line_cut, spans) if c is not None]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
@@ -244,15 +243,15 @@ def _span(doc, ent) -> NamedSpan:
         start -= 1
     for i in range(start, end - 1):  # "Met Ms. Nwakaego", "Spoke w/ Oberwinkler": a note's
         if (ent.label_ == "PERSON" and doc[i].text in "-–—" and doc[i - 1].whitespace_
-                and i > start and not any(_lead_in(t) for t in doc[start:i])):  # fmt: skip
+                and i > start and not any(lead_in(t) for t in doc[start:i])):  # fmt: skip
             end = i  # "Aino Kettusalo - no-show": the name before a spaced dash
             break
-        if _lead_in(doc[i]) or "/" in doc[i].text:  # words before a title or 'w/' are no name
+        if lead_in(doc[i]) or "/" in doc[i].text:  # words before a title or 'w/' are no name
             start = i + 1
-    while start < end - 1 and (doc[start].lower_ in ("the", "a", "an") or _lead_in(doc[start])):
+    while start < end - 1 and (doc[start].lower_ in ("the", "a", "an") or lead_in(doc[start])):
         start += 1  # "Dr. Sabbagh", "COO @ Hoshizora Robotics": the name, not its title
     for i in range(start + 1, end):  # "Lukas Oberwinkler - no-show": a spaced dash ends a name
-        if doc[i].text in _SEPARATORS and doc[i - 1].whitespace_:
+        if doc[i].text in SEPARATORS and doc[i - 1].whitespace_:
             end = i
             break
         # "Qaraghan (Almaty), contract ...": a bracket the span does not close ends the name.
@@ -268,51 +267,6 @@ def _span(doc, ent) -> NamedSpan:
             break
     span = doc[start:end]
     return NamedSpan(span.text, span.start_char, span.end_char, SPACY_LABELS[ent.label_])
-
-
-_SEPARATORS = frozenset("- – — | @ / :".split())
-
-
-def _lead_in(token) -> bool:
-    """A word that opens a span but is no part of the name: an honorific, a title, '@'."""
-    word = token.lower_.rstrip(".")
-    return (word in HONORIFICS or word in TITLES or token.text in _SEPARATORS
-            or word in MONTHS and token.text.endswith("."))  # fmt: skip
-
-
-def _proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
-    """Runs of capitalised proper nouns outside every other span, as Objects (a lone word
-    that names an entity of the short-term state takes that entity's type in `read_chunk`);
-    a weekday names no entity."""
-    runs, run = [], []
-    for token in doc:
-        if token.pos_ == "PROPN" and token.text[:1].isupper() and token.idx not in taken:
-            run.append(token)
-            continue
-        if run:
-            runs.append(run)
-        run = []
-    if run:
-        runs.append(run)
-    spans = []
-    for run in runs:
-        cut = [i for i, t in enumerate(run) if _lead_in(t) or "/" in t.text]
-        run = run[cut[-1] + 1 :] if cut else run  # "Met Ms. Nwakaego", "Lunch w/ Azzouni"
-        after = doc[run[-1].i + 1] if run and run[-1].i + 1 < len(doc) else None
-        if after is not None and (_lead_in(after) or "/" in after.text):
-            continue  # "Spoke" of "Spoke w/ Oberwinkler": the note's words before a name
-        nxt = doc[run[0].i + 1] if run and run[0].i + 1 < len(doc) else None
-        if run and run[0].is_sent_start and nxt is not None and given_name_gender(nxt.text) \
-                and not given_name_gender(run[0].text):  # fmt: skip
-            run = run[1:]  # "Met Ana Duarte", "Called Ana Duarte": a note's verb, capitalised
-        if not run:
-            continue
-        start, end = run[0].idx, run[-1].idx + len(run[-1])
-        surface = doc.text[start:end]
-        if len(surface) < 2 or taken & set(range(start, end)) or surface.lower() in _WEEKDAYS:
-            continue
-        spans.append(NamedSpan(surface, start, end, "Person" if acts(run) else "Object"))
-    return spans
 
 
 def _relations(doc, owner: dict[int, str]) -> tuple[list[LocalRelation], dict[str, str]]:

@@ -15,7 +15,8 @@ from apps.resolution.comparisons.text_forms import comparable
 
 CLOSE_JW = 0.92
 SIMILAR_RATIO = 85
-_MORE_FORMS = {"pbc", "spc", "cic", "bv", "nv", "oy", "ab", "as", "sarl", "srl", "spa"}
+_MORE_FORMS = {"pbc", "spc", "cic", "bv", "nv", "oy", "ab", "as", "sarl", "srl", "spa", "sac",
+               "saa", "cjsc", "ojsc", "pjsc", "jsc"}  # fmt: skip
 # Trades that end a firm's name ("Silverfin Foods", "Vantor Logistics"): no person's surname
 # is one of these plural or sector nouns.
 TRADE_WORDS = {"foods", "robotics", "analytics", "logistics", "energy", "optics", "materials",
@@ -31,8 +32,7 @@ TRADE_WORDS = {"foods", "robotics", "analytics", "logistics", "energy", "optics"
                "packaging", "apparel", "beverages", "brewing", "construction", "design",
                "studios", "games", "farms", "cloud", "data", "capital", "interactive",
                "manufacturing", "machinery", "tools", "supplies", "services", "industrial",
-               "water", "bio", "tech", "technology", "electric", "chemical", "utilities",
-               "transport"}  # fmt: skip
+               "water", "bio", "electric", "chemical", "utilities", "transport"}  # fmt: skip
 _GLUE = {"of", "and", "the", "for", "de", "du", "der", "und", "la", "le", "y", "et"}
 
 
@@ -42,6 +42,11 @@ def legal_base(name: str) -> str:
     text = unidecode(name)
     base = comparable(basename(basename(text))) or comparable(text)
     words = base.split()
+    letters = len(words)
+    while letters > 1 and len(words[letters - 1]) == 1:
+        letters -= 1
+    if len(words) - letters >= 2 and "".join(words[letters:]) in _MORE_FORMS:
+        words = words[:letters]  # "S.A.C.": a form written in dotted letters
     while len(words) > 1 and words[-1] in _MORE_FORMS:  # forms cleanco does not know
         words.pop()
     return " ".join(words)

@@ -1,0 +1,65 @@
+"""Names the small NER model misses, found from the tagger's proper nouns, and the words that
+open a span but are no part of a name (an honorific, a title, "w/", a spaced dash)."""
+
+from __future__ import annotations
+
+from apps.ingestion.extraction.acting_names import acts
+from apps.ingestion.extraction.mention_attributes import TITLES
+from apps.ingestion.extraction.note_words import MONTHS
+from apps.ingestion.given_names import given_name_gender
+from apps.ingestion.working_memory import HONORIFICS, NamedSpan
+
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+SEPARATORS = frozenset("- – — | @ / :".split())
+
+
+def lead_in(token) -> bool:
+    """A word that opens a span but is no part of the name: an honorific, a title, '@'."""
+    word = token.lower_.rstrip(".")
+    return (word in HONORIFICS or word in TITLES or token.text in SEPARATORS
+            or word in MONTHS and token.text.endswith("."))  # fmt: skip
+
+
+def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
+    """Runs of capitalised proper nouns outside every other span, as Objects (a lone word
+    that names an entity of the short-term state takes that entity's type in `read_chunk`);
+    a weekday names no entity."""
+    runs, run = [], []
+    for token in doc:
+        if token.pos_ == "PROPN" and token.text[:1].isupper() and token.idx not in taken:
+            run.append(token)
+            continue
+        if run:
+            runs.append(run)
+        run = []
+    if run:
+        runs.append(run)
+    spans = []
+    for run in runs:
+        cut = [i for i, t in enumerate(run) if lead_in(t) or "/" in t.text]
+        run = run[cut[-1] + 1 :] if cut else run  # "Met Ms. Nwakaego", "Lunch w/ Azzouni"
+        after = doc[run[-1].i + 1] if run and run[-1].i + 1 < len(doc) else None
+        if (
+            after is not None
+            and (lead_in(after) or "/" in after.text)
+            and (after.text != ":" or _opens_line(doc, run[0]))
+        ):  # "Spoke" of "Spoke w/ Oberwinkler": the note's words before a name; "Action Items:"
+            continue  # a field's label, but "thread about Arqueta S.A.C.: mining" names a firm
+        nxt = doc[run[0].i + 1] if run and run[0].i + 1 < len(doc) else None
+        if run and run[0].is_sent_start and nxt is not None and given_name_gender(nxt.text) \
+                and not given_name_gender(run[0].text):  # fmt: skip
+            run = run[1:]  # "Met Ana Duarte", "Called Ana Duarte": a note's verb, capitalised
+        if not run:
+            continue
+        start, end = run[0].idx, run[-1].idx + len(run[-1])
+        surface = doc.text[start:end]
+        if len(surface) < 2 or taken & set(range(start, end)) or surface.lower() in _WEEKDAYS:
+            continue
+        spans.append(NamedSpan(surface, start, end, "Person" if acts(run) else "Object"))
+    return spans
+
+
+def _opens_line(doc, token) -> bool:
+    """Whether only bullets and capitalised words stand before `token` on its line."""
+    line = doc.text[: token.idx].rsplit("\n", 1)[-1]
+    return not any(word[:1].islower() for word in line.split())
