@@ -32,10 +32,3 @@ def given_name_gender(word: str) -> str | None:
 def opens_with_given_name(name: str) -> bool:
     words = name.split()
     return bool(words) and given_name_gender(words[0]) is not None
-
-
-def place_name(word: str) -> bool:
-    """A large city, a country, a US state or a continent ("Paris", "Kenya", "Georgia")."""
-    from apps.ingestion.extraction.place_names import is_place_name  # that package imports callers
-
-    return is_place_name(word)

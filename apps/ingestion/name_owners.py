@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import jellyfish
 
 from apps.graph.nodes import ENTITY_TYPES
-from apps.ingestion.given_names import given_name_gender, opens_with_given_name, place_name
+from apps.ingestion.given_names import given_name_gender, opens_with_given_name
 from apps.resolution.comparisons.organisation_names import acronym
 
 if TYPE_CHECKING:
@@ -22,10 +22,11 @@ HONORIFICS = {"mr", "mrs", "ms", "dr", "prof", "sir", "lady", "lord", "miss"}
 
 
 def name_owner(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEntity | None, str]:
-    """The active entity `given` names, and its type. An extractor types a lone surname or an
-    acronym unreliably ("Lovelace" as an organisation), so one word that is the surname of an
-    active person, or the acronym of an active entity, takes that entity's type; any other
-    name of another type stays apart ("Paris" after "Paris Hilton")."""
+    """The active entity `given` names, and its type. The small model types short and unfamiliar
+    names unreliably ("Lovelace" as an organisation, "Kavitha" as a place), so a part of an
+    active entity's name (a surname, a first name, a firm's first words), its acronym or a
+    misspelling of it takes that entity and its type; a known place stays one ("Paris" after
+    "Paris Hilton") and any other name keeps the type it was given."""
     known = state.canonical(given, type_)
     if known:
         return known, type_
@@ -53,7 +54,7 @@ def name_owner(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
         # "Kavitha Rao", "Obelo" after "Obelo 7"), is that name unless it is a known place
         # ("Paris" after "Paris Hilton", "Georgia" after "Georgia Whitfield").
         if (type_ == "Location" and _name_words(found.name)[:1] == [word]
-                and not place_name(given.strip())):  # fmt: skip
+                and not _place(given.strip())):  # fmt: skip
             return found, other
         # A firm's first word typed a thing or a person ("Tupana" after "Tupana Bio Ltda.") is
         # the firm, unless it is a known first name ("Morgan" may be a person).
@@ -66,10 +67,10 @@ def name_owner(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
 def _several_words(
     state: ShortTermState, given: str, type_: str
 ) -> tuple[ActiveEntity | None, str]:
-    """A person's name misspelt is that person (_misspelt_person); words that end an active
-    person's name, typed a thing ("Te Awhitu" after "Rangi Te
-    Awhitu"), are that person; words that open an active firm's name, typed a person or a thing
-    ("Ferrandis Industrial" after "Ferrandis Industrial S.L."), are that firm."""
+    """A misspelt person's name is that person (_misspelt_person); words that end an active
+    person's name, typed a thing ("Te Awhitu" after "Rangi Te Awhitu"), are that person; words
+    that open an active firm's name, typed a person or a thing ("Ferrandis Industrial" after
+    "Ferrandis Industrial S.L."), are that firm."""
     words = _name_words(given)
     misspelt = _misspelt_person(state, words, type_)
     if misspelt is not None:
@@ -89,8 +90,8 @@ def _name_words(name: str) -> list[str]:
 
 def _misspelt_person(state: ShortTermState, words: list[str], type_: str) -> ActiveEntity | None:
     """A person's full name written again in one note with a typo ("Lwwazi Mabandla" beside
-    "Lwazi Mabandla") (as many words, each opening with the same letter and within TYPO_JW, and not two
-    known first names) is that person, whatever the model typed either (one of them a person)."""
+    "Lwazi Mabandla": as many words, each with the same first letter and within TYPO_JW, and
+    not two known first names) is that person, however the model typed either of them."""
     view = state.view()
     for name, kind in (*reversed(view.active_entities), *reversed(view.transitional)):
         theirs = _name_words(name)
@@ -109,3 +110,10 @@ def _misspelt_person(state: ShortTermState, words: list[str], type_: str) -> Act
                 found.type = "Person"
             return found
     return None
+
+
+def _place(word: str) -> bool:
+    # Imported here: the extraction package imports working_memory, which imports this module.
+    from apps.ingestion.extraction.place_names import is_place_name
+
+    return is_place_name(word)

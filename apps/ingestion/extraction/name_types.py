@@ -120,8 +120,12 @@ def person_cued(text: str, span: NamedSpan) -> bool:
     if _BORN_AFTER.match(after):
         return True
     lead = _ROLE_LEAD.match(after)
-    if lead and _EMPLOYER_BEFORE.search(text[max(0, span.start - 12) : span.start]):
-        lead = None if after.lstrip().startswith("as ") else lead  # "a job at Pelagos as a ..."
+    if (
+        lead
+        and after.lstrip().startswith("as ")
+        and _EMPLOYER_BEFORE.search(text[max(0, span.start - 12) : span.start])
+    ):
+        lead = None  # "a job at Pelagos as an engineer": the role is the subject's
     if lead:
         tokens = after[lead.end() :].split()[:5]
         for i, token in enumerate(tokens[:4]):
