@@ -15,7 +15,7 @@ import dataclasses
 
 def neighbours_check_install() -> dict:
     from apps.resolution import gate_batch, window_resolution
-    from apps.resolution.gate import CONTEXT_PARAMS
+    from apps.resolution.match_sides import CONTEXT_PARAMS
 
     decide, fill = window_resolution.window_decide, gate_batch.contexts_fill
     stats = {"windows": 0, "names": 0, "differ": 0, "examples": []}

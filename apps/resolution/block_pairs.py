@@ -19,12 +19,11 @@ from apps.resolution.comparisons import MISSING
 from apps.resolution.decision_receipts import weights_of
 from apps.resolution.entity_values import values_with_ties
 from apps.resolution.gate import (
-    CONTEXT_PARAMS,
     PROPOSALS,
-    SIDE_FIELDS,
     candidate_words_query,
     gate_decide,
 )
+from apps.resolution.match_sides import CONTEXT_PARAMS, SIDE_FIELDS
 from apps.resolution.pair_rescoring import (
     MODEL_JSON,
     PAIR_FIGURES,

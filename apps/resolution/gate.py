@@ -3,8 +3,8 @@ each with the match model, and decide merge, pending review, or create.
 
 Blocking is by index only (the name key and entities of the same name; full-text on names and
 aliases with the candidate's acronym, and on the blocking keys: phonetic, acronym, identifier
-digests; vector on embeddings), never a scan of a type, so the cost of one decision does not
-grow with the tenant's graph. Scores use the tenant's learned model (tenant_model). The rule:
+digests; by meaning: meaning_search), never an unbounded scan of a type, so the cost of one
+decision does not grow with the tenant's graph. Scores use the tenant's learned model (tenant_model). The rule:
 
 - merge into the most probable match when its match probability >= the tenant's
   `merge_threshold` and the model allows it (no conflicting identifier or date, and evidence
@@ -35,6 +35,9 @@ from apps.resolution.comparisons.person_names import parse_restore
 from apps.resolution.comparisons.records import RARE_CARRIERS, Record, records_compare
 from apps.resolution.entity_values import values_with_ties
 from apps.resolution.match_model import Scored, match_score, name_tf_adjustment, part_words
+from apps.resolution.match_sides import CONTEXT_PARAMS, SIDE_FIELDS
+from apps.resolution.meaning_search import PARAMS as MEANING_PARAMS
+from apps.resolution.meaning_search import nearest, pool_small
 from apps.resolution.name_frequency import type_name_counts
 from apps.resolution.tenant_model import tenant_params
 
@@ -48,36 +51,6 @@ TOP_K = 20
 PROPOSALS = 3
 SAME_NAME_HITS = 20
 SCORED = TOP_K + SAME_NAME_HITS  # the same name's entities and matches scored, in that order
-
-# The entities named beside a match: in a few of its chunks, and related to it (its neighbours,
-# compared by name: comparisons.context), bounded so a much-named entity costs no more.
-CONTEXT_CHUNKS = 6
-CONTEXT_NAMES = 24
-CONTEXT_PARAMS = {"context_chunks": CONTEXT_CHUNKS, "context_names": CONTEXT_NAMES}
-NEIGHBOURS = """
-  context: COLLECT {
-    CALL (e) {
-      MATCH (e)<-[:MENTIONS]-(c:Chunk {tenant: $tenant})
-      WITH DISTINCT c LIMIT $context_chunks  // any few: sorting would read every mention
-      MATCH (c)-[:MENTIONS]->(o:Entity {tenant: $tenant})
-      WHERE o <> e AND o.status = 'active'
-      RETURN o
-      UNION  // o unlabelled here: with a label the planner may seek every active entity
-      MATCH (e)-[:RELATED_TO]-(o) WHERE o <> e  // and Expand(Into) each (a tenant scan)
-      WITH o WHERE o:Entity AND o.tenant = $tenant AND o.status = 'active'
-      RETURN o LIMIT $context_names
-    }
-    RETURN DISTINCT [o.type, o.name] AS neighbour LIMIT $context_names
-  }"""
-SIDE_FIELDS = (
-    """
-  uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json, conflicts_json: e.value_conflicts_json,
-  parsed: e.name_parsed, type: e.type, type_guessed: coalesce(e.type_guessed, false),
-  semantic: CASE WHEN e.description_embedding IS NOT NULL AND $description_embedding IS NOT NULL
-                 THEN 2 * vector.similarity.cosine(e.description_embedding, $description_embedding) - 1
-                 ELSE null END,"""
-    + NEIGHBOURS
-)
 
 # The name key: a uniqueness-constrained node per (tenant, type, normalized name). MERGE on it
 # takes the constraint's lock, so two transactions naming the same new entity are serialized
@@ -138,29 +111,31 @@ WHERE e.tenant = $tenant AND e.type IN $types AND e.status = 'active'
 _MATCH_FIELDS = _HITS_KEPT + "RETURN {" + SIDE_FIELDS + "} AS side\n"
 _MEANING_FIELDS = _HITS_KEPT + "RETURN collect({" + SIDE_FIELDS + "}) AS by_meaning\n"
 
-# The indexes keep to the candidate's tenant, type and active entities themselves (filtered
-# vector search; required Lucene clauses, see graph.fulltext), so a larger tenant never takes
-# these places. Each SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails
-# otherwise).
+# The lookups keep to the candidate's tenant, type and active entities themselves (required
+# Lucene clauses, see graph.fulltext; meaning_search), so a larger tenant never takes these
+# places.
 _BY_WORDS = """
   CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node
   RETURN node
 """
-_BY_NAME_MEANING = """
-  MATCH (by_name:Entity)
-    SEARCH by_name IN (VECTOR INDEX entity_embedding FOR $embedding
-      WHERE by_name.tenant = $tenant AND by_name.type = $type AND by_name.status = 'active'
-      LIMIT $meaning_hits)
-  RETURN by_name AS node
-"""
-_BY_DESCRIPTION = """
-  UNION
-  MATCH (by_text:Entity)
-    SEARCH by_text IN (VECTOR INDEX entity_description_embedding FOR $description_embedding
-      WHERE by_text.tenant = $tenant AND by_text.type = $type AND by_text.status = 'active'
-      LIMIT $meaning_hits)
-  RETURN by_text AS node
-"""
+_BY_NAME_MEANING = nearest(
+    scope="small",
+    small="small",
+    vector="$embedding",
+    type_expr="$type",
+    prop="embedding",
+    index="entity_embedding",
+    name="by_name",
+)
+_BY_DESCRIPTION = "  UNION" + nearest(
+    scope="small",
+    small="small",
+    vector="$description_embedding",
+    type_expr="$type",
+    prop="description_embedding",
+    index="entity_description_embedding",
+    name="by_text",
+)
 
 # The name key claimed and the indexes searched in one round trip (one query per: words to
 # search?, a description to search by?; the description index is asked only with a description,
@@ -180,7 +155,10 @@ WITH *, COUNT { UNWIND same_name + by_words AS m WITH DISTINCT m.uid AS uid
                 WHERE NOT uid IN not_same RETURN uid } >= $scored AS enough
 CALL (enough) {
   WITH enough WHERE NOT enough
-  CALL () {"""
+  WITH """
+    + pool_small("$type")
+    + """ AS small
+  CALL (small) {"""
     + _BY_NAME_MEANING
     + (_BY_DESCRIPTION if described else "")
     + "}"
@@ -265,7 +243,7 @@ def claim_and_matches(
     words = candidate_words_query(stx.scope.tenant, candidate)
     query = CLAIM_AND_MATCHES[(bool(words), candidate.description_embedding is not None)]
     row = stx.run(query, words=words, hits=INDEX_HITS, meaning_hits=MEANING_HITS, scored=SCORED,
-                  **_claim_params(candidate, norm, source))[0]  # fmt: skip
+                  **MEANING_PARAMS, **_claim_params(candidate, norm, source))[0]  # fmt: skip
     return _claim_of(row), [match_of(side) for side in row["matches"]]
 
 

@@ -26,10 +26,8 @@ from apps.resolution.candidates import EntityCandidate
 from apps.resolution.comparisons.entity_types import compatible_types, types_may_meet
 from apps.resolution.comparisons.records import context_counts
 from apps.resolution.gate import (
-    CONTEXT_PARAMS,
     INDEX_HITS,
     MEANING_HITS,
-    NEIGHBOURS,
     SAME_NAME_HITS,
     Decision,
     KeyClaim,
@@ -40,16 +38,19 @@ from apps.resolution.gate import (
     matches_scored,
     proposals_score,
 )
+from apps.resolution.match_sides import CONTEXT_PARAMS, NEIGHBOURS
+from apps.resolution.meaning_search import PARAMS as MEANING_PARAMS
+from apps.resolution.meaning_search import nearest, pool_small
 
 # The fields of a match, and a person's name parse kept on it, so a worker that did not write it
-# does not parse it again (see gate._SIDE_FIELDS); with its description compared with the row's.
+# does not parse it again (see match_sides.SIDE_FIELDS); with its description compared with the row's.
 _PLAIN = """
   uid: e.uid, name: e.name, aliases: coalesce(e.aliases, []), values_json: e.values_json, conflicts_json: e.value_conflicts_json,
   parsed: e.name_parsed, type: e.type, type_guessed: coalesce(e.type_guessed, false)"""
 _SEMANTIC = """CASE WHEN e.description_embedding IS NOT NULL AND row.description_embedding IS NOT NULL
                  THEN 2 * vector.similarity.cosine(e.description_embedding, row.description_embedding) - 1
                  ELSE null END"""
-# With its neighbours (gate.NEIGHBOURS): the same name's entities, nearly always scored.
+# With its neighbours (match_sides.NEIGHBOURS): the same name's entities, nearly always scored.
 _SIDE = "{" + _PLAIN + ", semantic: " + _SEMANTIC + "," + NEIGHBOURS + "}"
 
 # gate.KEY_CLAIM for every name of the window, claimed in the order given (sorted, so two
@@ -108,24 +109,35 @@ MATCHES_FIND = (
 CYPHER 25
 UNWIND $rows AS row
 CALL (row) {
-  CALL (row) {
+  WITH row, """
+    + pool_small("row.type")
+    + """ AS small
+  CALL (row, small) {
     WITH row WHERE row.words <> ''
     CALL db.index.fulltext.queryNodes('entity_names', row.words, {limit: $hits}) YIELD node
     RETURN node
-    UNION
-    MATCH (by_name:Entity)
-      SEARCH by_name IN (VECTOR INDEX entity_embedding FOR row.embedding
-        WHERE by_name.tenant = $tenant AND by_name.type = row.type AND by_name.status = 'active'
-        LIMIT $meaning_hits)
-    RETURN by_name AS node
-    UNION
-    WITH row WHERE row.description_embedding IS NOT NULL
-    MATCH (by_text:Entity)
-      SEARCH by_text IN (VECTOR INDEX entity_description_embedding FOR row.description_embedding
-        WHERE by_text.tenant = $tenant AND by_text.type = row.type AND by_text.status = 'active'
-        LIMIT $meaning_hits)
-    RETURN by_text AS node
-  }
+    UNION"""
+    + nearest(
+        scope="row, small",
+        small="small",
+        vector="row.embedding",
+        type_expr="row.type",
+        prop="embedding",
+        index="entity_embedding",
+        name="by_name",
+    )  # fmt: skip
+    + "    UNION"
+    + nearest(
+        scope="row, small",
+        small="small",
+        vector="row.description_embedding",
+        type_expr="row.type",
+        prop="description_embedding",
+        index="entity_description_embedding",
+        name="by_text",
+        when="row.description_embedding IS NOT NULL",
+    )  # fmt: skip
+    + """  }
   WITH DISTINCT node AS e
   WHERE e.tenant = $tenant AND e.type IN row.types AND e.status = 'active'
   RETURN collect([elementId(e), """
@@ -190,7 +202,9 @@ def matches_find_all(stx: ScopedTx, tenant: str, candidates: list[EntityCandidat
              "words": candidate_words_query(tenant, c) or "",
              "embedding": list(c.embedding or ()), "description_embedding": _described(c)}
             for i, c in enumerate(candidates)]  # fmt: skip
-    [out] = stx.run(MATCHES_FIND, rows=rows, hits=INDEX_HITS, meaning_hits=MEANING_HITS)
+    [out] = stx.run(
+        MATCHES_FIND, rows=rows, hits=INDEX_HITS, meaning_hits=MEANING_HITS, **MEANING_PARAMS
+    )
     sides = dict(out["sides"])
     found: list[list[Match]] = [[] for _ in candidates]
     for index, hits in out["rows"]:
@@ -304,5 +318,5 @@ def _with_semantic(match: Match, theirs: EntityCandidate, mine: EntityCandidate)
     dot = sum(x * y for x, y in zip(a, b, strict=True))
     norms = math.sqrt(sum(x * x for x in a)) * math.sqrt(sum(y * y for y in b))
     cosine = dot / norms if norms else 0.0
-    # Neo4j's vector.similarity.cosine is (1 + cos) / 2; gate._SIDE_FIELDS maps it back.
+    # Neo4j's vector.similarity.cosine is (1 + cos) / 2; match_sides.SIDE_FIELDS maps it back.
     return dataclasses.replace(match, semantic=max(0.0, min(1.0, cosine)))

@@ -2,7 +2,7 @@
 resolution): a merge or a new mention gives an entity more neighbours, so a pair that waited
 for want of context may now have it. The same comparisons, model and rule as the gate
 (gate.proposals_score): here both sides are entities, read with their names, values, type and
-the neighbours of a few of their chunks (gate.NEIGHBOURS)."""
+the neighbours of a few of their chunks (match_sides.NEIGHBOURS)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from apps.graph.cypher import ScopedTx
 from apps.resolution.comparisons import Compared
 from apps.resolution.comparisons.entity_types import types_may_meet
 from apps.resolution.comparisons.records import RARE_CARRIERS, Record, records_compare
-from apps.resolution.gate import CONTEXT_PARAMS, SIDE_FIELDS, Match, Proposal, match_of
+from apps.resolution.gate import Match, Proposal, match_of
 from apps.resolution.match_model import match_score, name_tf_adjustment
+from apps.resolution.match_sides import CONTEXT_PARAMS, SIDE_FIELDS
 from apps.resolution.name_frequency import type_name_counts
 from apps.resolution.tenant_model import tenant_params
 

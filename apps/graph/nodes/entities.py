@@ -71,4 +71,6 @@ SCHEMA = [
     "OPTIONS {indexConfig: {`vector.dimensions`: $dimensions, "
     "`vector.similarity_function`: 'cosine', `vector.quantization.enabled`: false}}",
     "CREATE INDEX entity_tenant_norm IF NOT EXISTS FOR (e:Entity) ON (e.tenant, e.norm_name)",
+    # A small tenant's entities of a type, ranked exactly (apps/resolution/meaning_search.py).
+    "CREATE INDEX entity_tenant_type IF NOT EXISTS FOR (e:Entity) ON (e.tenant, e.type, e.status)",
 ]
