@@ -121,6 +121,25 @@ def test_a_firms_short_name_is_its_registered_name_when_no_other_firm_shares_it(
     assert "rare_name registered (a registered name and its short form" in short.reason
 
 
+def test_a_firm_created_under_its_short_name_is_known_by_the_registered_name_it_was_given(scope):
+    """A note named the firm short, then by its registered name (one entity, created as
+    'Arqueta', with 'Arqueta S.A.C' as an alias): later notes naming it either way are that
+    firm, as when it had been created under the registered name."""
+    first = note(scope, "Luana Reyes is interviewing at Arqueta in Arequipa. Legal name: "
+                 "Arqueta S.A.C", ("Luana Reyes", "Person"), ("Arqueta", "Organization"),
+                 ("Arequipa", "Location"), ("Arqueta S.A.C", "Organization"))  # fmt: skip
+    firm = first["Arqueta"].entity_uid
+    assert first["Arqueta S.A.C"].entity_uid == firm, first["Arqueta S.A.C"].reason
+    formed = note(scope, "Tomas Novak signed with Arqueta S.A.C. last week.",
+                  ("Tomas Novak", "Person"), ("Arqueta S.A.C.", "Organization"))["Arqueta S.A.C."]  # fmt: skip
+    assert formed.entity_uid == firm, formed.reason
+    assert "rare_name registered (a registered name (with its legal form)" in formed.reason
+    short = note(scope, "Ines Duarte visited Arqueta on Monday.",
+                 ("Ines Duarte", "Person"), ("Arqueta", "Organization"))["Arqueta"]  # fmt: skip
+    assert short.entity_uid == firm, short.reason
+    assert "rare_name registered (a registered name and its short form" in short.reason
+
+
 def test_a_short_name_two_registered_firms_share_waits_for_a_reviewer(scope):
     note(scope, "Oskar Reyes is an accountant at Silverfin Foods S.A. in Utrecht.",
          ("Oskar Reyes", "Person"), ("Silverfin Foods S.A.", "Organization"))  # fmt: skip

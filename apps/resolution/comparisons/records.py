@@ -194,12 +194,13 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
     against = [c for c in found[1:] if c.comparison in ("context", "role", "description",
                                                         *AFFILIATIONS)
                and c.level in ("conflict", "different", "unrelated")]  # fmt: skip
-    names = (mine.names[0], theirs.names[0])
+    pair = _registered_pair(mine.names, theirs.names) if level == "registered" else None
+    names = pair or (mine.names[0], theirs.names[0])
     if level is None or types != {kind} or found[0].level not in CONTEXT_NAMES:
         return Compared("rare_name", MISSING)
     if any(c.comparison != "description" for c in against):
         return Compared("rare_name", MISSING)
-    if level == "model" or (level == "registered" and found[0].level == "exact"
+    if level == "model" or (level == "registered" and pair is None and found[0].level == "exact"
                             and not all(legal_base(n) != comparable(n) for n in names)):  # fmt: skip
         return _sole_told_apart(level, names)
     if against and level == "place":  # a firm's notes describe it each their own way
@@ -217,10 +218,23 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
         "a place name no other place of the tenant carries"
         if level == "place"
         else "a registered name (with its legal form) no other organisation of the tenant carries"
-        if found[0].level == "exact"
+        if all(formed)
         else "a registered name and its short form, no other organisation of the tenant either"
     )
     return Compared("rare_name", level, why)
+
+
+def _registered_pair(mine: Sequence[str], theirs: Sequence[str]) -> tuple[str, str] | None:
+    """A registered name (with its legal form) on both sides, else on one side with its short
+    form on the other, each side's name or alias ('Arqueta S.A.C.' or 'Arqueta' beside an
+    entity created as 'Arqueta' that a note named 'Arqueta S.A.C' too): compared so whichever
+    of its names an entity was created under."""
+    pairs = [(a, b) for a in mine for b in theirs if legal_base(a) == legal_base(b)]
+    formed = [
+        (a, b) for a, b in pairs if legal_base(a) != comparable(a) or legal_base(b) != comparable(b)
+    ]
+    both = [(a, b) for a, b in formed if comparable(a) == comparable(b)]
+    return (both or formed or [None])[0]
 
 
 def _sole_told_apart(level: str, names: tuple[str, str]) -> Compared:
