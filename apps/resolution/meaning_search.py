@@ -31,31 +31,41 @@ def pool_small(type_expr: str) -> str:
     )  # fmt: skip
 
 
+# A lookup's text; each <slot> is filled by `nearest` from the calling query's own names.
+_NEAREST = """
+  WITH <scope> WHERE <when>
+  CALL (<scope>) {
+    WHEN <small> THEN {
+      MATCH (<exact>:Entity {tenant: $tenant, type: <type>, status: 'active'})
+      WHERE <exact>.<prop> IS NOT NULL
+      WITH <exact> ORDER BY vector.similarity.cosine(<exact>.<prop>, <vector>) DESC, <exact>.uid
+      LIMIT $meaning_hits
+      RETURN <exact> AS node
+    }
+    ELSE {
+      MATCH (<hit>:Entity)
+        SEARCH <hit> IN (VECTOR INDEX <index> FOR <vector>
+          WHERE <hit>.tenant = $tenant AND <hit>.type = <type> AND <hit>.status = 'active'
+          LIMIT $meaning_hits)
+      RETURN <hit> AS node
+    }
+  }
+  RETURN node
+"""
+
+
 def nearest(*, scope: str, small: str, vector: str, type_expr: str, prop: str, index: str,
             name: str, when: str = "true") -> str:  # fmt: skip
     """A branch of a CALL body returning `node`: the exact ranking when `small` (a boolean in
     `scope`, from `pool_small`) holds, else the vector `index`'s hits (a conditional query, so
     the exact seek never runs for a large tenant); `prop` is the indexed property, `name` a
     prefix for this lookup's variables (each SEARCH must bind a name used nowhere else in the
-    query: Neo4j 2026.01 fails otherwise); nothing unless `when` holds."""
-    exact, hit = f"{name}_near", f"{name}_hit"
-    return f"""
-  WITH {scope} WHERE {when}
-  CALL ({scope}) {{
-    WHEN {small} THEN {{
-      MATCH ({exact}:Entity {{tenant: $tenant, type: {type_expr}, status: 'active'}})
-      WHERE {exact}.{prop} IS NOT NULL
-      WITH {exact} ORDER BY vector.similarity.cosine({exact}.{prop}, {vector}) DESC, {exact}.uid
-      LIMIT $meaning_hits
-      RETURN {exact} AS node
-    }}
-    ELSE {{
-      MATCH ({hit}:Entity)
-        SEARCH {hit} IN (VECTOR INDEX {index} FOR {vector}
-          WHERE {hit}.tenant = $tenant AND {hit}.type = {type_expr} AND {hit}.status = 'active'
-          LIMIT $meaning_hits)
-      RETURN {hit} AS node
-    }}
-  }}
-  RETURN node
-"""
+    query: Neo4j 2026.01 fails otherwise); nothing unless `when` holds. Every argument is a
+    name or expression of the calling query's text, never a value."""
+    slots = {"<scope>": scope, "<when>": when, "<small>": small, "<exact>": f"{name}_near",
+             "<hit>": f"{name}_hit", "<type>": type_expr, "<prop>": prop, "<index>": index,
+             "<vector>": vector}  # fmt: skip
+    text = _NEAREST
+    for slot, value in slots.items():
+        text = text.replace(slot, value)
+    return text
