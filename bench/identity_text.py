@@ -233,6 +233,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0, help="the bench/corpora generator's seed")
     parser.add_argument("--shuffle", type=int, default=0,
                         help="0: post in generated order; N: shuffled with random.Random(N)")  # fmt: skip
+    parser.add_argument("--orders", type=int, default=0,
+                        help="N: each set in N orders (generated, then --shuffle 1..N-1), each "
+                             "into a tenant of its own, and how many cluster sets they end in "
+                             "(the goal: one)")  # fmt: skip
     parser.add_argument("--show", type=int, default=0, help="print the first N documents")
     parser.add_argument("--reresolve", action="store_true",
                         help="re-resolve the whole tenant after the last document (the job)")  # fmt: skip
@@ -266,6 +270,9 @@ def main() -> None:
           f"{'pend/doc':>8} {'false pend':>10} {'(r3 rule)':>9} {'wrong ent':>9} {'ms/doc':>7}  "
           "unified by kind")  # fmt: skip
     for name in args.sets.split(",") if args.corpus == "builtin" else [args.corpus]:
+        if args.orders:
+            _orders_run(name.strip(), args)
+            continue
         r = run_set(name.strip(), args)
         print(f"{name:9} {r['documents']:4d} {r['true']:4d} {r['unified']:7.3f} "
               f"{r['per_true']:8.2f} {r['namesakes']:>9} {r['pending_per_doc']:8.2f} "
@@ -280,6 +287,21 @@ def main() -> None:
                 print(f"  split {name}: {parts}")
         if args.twins:
             _twins_print(r["twins"], args.splits)
+
+
+def _orders_run(name: str, args) -> None:
+    """The set fed in `args.orders` orders: a line each, then whether they end alike."""
+    runs = []
+    for order in range(args.orders):
+        args.shuffle = order
+        r = run_set(name, args)
+        runs.append(r)
+        print(f"{name:9} order {order}: unified {r['unified']:.3f}, ent/true {r['per_true']:.2f}, "
+              f"namesakes {r['namesakes']}, pend/doc {r['pending_per_doc']:.2f}, "
+              f"clusters {r['fingerprint']}", flush=True)  # fmt: skip
+    unified = [r["unified"] for r in runs]
+    print(f"{name:9} {args.orders} orders: {len({r['fingerprint'] for r in runs})} cluster "
+          f"set(s) (goal 1), unified {min(unified):.3f}-{max(unified):.3f}", flush=True)  # fmt: skip
 
 
 def _twins_print(twins: list[tuple], show: bool) -> None:
