@@ -118,23 +118,9 @@ _BY_WORDS = """
   CALL db.index.fulltext.queryNodes('entity_names', $words, {limit: $hits}) YIELD node
   RETURN node
 """
-_BY_NAME_MEANING = nearest(
-    scope="small",
-    small="small",
-    vector="$embedding",
-    type_expr="$type",
-    prop="embedding",
-    index="entity_embedding",
-    name="by_name",
-)
+_BY_NAME_MEANING = nearest("name", scope="small", vector="$embedding", type_expr="$type")
 _BY_DESCRIPTION = "  UNION" + nearest(
-    scope="small",
-    small="small",
-    vector="$description_embedding",
-    type_expr="$type",
-    prop="description_embedding",
-    index="entity_description_embedding",
-    name="by_text",
+    "description", scope="small", vector="$description_embedding", type_expr="$type"
 )
 
 # The name key claimed and the indexes searched in one round trip (one query per: words to

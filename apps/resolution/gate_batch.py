@@ -117,24 +117,13 @@ CALL (row) {
     CALL db.index.fulltext.queryNodes('entity_names', row.words, {limit: $hits}) YIELD node
     RETURN node
     UNION"""
-    + nearest(
-        scope="row, small",
-        small="small",
-        vector="row.embedding",
-        type_expr="row.type",
-        prop="embedding",
-        index="entity_embedding",
-        name="by_name",
-    )  # fmt: skip
+    + nearest("name", scope="row, small", vector="row.embedding", type_expr="row.type")
     + "    UNION"
     + nearest(
+        "description",
         scope="row, small",
-        small="small",
         vector="row.description_embedding",
         type_expr="row.type",
-        prop="description_embedding",
-        index="entity_description_embedding",
-        name="by_text",
         when="row.description_embedding IS NOT NULL",
     )  # fmt: skip
     + """  }

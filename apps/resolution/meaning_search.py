@@ -54,16 +54,22 @@ _NEAREST = """
 """
 
 
-def nearest(*, scope: str, small: str, vector: str, type_expr: str, prop: str, index: str,
-            name: str, when: str = "true") -> str:  # fmt: skip
-    """A branch of a CALL body returning `node`: the exact ranking when `small` (a boolean in
-    `scope`, from `pool_small`) holds, else the vector `index`'s hits (a conditional query, so
-    the exact seek never runs for a large tenant); `prop` is the indexed property, `name` a
-    prefix for this lookup's variables (each SEARCH must bind a name used nowhere else in the
-    query: Neo4j 2026.01 fails otherwise); nothing unless `when` holds. Every argument is a
-    name or expression of the calling query's text, never a value."""
-    slots = {"<scope>": scope, "<when>": when, "<small>": small, "<exact>": f"{name}_near",
-             "<hit>": f"{name}_hit", "<type>": type_expr, "<prop>": prop, "<index>": index,
+# What each lookup searches: its property, its vector index, a prefix for its variables.
+LOOKUPS = {
+    "name": ("embedding", "entity_embedding", "by_name"),
+    "description": ("description_embedding", "entity_description_embedding", "by_text"),
+}
+
+
+def nearest(lookup: str, *, scope: str, vector: str, type_expr: str, when: str = "true") -> str:
+    """A branch of a CALL body returning `node`: for `lookup` (LOOKUPS), the exact ranking when
+    `small` (a boolean `scope` binds, from `pool_small`) holds, else the vector index's hits (a
+    conditional query, so the exact seek never runs for a large tenant); nothing unless `when`
+    holds. Each SEARCH binds a name used nowhere else in the query (Neo4j 2026.01 fails
+    otherwise). Every argument is a name or expression of the calling query, never a value."""
+    prop, index, prefix = LOOKUPS[lookup]
+    slots = {"<scope>": scope, "<when>": when, "<small>": "small", "<exact>": f"{prefix}_near",
+             "<hit>": f"{prefix}_hit", "<type>": type_expr, "<prop>": prop, "<index>": index,
              "<vector>": vector}  # fmt: skip
     text = _NEAREST
     for slot, value in slots.items():
