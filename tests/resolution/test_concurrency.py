@@ -51,7 +51,7 @@ def test_racing_writers_create_one_entity_and_count_every_observation(scope):
             EntityCandidate("navy", "Organization", embedding=people[1].embedding, values=NAVY),
         ]  # fmt: skip
         relation = [RelationCandidate(0, "SERVED_IN", 1, confidence=0.9)]
-        record = replace(chunk, uid=f"chunk-{n}")
+        record = replace(chunk, uid=f"{scope.tenant}-chunk-{n}")  # uids are global
 
         def unit(stx):
             return do_chunk_write(stx, record=record, entities=mine, relations=relation)
@@ -131,7 +131,7 @@ def test_a_mention_written_while_a_reviewer_merges_lands_on_the_survivor(scope):
         "MATCH (d:Document {tenant: $tenant, title: 'about Anthropic AI'}) RETURN d.uid AS uid",
     )
     late = "Anthropic AI hires."
-    record = replace(chunk_record(doc["uid"], late), uid="late-chunk")
+    record = replace(chunk_record(doc["uid"], late), uid=f"{scope.tenant}-late-chunk")
     with graph_driver().session() as session:
         tx = session.begin_transaction()
         stx = ScopedTx(scope, tx)
@@ -145,7 +145,7 @@ def test_a_mention_written_while_a_reviewer_merges_lands_on_the_survivor(scope):
     thread.join(timeout=300)
     assert "error" not in outcome, outcome
     assert cypher.read(scope, MERGED_ENTITY_EDGES, uid=merged) == [{"type": "MERGED_INTO"}]
-    assert cypher.read(scope, CHUNK_MENTIONS, chunk="late-chunk") == [{"uid": survivor}]
+    assert cypher.read(scope, CHUNK_MENTIONS, chunk=record.uid) == [{"uid": survivor}]
 
 
 def test_a_gate_match_merged_away_meanwhile_is_followed_to_its_survivor(scope):

@@ -23,11 +23,18 @@ RELATIONS = [
 ]
 
 
+def uid_in(scope, name: str) -> str:
+    """A chunk uid of this test's own: uids are global, and tests run side by side in processes
+    sharing one Neo4j ('chunk-1' of another tenant would be this chunk, already written)."""
+    return f"{scope.tenant}-{name}"
+
+
 def write_chunk(scope, chunk_uid, entities, relations, text=TEXT):
     """What the pipeline does for one chunk of a stored document: the chunk (its service) and
     the resolution in one transaction. Written again, the chunk stays as it is and the
     resolution runs again, which is what these tests look at."""
     embedded = candidates_embed(entities)
+    chunk_uid = uid_in(scope, chunk_uid)
     record = replace(chunk_record(document_for(scope, TEXT), text), uid=chunk_uid)
     provenance = Provenance(agent=scope.actor, document_uid=record.document_uid,
                             chunk_uid=chunk_uid)  # fmt: skip
@@ -71,16 +78,20 @@ def test_mentions_and_relations_are_written_with_the_chunk(scope):
     assert graph_counts(scope) == {"entities": 3, "mentions": 3, "relations": 2}
     mentions = cypher.read(
         scope,
-        "MATCH (:Chunk {tenant: $tenant, uid: 'chunk-1'})-[m:MENTIONS]->(e:Entity) "
+        "MATCH (:Chunk {tenant: $tenant, uid: $uid})-[m:MENTIONS]->(e:Entity) "
         "RETURN e.name AS name, m.surface AS surface, m.start AS start, m.end AS end "
         "ORDER BY start",
+        uid=uid_in(scope, "chunk-1"),
     )
     assert [(m["surface"], m["start"], m["end"]) for m in mentions] == [
         ("Ada Lovelace", 0, 12), ("Charles Babbage", 25, 40), ("Analytical Engine", 48, 65)
     ]  # fmt: skip
     worked = relation(scope, "WORKED_WITH")
     assert (worked["weight"], worked["confidence"], worked["nuance"]) == (1, 0.8, "collaborators")
-    assert worked["chunks"] == ["chunk-1"] and worked["first_seen"] == worked["last_seen"]
+    assert (
+        worked["chunks"] == [uid_in(scope, "chunk-1")]
+        and worked["first_seen"] == worked["last_seen"]
+    )
 
 
 def test_a_replayed_chunk_changes_nothing(scope):
@@ -100,7 +111,10 @@ def test_each_new_chunk_is_one_more_observation(scope):
     worked = relation(scope, "WORKED_WITH")
     # weight counts observations; confidence is seed 002's running average (old + new) / 2.
     assert worked["weight"] == 2 and abs(worked["confidence"] - 0.6) < 1e-9
-    assert worked["nuance"] == "colleagues" and worked["chunks"] == ["chunk-1", "chunk-2"]
+    assert worked["nuance"] == "colleagues" and worked["chunks"] == [
+        uid_in(scope, "chunk-1"),
+        uid_in(scope, "chunk-2"),
+    ]
     assert worked["last_seen"] > worked["first_seen"]
     assert graph_counts(scope) == {"entities": 3, "mentions": 5, "relations": 2}
 

@@ -28,7 +28,8 @@ CREATE (:Entity {tenant: $tenant, uid: $prefix + toString(i), name: 'person ' + 
 
 
 def _people(scope, n: int, prefix: str) -> dict[str, list[float]]:
-    cypher.write(scope, PEOPLE, n=n, prefix=prefix, dimensions=DIMENSIONS)
+    # uids are global (unique across tenants): the tenant's own prefix keeps tests apart.
+    cypher.write(scope, PEOPLE, n=n, prefix=f"{scope.tenant}-{prefix}", dimensions=DIMENSIONS)
     rows = cypher.read(scope, "MATCH (e:Entity {tenant: $tenant}) RETURN e.uid AS uid, "
                        "e.embedding AS embedding")  # fmt: skip
     return {row["uid"]: row["embedding"] for row in rows}
