@@ -73,3 +73,22 @@ def test_names_a_document_writes_are_matched_in_the_next_window(tenant, nlp, mon
     services.document_ingest_job_run(Job.objects.select_related("tenant").get(uid=queued["job"]))
     assert known_names(scope, nlp) is cached  # the same copy, taught the new name
     assert cached.by_surface["Vantablack Spectrometer"][0] == "Vantablack Spectrometer"
+
+
+def test_a_lone_surname_of_a_known_person_is_a_person_and_a_known_place_stays_one(make_tenant):
+    # The small model types a lone surname a firm or a place: it was then no candidate for the
+    # person, and wrongly a firm the colleague named beside it "works for".
+    mine, other = scope_for(make_tenant()), scope_for(make_tenant())
+    text = (
+        "Anahit - sales engineer. lives in Aarhus. born 1983. Sargsyan and Ilze Kalnina "
+        "(backend developer) are on the same team. Sargsyan moved to Georgia."
+    )
+    known_names_forget(other.tenant)
+    assert candidates(other, text)["Sargsyan"].type != "Person"  # the model alone
+    facts(mine, "Anahit Sargsyan", "Person")
+    facts(mine, "Georgia Lindqvist", "Person")
+    known_names_forget(mine.tenant)
+    found = candidates(mine, text)
+    assert found["Sargsyan"].type == "Person", found
+    assert "employer" not in found["Ilze Kalnina"].learned, found
+    assert found["Georgia"].type == "Location", found  # a country's name, whoever bears it

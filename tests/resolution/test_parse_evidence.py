@@ -53,9 +53,28 @@ def test_a_job_in_brackets_after_the_second_of_two_people_is_the_seconds():
     found = read("Ilze Kalnina and Taras Melnychuk (product manager) are on the same team.")
     assert found["Taras Melnychuk"].get("role") == "product manager", found
     assert "role" not in found["Ilze Kalnina"], found
+    # The same for the description the entity keeps (compared by meaning in the gate).
+    parsed = SpacyExtractor.shared().extract(
+        "Kalnina and Taras Melnychuk (product manager) are on the same team.",
+        state=WorkingMemory(),
+    )
+    described = {e.name: e.description for e in parsed.entities}
+    assert described.get("Taras Melnychuk") == "product manager", described
+    assert not described.get("Kalnina"), described
     both = read("Ana Duarte, a civil engineer, and Bo Lindqvist met in Porto.")
     assert both["Ana Duarte"].get("role") == "civil engineer", both
     assert "role" not in both["Bo Lindqvist"], both
+
+
+def test_a_field_read_after_a_name_stops_at_the_end_of_its_sentence():
+    # The sentence after "Yara ... there." names a product the model types a firm: it was read
+    # as her employer's field, a wrong conflict with the notes naming her real one.
+    found = read("Kestrel Analytics Inc. was founded in 2010 in Lyon. Yara Marchetti leads the "
+                 "geologist team there. The Z-5 charger is its best seller.")  # fmt: skip
+    assert "employer" not in found["Yara Marchetti"], found
+    assert found["Kestrel Analytics Inc."].get("city") == "Lyon", found
+    fields = read("Contact: Dr. Sabbagh | IT director | Hoshizora Robotics. Next week.")
+    assert fields["Sabbagh"].get("employer") == "Hoshizora Robotics", fields  # one sentence
 
 
 def test_a_surname_and_a_pronoun_carry_the_persons_attributes():

@@ -79,6 +79,12 @@ class KnownNames:
             for surface, doc in zip(fresh, self.nlp.tokenizer.pipe(fresh), strict=True):
                 self._matcher.add(surface, [doc])
 
+    def person_word(self, surface: str) -> bool:
+        """Whether a lone word is a word of a person's name the tenant knows ('Sargsyan' of
+        'Anahit Sargsyan'): the small model types a lone surname a place or a firm."""
+        with self._lock:
+            return " " not in surface.strip() and surface.strip().casefold() in self.person_words
+
     def spans(self, doc) -> list[tuple[int, int, str, str, str]]:
         """(start_char, end_char, surface, name, type) of known surfaces in `doc`, longest
         first, none overlapping another."""

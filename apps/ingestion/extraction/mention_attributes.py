@@ -226,6 +226,14 @@ def _appositions(head) -> list:
     return out
 
 
+def apposition_holder(appos):
+    """The token an apposition describes: its head, or the head's last conjunct before it
+    ("Y and X (product manager)": X's, though the parse hangs it on Y)."""
+    head = appos.head
+    later = [c for c in head.children if c.dep_ == "conj" and head.i < c.i < appos.i]
+    return later[-1] if later else head
+
+
 def _verb_role(verb, owner, line: tuple[int, int]) -> str:
     for child in verb.children:
         if child.dep_ in ("attr", "oprd") and verb.lemma_ in ("be", "become", "remain"):

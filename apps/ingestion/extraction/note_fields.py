@@ -43,7 +43,9 @@ def fields_read(text: str, mentions: Sequence, titles: frozenset[str],
             between = text[previous_end:start]
             if (
                 "\n" in between
-                or _SENTENCE_END.search(between)
+                # pos keeps the field's own last character: the separator after "there." is
+                # the space alone, the stop stays in the field before it
+                or _SENTENCE_END.search(text, previous_end - 1, start)
                 or any(start <= p.start < end for p in people if p.name != person.name)
             ):
                 break  # another line or sentence, or another person's fields

@@ -20,7 +20,11 @@ from cleanco import basename
 from apps.ingestion.extraction import Extraction, LocalRelation, candidates_assembled
 from apps.ingestion.extraction.acting_names import acting_person
 from apps.ingestion.extraction.known_names import KnownNames, known_names
-from apps.ingestion.extraction.mention_attributes import TITLES, attributes_read
+from apps.ingestion.extraction.mention_attributes import (
+    TITLES,
+    apposition_holder,
+    attributes_read,
+)
 from apps.ingestion.extraction.name_types import retyped
 from apps.ingestion.extraction.note_words import (
     common_word_opening,
@@ -31,7 +35,7 @@ from apps.ingestion.extraction.note_words import (
     opening_word_cut,
 )
 from apps.ingestion.extraction.ontology import SPACY_LABELS, relation_from_phrase
-from apps.ingestion.extraction.place_names import is_city
+from apps.ingestion.extraction.place_names import is_city, is_place_name
 from apps.ingestion.extraction.proper_nouns import SEPARATORS, lead_in, proper_noun_spans
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan, ShortTermState, read_chunk
@@ -120,6 +124,7 @@ class SpacyExtractor:
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  and not _NOT_CODES.match(s.surface.strip())
                  for r in retyped(text, lead_word_cut(s)) if not common_word_opening(text, r)]  # fmt: skip
+        spans = [self._person_word_typed(s) for s in spans]
         people = [n for n, t in state.view().active_entities if t == "Person"]
         spans = initials_named(text, sorted(spans, key=lambda s: s.start), people)
         reading = read_chunk(state, text, spans)
@@ -134,6 +139,17 @@ class SpacyExtractor:
             learned=attributes_read(doc, reading.mentions),
         )  # fmt: skip
         return Extraction(entities, candidates, reading.references, reading.arguments)
+
+    def _person_word_typed(self, span: NamedSpan) -> NamedSpan:
+        """A lone word of a known person's name typed anything else is that word of a person's
+        name, unless it is a place's name (GeoNames) or a firm or product the tenant knows by
+        that word (an earlier note's surname the model typed a place is no place's)."""
+        if (span.type == "Person" or not self.known or not self.known.person_word(span.surface)
+                or is_place_name(span.surface.strip())):  # fmt: skip
+            return span
+        if span.name and span.type in ("Organization", "Object"):
+            return span  # a firm or a product the tenant knows by that word
+        return NamedSpan(span.surface, span.start, span.end, "Person")
 
 
 def cased(text: str) -> str:
@@ -275,9 +291,10 @@ def _relations(doc, owner: dict[int, str]) -> tuple[list[LocalRelation], dict[st
     for token in doc:
         if token.pos_ in ("VERB", "AUX"):
             relations.extend(_verb_relations(token, owner))
-        if token.dep_ == "appos" and token.head.i in owner and token.i not in owner:
-            relations.extend(_role_relations(owner[token.head.i], token, owner))
-            descriptions.setdefault(owner[token.head.i], _phrase(token))
+        holder = apposition_holder(token) if token.dep_ == "appos" else None
+        if holder is not None and holder.i in owner and token.i not in owner:
+            relations.extend(_role_relations(owner[holder.i], token, owner))
+            descriptions.setdefault(owner[holder.i], _phrase(token))
     return relations, descriptions | _copular_descriptions(doc, owner, descriptions)
 
 
