@@ -118,6 +118,16 @@ def test_headings_and_quarters_name_nothing(extractor):
     assert set(entities) == {"Ilse Vandermeer", "Tomás Reyes"}
 
 
+def test_a_notes_weekday_and_its_user_name_nothing(extractor):
+    # Each was an entity in every note that dated itself or quoted the user, and a pending pair
+    # with the last note's ("Thu" = "Thu", "User" = "User").
+    entities = read(extractor, "Standup notes, Thu 25 Feb: Notes on Nordhavn Fintech. User "
+                               "said Ilze Kalnina replied. Conversation (Mon): User's cousin "
+                               "Ayu Setiawati is visiting.")  # fmt: skip
+    assert not {"Thu", "Mon", "User"} & set(entities), entities
+    assert {"Ilze Kalnina", "Ayu Setiawati"} <= set(entities), entities
+
+
 def test_a_full_name_misspelt_in_the_same_note_is_the_same_person(extractor):
     entities = read(extractor, "Present: Thandiwe Nkosi, Pieter Mulder.\n"
                                "- Thandiwe Nkosii (site chemist) raised the budget question.")  # fmt: skip

@@ -1,5 +1,5 @@
 """A business note's own words, which name nothing: its abbreviations ("PO", "EOD", "QBR",
-"NB"), a month's short name ("17-Mar"), the word that opens a place's name in it ("HQ Galway"),
+"NB"), a month's or a weekday's short name ("17-Mar", "Thu"), the word that opens a place's name in it ("HQ Galway"),
 and a common English word capitalised only because it opens a sentence, a line or a field
 ("Email:", "- Loop in ...", "Visit: ..."), measured by wordfreq's frequency of the word."""
 
@@ -13,12 +13,14 @@ from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
 
 MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
-# The abbreviations of business notes, which name nothing ("PO", "EOD", "QBR", "NB"), and the
-# ones that open a place's name in them ("HQ Galway").
+# A weekday's short name, as a note dates itself ("Standup notes, Thu 25 Feb").
+WEEKDAYS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
+# The abbreviations of business notes, which name nothing ("PO", "EOD", "QBR", "NB"), the
+# ones that open a place's name in them ("HQ Galway"), and the agent's "User" ("User said").
 NOTE_WORDS = frozenset(
     "po rfp rfq eod eow cob qbr it hr am pm eta fyi nb ps cc bcc re fwd kpi roi poc sow nda msa "
     "sla crm erp tbd tbc asap ooo hq mtg acct ref req pls thx w/e f/up fu nxt yob dob "
-    "todo wip".split()
+    "todo wip user".split()
 ) | frozenset(  # the headings of mails and minutes ("Subj:", "Attendees", "Minutes (May 2)")
     "subj attendees apologies handover intro replies minutes mins meeting aob agenda".split()
 )
@@ -26,9 +28,9 @@ _OPENING_WORDS = frozenset(("hq", "nb", "fyi", "ps", "cc", "re", "fwd"))
 
 
 def note_word(span: NamedSpan) -> bool:
-    """A span that is only a note's abbreviation, or a month's ("17-Mar")."""
+    """A span that is only a note's abbreviation, a month's ("17-Mar") or a weekday's ("Thu")."""
     word = span.surface.strip(" .:").casefold()
-    return word in NOTE_WORDS or word in MONTHS and not span.name
+    return word in NOTE_WORDS or word in MONTHS | WEEKDAYS and not span.name
 
 
 COMMON_ZIPF = 4.0  # wordfreq's scale: 'email' 4.7, 'loop' 4.3; 'raleigh' 3.6, 'zofia' 2.0
