@@ -92,3 +92,22 @@ def test_a_lone_surname_of_a_known_person_is_a_person_and_a_known_place_stays_on
     assert found["Sargsyan"].type == "Person", found
     assert "employer" not in found["Ilze Kalnina"].learned, found
     assert found["Georgia"].type == "Location", found  # a country's name, whoever bears it
+
+
+def test_a_known_firm_named_without_its_legal_form_is_found_whole(make_tenant):
+    # The small model keeps 'Thermal' of 'Cindral Thermal' (a thing); the tenant knows the firm
+    # as 'Cindral Thermal Inc.': its name without the legal form is the firm, over NER's part.
+    mine, other = scope_for(make_tenant()), scope_for(make_tenant())
+    text = "Spoke w/ Azzouni, VP Sales at Cindral Thermal. Based Raleigh."
+    known_names_forget(other.tenant)
+    assert "Cindral Thermal Inc." not in candidates(other, text)
+    facts(mine, "Cindral Thermal Inc.", "Organization")
+    known_names_forget(mine.tenant)
+    found = candidates(mine, text)
+    firm = found["Cindral Thermal Inc."]
+    assert firm.type == "Organization" and [m.surface for m in firm.mentions] == [
+        "Cindral Thermal"
+    ], found
+    assert "Thermal" not in found and found["Azzouni"].learned.get("employer") == (
+        "Cindral Thermal Inc."
+    ), found

@@ -63,6 +63,10 @@ class KnownNames:
                         self.by_surface[surface] = (name, type_)
                         fresh.append(surface)
             for name, type_, _ in entries:
+                base = firm_base_name(name) if type_ == "Organization" else ""
+                if base and base not in self.by_surface:  # 'Cindral Thermal' of '... Inc.'
+                    self.by_surface[base] = (name, type_)
+                    fresh.append(base)
                 short = firm_short_name(name) if type_ == "Organization" else ""
                 if not short:
                     continue
@@ -106,6 +110,18 @@ class KnownNames:
             span = doc[start:end]
             spans.append((span.start_char, span.end_char, span.text, name, type_))
         return sorted(spans)
+
+
+def firm_base_name(name: str) -> str:
+    """A firm's name as written without its legal form ('Cindral Thermal' of 'Cindral Thermal
+    Inc.'), when that leaves two words or more; '' otherwise (one word is firm_short_name's)."""
+    base = legal_base(name).split()
+    written = name.split()[: len(base)]
+    if len(base) < 2 or len(written) == len(name.split()):
+        return ""
+    if [legal_base(w) for w in written] != base:
+        return ""
+    return " ".join(written)
 
 
 def firm_short_name(name: str) -> str:

@@ -112,12 +112,17 @@ class SpacyExtractor:
         spans = _with_hyphenated_names(_with_codes(spans, text), text)
         taken = {i for s in spans for i in range(s.start, s.end)}
         exact = {(s.start, s.end): i for i, s in enumerate(spans)}
+        inside: set[int] = set()  # NER's spans a longer known name holds ('Thermal')
         for start, end, surface, name, type_ in self.known.spans(doc) if self.known else ():
             if (start, end) in exact:  # NER found it too: the graph knows its name and type
                 spans[exact[start, end]] = NamedSpan(surface, start, end, type_, name)
-            elif not taken & set(range(start, end)):
+                continue
+            over = {i for i, s in enumerate(spans) if s.start < end and start < s.end}
+            if all(start <= spans[i].start and spans[i].end <= end for i in over):
+                inside |= over
                 taken |= set(range(start, end))
                 spans.append(NamedSpan(surface, start, end, type_, name))
+        spans = [s for i, s in enumerate(spans) if i not in inside]
         spans = _hyphen_joined_whole(spans + proper_noun_spans(doc, taken), text)
         spans = [acting_person(doc, s) for s in spans]
         spans = [opening_word_cut(text, c) for c in map(line_cut, spans) if c is not None]
