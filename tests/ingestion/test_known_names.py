@@ -111,3 +111,13 @@ def test_a_known_firm_named_without_its_legal_form_is_found_whole(make_tenant):
     assert "Thermal" not in found and found["Azzouni"].learned.get("employer") == (
         "Cindral Thermal Inc."
     ), found
+
+
+def test_a_known_persons_word_an_earlier_note_made_a_thing_is_a_persons_again(make_tenant):
+    # 'Tõnis' was typed a thing in the first note that named him, before his full name was
+    # known: that thing's name no longer types every later 'Tõnis'.
+    mine = scope_for(make_tenant())
+    facts(mine, "Tõnis", "Object")
+    facts(mine, "Tõnis Lõhmus", "Person")
+    known_names_forget(mine.tenant)
+    assert candidates(mine, "Tõnis called about the broken pump again.")["Tõnis"].type == "Person"

@@ -77,6 +77,19 @@ def test_a_field_read_after_a_name_stops_at_the_end_of_its_sentence():
     assert fields["Sabbagh"].get("employer") == "Hoshizora Robotics", fields  # one sentence
 
 
+def test_a_lone_word_where_a_firm_stands_is_a_firm_and_a_given_name_stays_a_person():
+    # The small model types 'Pellucid' and 'Velamar' people here: no employer was read, and
+    # each was a person fragment of its firm.
+    found = read("Met Lukas Oberwinkler today. Oberwinkler works for Pellucid.")
+    assert found["Pellucid"]["type"] == "Organization", found
+    found = read("Visit report: Intro call w/ Inês Valadares of Velamar (title: COO). "
+                 "Valadares born 1976.")  # fmt: skip
+    assert found["Velamar"]["type"] == "Organization", found
+    assert found["Inês Valadares"].get("employer") == "Velamar", found
+    found = read("Ana Duarte works for Maria.")
+    assert found["Maria"]["type"] != "Organization", found
+
+
 def test_a_surname_and_a_pronoun_carry_the_persons_attributes():
     found = read("A short call with Yaw Asiedu today. He holds the position of operations "
                  "manager. Asiedu previously worked for Danubis Pharma Zrt.")  # fmt: skip

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from apps.ingestion.extraction.name_types import organisation_form
+from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan
 
 # What people do, as notes say it ("Lõhmus lives in Tartu", "Asiedu called", "Asiedu, born in
@@ -60,3 +61,28 @@ def acting_person(doc, span: NamedSpan) -> NamedSpan:
     if tokens is None or not acts(list(tokens), pronouns=False):
         return span
     return NamedSpan(span.surface, span.start, span.end, "Person", span.name)
+
+
+# Where a firm stands: "works for/at X", "consults for X", "joined X", "Inês Valadares of X".
+_WORK_VERBS = frozenset("work consult intern freelance volunteer".split())
+
+
+def employer_named(doc, span: NamedSpan) -> NamedSpan:
+    """A lone unfamiliar word the model typed a person or a thing ("Oberwinkler works for
+    Pellucid", "Inês Valadares of Velamar") where a firm stands in the sentence is a firm's
+    name; a given name there stays a person's ("works for Ana")."""
+    word = span.surface.strip()
+    if span.name or span.type not in ("Person", "Object") or " " in word:
+        return span
+    if not word[:1].isupper() or any(c.isdigit() for c in word) or given_name_gender(word):
+        return span
+    tokens = doc.char_span(span.start, span.end, alignment_mode="expand")
+    if tokens is None or len(tokens) != 1:
+        return span
+    token, prep = tokens[0], tokens[0].head
+    firm = (
+        (token.dep_ == "pobj" and prep.lower_ in ("for", "at") and prep.head.lemma_ in _WORK_VERBS)
+        or (token.dep_ == "dobj" and prep.lemma_ == "join")
+        or (token.dep_ == "pobj" and prep.lower_ == "of" and prep.head.ent_type_ == "PERSON")
+    )
+    return NamedSpan(span.surface, span.start, span.end, "Organization") if firm else span

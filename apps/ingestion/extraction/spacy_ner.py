@@ -18,7 +18,7 @@ import threading
 from cleanco import basename
 
 from apps.ingestion.extraction import Extraction, LocalRelation, candidates_assembled
-from apps.ingestion.extraction.acting_names import acting_person
+from apps.ingestion.extraction.acting_names import acting_person, employer_named
 from apps.ingestion.extraction.known_names import KnownNames, known_names
 from apps.ingestion.extraction.mention_attributes import (
     TITLES,
@@ -129,7 +129,7 @@ class SpacyExtractor:
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  and not _NOT_CODES.match(s.surface.strip())
                  for r in retyped(text, lead_word_cut(s)) if not common_word_opening(text, r)]  # fmt: skip
-        spans = [self._person_word_typed(s) for s in spans]
+        spans = [self._person_word_typed(employer_named(doc, s)) for s in spans]
         people = [n for n, t in state.view().active_entities if t == "Person"]
         spans = initials_named(text, sorted(spans, key=lambda s: s.start), people)
         reading = read_chunk(state, text, spans)
@@ -147,13 +147,13 @@ class SpacyExtractor:
 
     def _person_word_typed(self, span: NamedSpan) -> NamedSpan:
         """A lone word of a known person's name typed anything else is that word of a person's
-        name, unless it is a place's name (GeoNames) or a firm or product the tenant knows by
-        that word (an earlier note's surname the model typed a place is no place's)."""
+        name, unless it is a place's name (GeoNames) or a firm the tenant knows by that word
+        (an earlier note's surname the model typed a place or a thing is neither)."""
         if (span.type == "Person" or not self.known or not self.known.person_word(span.surface)
                 or is_place_name(span.surface.strip())):  # fmt: skip
             return span
-        if span.name and span.type in ("Organization", "Object"):
-            return span  # a firm or a product the tenant knows by that word
+        if span.name and span.type == "Organization":
+            return span  # a firm the tenant knows by that word
         return NamedSpan(span.surface, span.start, span.end, "Person")
 
 
