@@ -64,8 +64,10 @@ class KnownNames:
                         fresh.append(surface)
             for name, type_, _ in entries:
                 base = firm_base_name(name) if type_ == "Organization" else ""
-                if base and base not in self.by_surface:  # 'Cindral Thermal' of '... Inc.'
-                    self.by_surface[base] = (name, type_)
+                # 'Cindral Thermal' of '... Inc.': a firm, under its own name, so the gate
+                # still reads a registered name and its short form (organisation_names)
+                if base and base not in self.by_surface:
+                    self.by_surface[base] = (base, type_)
                     fresh.append(base)
                 short = firm_short_name(name) if type_ == "Organization" else ""
                 if not short:

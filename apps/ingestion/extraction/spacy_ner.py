@@ -118,7 +118,10 @@ class SpacyExtractor:
                 spans[exact[start, end]] = NamedSpan(surface, start, end, type_, name)
                 continue
             over = {i for i, s in enumerate(spans) if s.start < end and start < s.end}
-            if all(start <= spans[i].start and spans[i].end <= end for i in over):
+            # A person NER read inside a name the graph typed otherwise stays NER's: a guessed
+            # type would otherwise spread to every later note ('Mei-Ling Tsao' a firm).
+            person = type_ != "Person" and any(spans[i].type == "Person" for i in over)
+            if not person and all(start <= spans[i].start and spans[i].end <= end for i in over):
                 inside |= over
                 taken |= set(range(start, end))
                 spans.append(NamedSpan(surface, start, end, type_, name))
