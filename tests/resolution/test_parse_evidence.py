@@ -90,6 +90,17 @@ def test_a_lone_word_where_a_firm_stands_is_a_firm_and_a_given_name_stays_a_pers
     assert found["Maria"]["type"] != "Organization", found
 
 
+def test_a_name_listed_beside_a_person_is_not_their_firm_or_place():
+    # The small model types the lone surname 'Sargsyan' a firm here; joined by 'and' it is
+    # listed beside Ilze, not what she works for.
+    found = read("Anahit - sales engineer. lives in Aarhus. born 1983. Sargsyan and Ilze "
+                 "Kalnina (backend developer) are on the same team.")  # fmt: skip
+    assert "employer" not in found["Ilze Kalnina"], found
+    assert found["Ilze Kalnina"].get("role") == "backend developer", found
+    found = read("Tomas Berg of Corvane Analytics and Leila Haddad met in Tallinn.")
+    assert found["Tomas Berg"].get("employer") == "Corvane Analytics", found
+
+
 def test_a_surname_and_a_pronoun_carry_the_persons_attributes():
     found = read("A short call with Yaw Asiedu today. He holds the position of operations "
                  "manager. Asiedu previously worked for Danubis Pharma Zrt.")  # fmt: skip

@@ -140,7 +140,7 @@ def _claimants(spans, owner, value_i, value_head, kinds) -> list[int]:
         if i == value_i or m.type not in kinds or head.sent.start != value_head.sent.start:
             continue
         path = _path(head, value_head)
-        if path is None:
+        if path is None or _coordinated(path):
             continue
         # A preposition is no step of its own: "works as a geologist for Y" is three.
         steps = len(path) - 1 - sum(1 for t in path[1:-1] if t.pos_ == "ADP")
@@ -154,6 +154,12 @@ def _claimants(spans, owner, value_i, value_head, kinds) -> list[int]:
         return []
     nearest = min(d for d, _ in distances)
     return [i for d, i in distances if d == nearest]
+
+
+def _coordinated(path: list) -> bool:
+    """Two names joined by 'and' ("Sargsyan and Ilze Kalniņa ...") are listed side by side:
+    neither is the other's firm or place."""
+    return len(path) == 2 and "conj" in (path[0].dep_, path[1].dep_)
 
 
 def _path(a, b) -> list | None:
