@@ -54,10 +54,16 @@ def unavailable(answer: dict) -> bool:
 
 def test_an_unreachable_graph_is_a_503_within_the_query_timeout(tenant):
     raw = key_issue(tenant)
-    answers = timed_calls(raw, "default", list(GRAPH_FIRST.items()))
-    for (tool, _), answer in zip(GRAPH_FIRST.items(), answers, strict=True):
+    # Each tool twice: a fresh server's first call also pays its own first steps (the key,
+    # imports), which a busy machine stretched past the bound (6.2 s, CI of df29bde with a
+    # benchmark beside it); the second is the graph's time alone. The first stays far below
+    # the 67 s of the crash this guards against.
+    calls = [item for item in GRAPH_FIRST.items() for _ in range(2)]
+    answers = timed_calls(raw, "default", calls)
+    for n, ((tool, _), answer) in enumerate(zip(calls, answers, strict=True)):
         assert unavailable(answer), (tool, answer)
-        assert answer["seconds"] < settings.GRAPH_SEARCH_SECONDS, (tool, answer)
+        bound = settings.GRAPH_SEARCH_SECONDS * (3 if n == 0 else 1)
+        assert answer["seconds"] < bound, (tool, answer)
     # The reported call: a 503 too, never the 400 `invalid` of a crash.
     searches = timed_calls(raw, "memory", [("search_nodes", {"query": "Corvane"})] * 2)
     assert all(unavailable(answer) for answer in searches), searches
