@@ -118,6 +118,15 @@ def test_headings_and_quarters_name_nothing(extractor):
     assert set(entities) == {"Ilse Vandermeer", "Tomás Reyes"}
 
 
+def test_a_name_ends_before_the_lower_case_words_and_the_birth_year_run_into_it(extractor):
+    # The model ran these into the names: each was an entity of its own, apart from its thing.
+    entities = read(extractor, "Acct update: Quick sync w/ Haruka Tsukimoto (regional sales "
+                               "director). Tsukimoto: Quillo 4 renewal due. Rami Azzouni = COO.")  # fmt: skip
+    assert "Quillo 4" in entities and "Quillo 4 renewal due" not in entities, entities
+    entities = read(extractor, "Inês Valadares b. 1976 joined Velamar.")
+    assert "Inês Valadares" in entities, entities
+
+
 def test_a_notes_weekday_and_its_user_name_nothing(extractor):
     # Each was an entity in every note that dated itself or quoted the user, and a pending pair
     # with the last note's ("Thu" = "Thu", "User" = "User").

@@ -63,6 +63,30 @@ def lead_word_cut(span: NamedSpan) -> NamedSpan:
     return span
 
 
+# "Valadares b. 1976": a birth year written after the name, inside the model's span.
+_BORN_TAIL = re.compile(r"\s+b\.(?:\s*\d{4})?$")
+
+
+def tail_cut(span: NamedSpan) -> NamedSpan:
+    """'Quillo 4 renewal due', 'Kivilinna HQ', 'Valadares b. 1976': the name without the
+    words in lower case, the note's abbreviation or the birth year the model ran it into (a
+    name's words are capitalised or carry digits: 'Model 3', 'bZ4X' stay)."""
+    if span.name:
+        return span
+    surface = _BORN_TAIL.sub("", span.surface)
+    words = surface.split(" ")
+    while len(words) > 1 and (
+        words[-1].isalpha()
+        and words[-1].islower()
+        or words[-1].strip(".:").casefold() in NOTE_WORDS
+    ):
+        words.pop()
+    kept = " ".join(words).rstrip()
+    if kept == span.surface:
+        return span
+    return NamedSpan(kept, span.start, span.start + len(kept), span.type, span.name)
+
+
 _BULLETS = "•*-–—>·|~ \t"
 
 

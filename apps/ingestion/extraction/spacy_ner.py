@@ -33,6 +33,7 @@ from apps.ingestion.extraction.note_words import (
     line_cut,
     note_word,
     opening_word_cut,
+    tail_cut,
 )
 from apps.ingestion.extraction.ontology import SPACY_LABELS, relation_from_phrase
 from apps.ingestion.extraction.place_names import is_city, is_place_name
@@ -131,7 +132,8 @@ class SpacyExtractor:
         spans = [opening_word_cut(text, c) for c in map(line_cut, spans) if c is not None]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  and not _NOT_CODES.match(s.surface.strip())
-                 for r in retyped(text, lead_word_cut(s)) if not common_word_opening(text, r)]  # fmt: skip
+                 for r in retyped(text, lead_word_cut(tail_cut(s)))
+                 if not common_word_opening(text, r)]  # fmt: skip
         spans = [self._person_word_typed(employer_named(doc, s)) for s in spans]
         people = [n for n, t in state.view().active_entities if t == "Person"]
         spans = initials_named(text, sorted(spans, key=lambda s: s.start), people)
