@@ -220,15 +220,10 @@ def _role_of(head, owner) -> str:
 def _appositions(head) -> list:
     """`head`'s children, but an apposition the parse hung on a first conjunct after a later
     one is that later one's: in "Y and X (product manager) met", X is the manager, not Y."""
-    later = [c.i for c in head.children if c.dep_ == "conj"]
-    out = [
-        c for c in head.children if c.dep_ != "appos" or not any(head.i < j < c.i for j in later)
-    ]
+    out = [c for c in head.children if c.dep_ != "appos" or apposition_holder(c).i == head.i]
     if head.dep_ == "conj":
-        first = head.head
-        after = min((c.i for c in first.children if c.dep_ == "conj" and c.i > head.i),
-                    default=len(head.doc))  # fmt: skip
-        out += [c for c in first.children if c.dep_ == "appos" and head.i < c.i < after]
+        out += [c for c in head.head.children
+                if c.dep_ == "appos" and apposition_holder(c).i == head.i]  # fmt: skip
     return out
 
 

@@ -1,7 +1,8 @@
 """A business note's own words, which name nothing: its abbreviations ("PO", "EOD", "QBR",
-"NB"), a month's or a weekday's short name ("17-Mar", "Thu"), the word that opens a place's name in it ("HQ Galway"),
-and a common English word capitalised only because it opens a sentence, a line or a field
-("Email:", "- Loop in ...", "Visit: ..."), measured by wordfreq's frequency of the word."""
+"NB"), a month's or a weekday's short name ("17-Mar", "Thu"), the word that opens a place's
+name in it ("HQ Galway"), and a common English word capitalised only because it opens a
+sentence, a line or a field ("Email:", "- Loop in ...", "Visit: ..."), measured by wordfreq's
+frequency of the word."""
 
 from __future__ import annotations
 
