@@ -32,6 +32,10 @@ FORBIDDING = {"born": "conflict", "phone": "conflict", "email": "conflict", "rol
 NOT_CORROBORATING = {"name", "type"}
 # Descriptions are weak evidence: two generic descriptions embed alike (see descriptions.py).
 DESCRIPTION_CAP_BITS = 1.5
+# Levels that say the two sides disagree: never evidence for them, whatever a tenant's EM run
+# learned (descriptions of one person in two notes read 'unrelated' so often that one tenant's
+# model weighed it x1.72 for, and it alone corroborated a namesake's name).
+DISAGREEING = frozenset({"different", "conflict", "unrelated", "low", "none"})
 # How far the name's frequency in the tenant may move the weight of an identical name.
 TF_CAP_BITS = 5.0
 
@@ -117,6 +121,8 @@ def match_score(
             weight += name_tf_bits
         if compared.comparison == "description":
             weight = max(-DESCRIPTION_CAP_BITS, min(DESCRIPTION_CAP_BITS, weight))
+        if compared.level in DISAGREEING:
+            weight = min(0.0, weight)
         if FORBIDDING.get(compared.comparison) == compared.level:
             forbidden.append(compared.comparison)
         if compared.comparison not in quiet and weight > 0:

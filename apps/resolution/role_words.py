@@ -107,3 +107,10 @@ def job_shaped(role: str) -> bool:
     not a job, and two such readings must not keep one person apart."""
     heads = [r.split()[-1] for r in str(role).casefold().split(";") if r.split()]
     return bool(heads) and all(h in ROLE_HEADS or _JOB_ENDING.search(h) for h in heads)
+
+
+def jobs_only(role: object) -> str:
+    """The roles of `role` ('; ' between) that are job-shaped, joined again: a misread kept
+    beside a real job ('category manager; sheet') must not hide that job from a comparison."""
+    kept = [r.strip() for r in str(role or "").split(";") if r.strip() and job_shaped(r)]
+    return "; ".join(kept)

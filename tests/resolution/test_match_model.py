@@ -80,6 +80,23 @@ def test_descriptions_are_weak_evidence():
     assert apart.probability < found.probability and not apart.corroborated
 
 
+def test_a_level_that_disagrees_is_never_evidence_for_whatever_a_tenant_learned():
+    # A tenant's EM run on noisy notes weighed 'unrelated' descriptions x1.72 for: alone beside
+    # the name it let one namesake's note merge into the other.
+    learned = model_params() | {"comparisons": {**model_params()["comparisons"], "description": {
+        "levels": {"high": {"m": 0.3, "u": 0.2}, "medium": {"m": 0.2, "u": 0.2},
+                   "low": {"m": 0.2, "u": 0.3}, "unrelated": {"m": 0.3, "u": 0.1743}}}}}  # fmt: skip
+    compared = records_compare("Person", Record(["Folarin Oyebanji"], {}),
+                               Record(["Folarin Oyebanji"], {}), semantic=0.1)  # fmt: skip
+    found = match_score(compared, params=learned)
+    [description] = [p for p in found.parts if p.compared.comparison == "description"]
+    assert description.compared.level == "unrelated" and description.weight == 0.0
+    assert not found.corroborated and not found.may_merge
+    close = records_compare("Person", Record(["Folarin Oyebanji"], {}),
+                            Record(["Folarin Oyebanji"], {}), semantic=0.99)  # fmt: skip
+    assert match_score(close, params=learned).corroborated  # agreeing levels keep their weight
+
+
 def test_an_identical_name_counts_less_where_it_is_common():
     young = name_tf_adjustment(same_name_count=1, entity_count=1, distinct_names=1)
     common = name_tf_adjustment(same_name_count=40, entity_count=2000, distinct_names=1900)

@@ -211,6 +211,10 @@ def test_two_jobs_keep_people_apart_but_a_misread_word_is_no_job():
     assert role_level("sheet", "fleet manager") == "missing"
     assert role_level("fleet manager", "chase") == "missing"
     assert role_level("fleet manager", "fleet manager") == "same"
+    # An entity keeps what every merged note said: a misreading beside a job hid the job, and
+    # two namesakes' entities merged on a shared birth year with no role compared.
+    assert role_level("category manager; sheet", "fleet manager; minutes attendees") == "conflict"
+    assert role_level("category manager; sheet", "category manager") == "same"
 
 
 def test_a_common_word_beside_two_namesakes_is_no_shared_neighbour():

@@ -28,7 +28,7 @@ from apps.resolution.comparisons.organisation_names import legal_base, trade_nam
 from apps.resolution.comparisons.phones import compare_phones
 from apps.resolution.comparisons.roles import compare_roles
 from apps.resolution.comparisons.text_forms import comparable
-from apps.resolution.role_words import job_shaped
+from apps.resolution.role_words import jobs_only
 
 COMPARISONS = ("name", "born", "phone", "email", "domain", "external_id", "address",
                "description", "type", "context", "role", "employer", "city", "maker",
@@ -145,8 +145,10 @@ def records_compare(
         role = Compared("role", MISSING)  # a role agreeing beside a name a slip apart: a reviewer's
     if role.level == "different" and kind == "Person" and other_kind == "Person":
         # Another job: namesakes, a reviewer's; a word no job is called (a misread) is no job.
-        jobs = job_shaped(a.get("role")) and job_shaped(b.get("role"))
-        role = Compared("role", "conflict", role.detail) if jobs else Compared("role", MISSING)
+        # Each side's jobs alone: one misread beside a job ('category manager; sheet') hid it.
+        jobs_a, jobs_b = jobs_only(a.get("role")), jobs_only(b.get("role"))
+        role = (Compared("role", "conflict", f"'{jobs_a}' / '{jobs_b}'") if jobs_a and jobs_b
+                else Compared("role", MISSING))  # fmt: skip
     if role.level != MISSING and "role" in learned:
         role = Compared("role", role.level, f"{role.detail}, learned from text")
     found.append(role)
