@@ -95,9 +95,8 @@ def side_pair_scored(stx: ScopedTx, row: dict) -> Proposal | None:
     if found is None:
         return None
     compared, tf_bits = found
-    shared = int(row["same_name_count"]) - 1 - _fragments(row) >= 2  # namesakes beside
     scored = match_score(compared, name_tf_bits=tf_bits, params=tenant_params(row["model_json"]),
-                         name_shared=shared)  # fmt: skip
+                         name_shared=namesakes_beside(row))  # fmt: skip
     return Proposal(match_of(row["right"]), scored)
 
 
@@ -129,6 +128,16 @@ def side_pair_compared(stx: ScopedTx, row: dict) -> tuple[list[Compared], float]
                                      entity_count=counts.entities,
                                      distinct_names=counts.names)  # fmt: skip
     return compared, tf_bits
+
+
+def namesakes_beside(row: dict) -> bool:
+    """Whether a third entity carries the pair's name, so that what only tells one carrier from
+    none (context, a description) cannot tell the pair's sides apart from it. A fragment pending
+    beside a side is no third carrier for a firm ('Corvane Analytics Inc.' split three ways); for
+    a person it is: the bare note beside a colleague and the namesake pending beside it were
+    merged on the colleague alone (crm seed 0)."""
+    person = (row["left"].get("type") or row["right"].get("type")) == "Person"
+    return int(row["same_name_count"]) - 1 - (0 if person else _fragments(row)) >= 2
 
 
 def _fragments(row) -> int:

@@ -82,3 +82,18 @@ def test_namesakes_whose_context_conflicts_stay_pending_after_more_notes(tenant,
     people = cypher.read(scope, "MATCH (e:Entity {tenant: $tenant, status: 'active'}) "
                                 "WHERE e.name = 'Elena Duarte' RETURN count(e) AS n")[0]["n"]  # fmt: skip
     assert people == 2
+
+
+def test_a_persons_pending_fragment_is_a_namesake_beside_the_pair_and_a_firms_is_not():
+    from apps.resolution.pair_rescoring import namesakes_beside
+
+    def row(kind, carriers, apart):  # carriers: the name's active entities, the pair's included
+        return {"left": {"type": kind}, "right": {"type": kind}, "same_name_count": carriers,
+                "apart_count": apart}  # fmt: skip
+
+    # crm seed 0: a bare 'Seo-yeon Bae' beside a colleague, her namesake pending beside it, and
+    # the other fragment: context alone merged the pair.
+    assert namesakes_beside(row("Person", 3, 0))
+    assert not namesakes_beside(row("Organization", 3, 0))  # one firm's name split three ways
+    assert namesakes_beside(row("Organization", 3, 1))  # a firm kept apart is another carrier
+    assert not namesakes_beside(row("Person", 2, 0))  # the pair alone
