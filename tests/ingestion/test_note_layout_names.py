@@ -189,3 +189,12 @@ def test_wed_is_a_weekday_and_a_lower_case_word_names_nothing(extractor):
     entities = read(extractor, "Standup notes, Wed 3 Sep: Shirin Farahmandi — marketing lead.\n"
                                "side note: crochet (ask Ayu about it).")  # fmt: skip
     assert set(entities) == {"Shirin Farahmandi", "Ayu"}, entities
+
+
+def test_a_given_name_alone_the_model_missed_is_a_person_unless_a_place_stands_there(extractor):
+    # 'Taras' was typed a thing, and met the namesakes' full names only as a thing would.
+    entities = read(extractor, "Q: who is Taras? A: their tennis partner, based in Kuching.")
+    assert entities["Taras"].type == "Person", entities
+    assert read(extractor, "Flew to Taras on Monday.").get("Taras", None) is None or (
+        read(extractor, "Flew to Taras on Monday.")["Taras"].type != "Person"
+    )

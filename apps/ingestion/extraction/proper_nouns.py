@@ -15,6 +15,9 @@ from apps.ingestion.working_memory import HONORIFICS, NamedSpan
 
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 SEPARATORS = frozenset("- – — | @ / :".split())
+_PLACE_BEFORE = frozenset("in to from at near via visiting based".split())
+# Months that are given names too ("Minutes (May 4)").
+_MONTH_NAMES = frozenset("january april may june july august".split())
 
 
 def lead_in(token) -> bool:
@@ -61,7 +64,12 @@ def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
         surface = doc.text[start:end]
         if len(surface) < 2 or taken & set(range(start, end)) or surface.lower() in _WEEKDAYS:
             continue
-        spans.append(NamedSpan(surface, start, end, "Person" if acts(run) else "Object"))
+        # A given name alone the model missed ("Q: who is Taras?") is a person's, unless it
+        # stands where a place does ("flew to Florence"; 'Taras' is a city's name too).
+        before = doc[run[0].i - 1].lower_ if run[0].i else ""
+        given = (len(run) == 1 and given_name_gender(surface) and before not in _PLACE_BEFORE
+                 and surface.lower() not in _MONTH_NAMES)  # fmt: skip
+        spans.append(NamedSpan(surface, start, end, "Person" if acts(run) or given else "Object"))
     return spans
 
 
