@@ -58,7 +58,9 @@ RETURN d.uid AS document, m.surface AS surface, e.uid AS entity, e.status AS sta
 # Why each merged entity was merged (the gate's AutoMerge, a collective Merge), for --wrong.
 MERGES = """
 MATCH (m:AutoMerge|Merge {tenant: $tenant})
-RETURN m.entity_uid AS entity, m.survivor_uid AS survivor, coalesce(m.reason, '') AS reason
+RETURN m.entity_uid AS entity, m.survivor_uid AS survivor, coalesce(m.reason, '') AS reason,
+       m.document_uid AS document, m.name AS name, m.created_at AS at
+ORDER BY at
 """
 PENDING = """
 MATCH (a:Entity {tenant: $tenant})-[s:SAME_AS {status: 'pending'}]->(b:Entity {tenant: $tenant})
@@ -115,7 +117,9 @@ def run_set(set_name: str, args) -> dict:
                 print("  |", doc.text)
                 for r in (response.json().get("result") or {}).get("receipts") or ():
                     if r.get("kind") == "entity":
-                        print(f"    {r['action']:9} {r['name']!r} -> {r.get('matched_name')!r} "
+                        truth = _label(r["name"], doc.names) or "-"
+                        print(f"    {r['action']:9} [{truth}] {r['name']!r} -> "
+                              f"{r.get('matched_name')!r} {(r.get('entity_uid') or '')[-6:]} "
                               f"{r['reason'][:args.receipts]}")  # fmt: skip
         if args.reresolve:  # what the job of POST /api/v1/resolution/reresolve does
             from apps.review.tenant_reresolution import tenant_reresolve
@@ -132,8 +136,11 @@ def run_set(set_name: str, args) -> dict:
         tenant.delete()
     found = _scored(docs, truths, pairs, names_of, mentions, pending, spent)
     found["fingerprint"] = _fingerprint(docs, names_of, mentions)
-    found["wrong"] = [(sorted(found["labels"][uid]), [m["reason"] for m in merges
-                       if uid in (m["survivor"], m["entity"])]) for uid in found["impure"]]  # fmt: skip
+    # Each merge with the true entity its mention names (a gate's merge: the document's
+    # surface), so the wrong one among an entity's merges shows; a collective merge: '?'.
+    found["wrong"] = [(sorted(found["labels"][uid]), [
+        f"[{_label(m['name'] or '', names_of.get(m['document'], {})) or '?'}] {m['reason']}"
+        for m in merges if uid in (m["survivor"], m["entity"])]) for uid in found["impure"]]  # fmt: skip
     return found
 
 
