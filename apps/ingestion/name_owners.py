@@ -68,16 +68,19 @@ def _several_words(
     state: ShortTermState, given: str, type_: str
 ) -> tuple[ActiveEntity | None, str]:
     """A misspelt person's name is that person (_misspelt_person); words that end an active
-    person's name, typed a thing ("Te Awhitu" after "Rangi Te Awhitu"), are that person; words
+    person's name, typed a thing or a place GeoNames does not know ("Te Awhitu" after "Rangi Te
+    Awhitu"), are that person; words
     that open an active firm's name, typed a person or a thing ("Ferrandis Industrial" after
     "Ferrandis Industrial S.L."), are that firm."""
     words = _name_words(given)
     misspelt = _misspelt_person(state, words, type_)
     if misspelt is not None:
         return misspelt, "Person"
-    person = state.canonical(given, "Person") if type_ in ("Object", "Organization") else None
+    person = (state.canonical(given, "Person")
+              if type_ in ("Object", "Organization", "Location") else None)  # fmt: skip
     if person and _name_words(person.name)[-len(words) :] == words:
-        return person, "Person"
+        if type_ != "Location" or not _place(given.strip()):  # "Te Awhitu brought ..."
+            return person, "Person"
     firm = state.canonical(given, "Organization") if type_ in ("Person", "Object") else None
     if firm and _name_words(firm.name)[: len(words)] == words:
         return firm, "Organization"

@@ -121,3 +121,14 @@ def test_a_known_persons_word_an_earlier_note_made_a_thing_is_a_persons_again(ma
     facts(mine, "Tõnis Lõhmus", "Person")
     known_names_forget(mine.tenant)
     assert candidates(mine, "Tõnis called about the broken pump again.")["Tõnis"].type == "Person"
+
+
+def test_a_full_name_a_note_typed_a_thing_is_the_persons_once_a_person_carries_it(make_tenant):
+    # field seed 1: "Some background on Tõnis Lõhmus follows." typed him a thing; the thing,
+    # updated last, kept the surface and typed every later note's 'Tõnis Lõhmus' a thing.
+    mine = scope_for(make_tenant())
+    facts(mine, "Tõnis Lõhmus", "Person")
+    facts(mine, "Tõnis Lõhmus", "Object")
+    known_names_forget(mine.tenant)
+    found = candidates(mine, "I met Tõnis Lõhmus again this morning.")
+    assert found["Tõnis Lõhmus"].type == "Person", found

@@ -198,3 +198,23 @@ def test_a_given_name_alone_the_model_missed_is_a_person_unless_a_place_stands_t
     assert read(extractor, "Flew to Taras on Monday.").get("Taras", None) is None or (
         read(extractor, "Flew to Taras on Monday.")["Taras"].type != "Person"
     )
+
+
+def test_a_word_and_its_number_is_a_product_and_a_notes_shortened_verbs_name_nothing(extractor):
+    entities = read(extractor, "Zelenka Motors released the Presk 7 in 2023. Bday list: Lukas "
+                               "Oberwinkler, b. 1984. Intro'd to Obinna Ezeudu.")  # fmt: skip
+    assert entities["Presk 7"].type == "Object", entities  # NER read a firm
+    assert not {"Bday", "Intro'd"} & set(entities), entities
+
+
+def test_a_surname_of_several_words_typed_a_place_is_the_person_and_a_month_names_nothing(
+    extractor,
+):
+    # minutes seed 1: "Te Awhitu" (after "Rangi Te Awhitu") was a place, and the next name's
+    # city; "the agent" (who writes the note) was a job, "January" a thing.
+    entities = read(extractor, "Mins, onboarding meeting January 19:\n"
+                               "1. Rangi Te Awhitu, the agent, raised the budget question.\n"
+                               "2. Te Awhitu brought Yonatan, a project engineer.")  # fmt: skip
+    assert set(entities) == {"Rangi Te Awhitu", "Yonatan"}, entities
+    assert "city" not in entities["Yonatan"].learned
+    assert "role" not in entities["Rangi Te Awhitu"].learned

@@ -47,7 +47,8 @@ class KnownNames:
         self._matcher = PhraseMatcher(self.nlp.vocab, attr="ORTH")
 
     def add(self, entries: list[tuple[str, str, list[str]]]) -> None:
-        """(name, type, aliases) rows; the first entity to claim a surface keeps it. A firm's
+        """(name, type, aliases) rows; the first entity to claim a surface keeps it, but a person
+        takes it from a thing (a name the model missed, typed a thing by a note). A firm's
         short name ('Tellurion' of 'Tellurion Systems GmbH') is its surface too, unless
         another firm's short name or a word of a person's name is the same word."""
         fresh = []
@@ -59,9 +60,16 @@ class KnownNames:
                     surface = surface.strip()
                     if _name_part(surface, name):
                         continue
-                    if MIN_CHARS <= len(surface) <= MAX_CHARS and surface not in self.by_surface:
+                    if not MIN_CHARS <= len(surface) <= MAX_CHARS:
+                        continue
+                    if surface not in self.by_surface:
                         self.by_surface[surface] = (name, type_)
                         fresh.append(surface)
+                    elif (
+                        type_ == "Person" and (self.by_surface[surface] or ("", ""))[1] == "Object"
+                    ):
+                        # A person's name a note typed a thing (the model missed it) is the person's.
+                        self.by_surface[surface] = (name, type_)
             for name, type_, _ in entries:
                 base = firm_base_name(name) if type_ == "Organization" else ""
                 # 'Cindral Thermal' of '... Inc.': a firm, under its own name, so the gate

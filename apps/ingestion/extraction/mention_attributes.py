@@ -41,6 +41,8 @@ _TIES = {
 }
 _ROLE_DEPS = {"appos", "attr", "pobj", "compound", "oprd"}
 _SUBJECT_PRONOUNS = frozenset(("he", "she"))
+# Who writes agents' notes, alone: "the agent" (no job), "the user".
+_WRITERS = frozenset(("agent", "user", "bot"))
 # "holds the position of manager", "took the role of": the noun that names the role.
 _ROLE_HOLDERS = frozenset("position role title job post function".split())
 _NOT_ROLES = RELATION_WORDS | frozenset(
@@ -291,4 +293,6 @@ def _role_phrase(noun, line: tuple[int, int]) -> str:
     word = noun.lower_.strip(".")
     if word in _NOT_ROLES or not word.replace("-", "").isalpha():
         return ""
+    if word in _WRITERS and not words:
+        return ""  # "X, the agent, taking notes": the note's writer, no job ("travel agent" is)
     return " ".join([*words, word][-MAX_ROLE_WORDS:])

@@ -14,6 +14,9 @@ from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
 
 MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
+MONTH_NAMES = frozenset(
+    "january february march april may june july august september october november december".split()
+)
 # A weekday's short name, as a note dates itself ("Standup notes, Thu 25 Feb").
 WEEKDAYS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
 # The abbreviations of business notes, which name nothing ("PO", "EOD", "QBR", "NB"), the
@@ -21,7 +24,7 @@ WEEKDAYS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
 NOTE_WORDS = frozenset(
     "po rfp rfq eod eow cob qbr it hr am pm eta fyi nb ps cc bcc re fwd kpi roi poc sow nda msa "
     "sla crm erp tbd tbc asap ooo hq mtg acct ref req pls thx w/e f/up fu nxt yob dob "
-    "todo wip user".split()
+    "todo wip user bday".split()
 ) | frozenset(  # the headings of mails and minutes ("Subj:", "Attendees", "Minutes (May 2)")
     "subj attendees apologies handover intro replies minutes mins meeting aob agenda".split()
 )
@@ -29,9 +32,12 @@ _OPENING_WORDS = frozenset(("hq", "nb", "fyi", "ps", "cc", "re", "fwd"))
 
 
 def note_word(span: NamedSpan) -> bool:
-    """A span that is only a note's abbreviation, a month's ("17-Mar") or a weekday's ("Thu")."""
+    """A span that is only a note's abbreviation, a month's ("17-Mar") or a weekday's ("Thu"),
+    or a verb a note shortened ("Intro'd", "Cc'd")."""
     word = span.surface.strip(" .:").casefold()
-    return word in NOTE_WORDS or word in MONTHS | WEEKDAYS and not span.name
+    month = word in MONTH_NAMES and span.type != "Person"  # "Mins, meeting January 19"
+    return (word in NOTE_WORDS or word in MONTHS | WEEKDAYS and not span.name or month
+            or " " not in word and word.endswith(("'d", "’d")))  # fmt: skip
 
 
 def uncased_word(text: str, span: NamedSpan) -> bool:

@@ -191,7 +191,7 @@ def _surface_kept(text: str, span: NamedSpan) -> NamedSpan:
 def _with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
     """`spans` with the model numbers of `text` (_CODE) whole: a span inside or across a code is
     replaced by the code (typed as a span of exactly its extent was, else an Object; never an
-    Event, a Person or a Location, which a code is not); a longer span holding a code is kept."""
+    Event, a Person or a Location, which a code is not, nor a word and its number a firm); a longer span holding a code is kept."""
     out = list(spans)
     for found in _CODE.finditer(text):
         (start, end), code = found.span(), found.group(0)
@@ -209,7 +209,10 @@ def _with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
                for s in over):  # fmt: skip
             continue  # "Kestrel Z5 Pro": the longer name stands
         same = [s.type for s in over if (s.start, s.end) == (start, end)]
-        kind = same[0] if same and same[0] not in ("Event", "Person", "Location") else "Object"
+        # A word and its number ('Presk 7' beside 'Presk-7') is a product, whatever NER said.
+        numbered = re.fullmatch(r"[^\W\d_]+[ -]?\d+", code) is not None
+        kind = (same[0] if same and same[0] not in ("Event", "Person", "Location")
+                and not (numbered and same[0] == "Organization") else "Object")  # fmt: skip
         out = [s for s in out if s not in over]
         out.append(NamedSpan(code, start, end, kind))
     return sorted(out, key=lambda s: s.start)
