@@ -27,8 +27,9 @@ _ENDS = frozenset(
     "at in on of for from by with to into about as and or but that which who whose where when "
     "is was are were be been has have had will would can could may might must shall should do "
     "does did its their his her our my your this these those there here since after before "
-    "last next based located headquartered named called".split()
-)
+    "last next based located headquartered named called he she they it we you i who "
+    "made built produced designed developed manufactured supplied sold used owned run".split()
+)  # pronouns and participles: "a device he describes", "a cattle collar made by ..."
 # Words that name an occasion or a part of a place, not what the named thing is.
 _OCCASIONS = frozenset(
     "rollout roll-out launch release update upgrade test trial review pilot-run demo project "

@@ -25,6 +25,10 @@ from tests.resolution.test_text_identity import note
         ("Priya asked about the Z5 rollout.", "Z5", ""),  # an occasion, not a role
         ("The V-7 is made by Marlow.", "V-7", ""),
         ("We met Ines Holmgren of Tamarind in Cork.", "Ines Holmgren", ""),
+        # field seed 0: one product's two notes read 'device he describes' / 'cattle collar
+        # made', two roles sharing no word, against their merge.
+        ("Anselm tests the Ilvo 30, a device he describes as reliable.", "Ilvo 30", "device"),
+        ("The Ilvo30, a cattle collar made by Brannoch, shipped.", "Ilvo30", "cattle collar"),
     ],
 )
 def test_the_role_is_read_from_the_words_next_to_a_mention(text, name, role):
