@@ -60,3 +60,20 @@ def test_a_worker_process_loads_the_models_when_it_starts_before_any_task(fresh_
 
     wait_for(lambda: len(loaded_lines()) >= 2, timeout=300,
              message="the worker's two processes did not load the models at start")  # fmt: skip
+
+
+def test_importing_the_extractor_loads_neither_spacy_nor_torch():
+    # note_parsing once imported spaCy with the module: torch came in before the embedding
+    # model was set up, and encoding took 20% more CPU (bench/ingest_throughput.py, embed stage).
+    code = textwrap.dedent(
+        """
+        import sys, django
+        django.setup()
+        import apps.ingestion.extraction.spacy_ner  # noqa: F401
+        print("loaded", sorted({m.split(".")[0] for m in sys.modules} & {"spacy", "thinc", "torch"}))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env={**os.environ},
+                         capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "loaded []" in out.stdout, out.stdout

@@ -12,12 +12,9 @@ notes, Wed 3 Sep" named an entity 'We'."""
 
 from __future__ import annotations
 
-from spacy.language import Language
-
 COMPONENT = "line_sentences"
 
 
-@Language.component(COMPONENT)
 def line_sentences(doc):
     for token in doc[1:]:
         gap = doc[token.i - 1]
@@ -37,6 +34,12 @@ def line_sentences(doc):
 
 def note_parser(nlp):
     """`nlp` reading notes as the module docstring says (once)."""
+    # spaCy imported here, with the model: imported with the app it pulled torch in before
+    # django.setup(), and the embedding model then took 20% more CPU (bench/ingest_throughput).
+    from spacy.language import Language
+
+    if not Language.has_factory(COMPONENT):
+        Language.component(COMPONENT, func=line_sentences)
     if COMPONENT not in nlp.pipe_names and "parser" in nlp.pipe_names:
         nlp.add_pipe(COMPONENT, before="parser")
     rules = nlp.tokenizer.rules or {}

@@ -4,6 +4,8 @@ a title, "w/", a spaced dash)."""
 
 from __future__ import annotations
 
+import functools
+
 from cleanco import basename
 from wordfreq import zipf_frequency
 
@@ -79,6 +81,7 @@ def _opens_line(doc, token) -> bool:
     return not any(word[:1].islower() for word in line.split())
 
 
+@functools.lru_cache(maxsize=4096)  # cleanco per capitalised word: a note repeats its words
 def _legal_form(text: str) -> bool:
     return text[:1].isupper() and not basename(text).strip(" .,")
 
