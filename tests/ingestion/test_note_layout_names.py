@@ -182,6 +182,11 @@ def test_a_legal_form_makes_the_capitalised_words_before_it_one_firm(extractor):
     assert entities["Atlasia Textiles SARL"].type == "Organization", entities
     assert entities["Brennholt Messtechnik GmbH"].type == "Organization", entities
     assert not {"Atlasia", "Textiles", "Met Brennholt Messtechnik"} & set(entities)
+    # A form cleanco does not list, and a firm whose name NER read as a person's.
+    forms = read(extractor, "Vardan Tech CJSC makes the Belto 3. Talked to Zubrava LLC in Lviv.")
+    assert forms["Vardan Tech CJSC"].type == "Organization", forms
+    assert forms["Zubrava LLC"].type == "Organization", forms
+    assert not {"CJSC", "Zubrava"} & set(forms), forms
 
 
 def test_wed_is_a_weekday_and_a_lower_case_word_names_nothing(extractor):

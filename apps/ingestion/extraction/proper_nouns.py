@@ -14,6 +14,7 @@ from apps.ingestion.extraction.mention_attributes import TITLES
 from apps.ingestion.extraction.note_words import MONTHS
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan
+from apps.resolution.comparisons.organisation_names import legal_base
 
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 SEPARATORS = frozenset("- – — | @ / :".split())
@@ -83,7 +84,9 @@ def _opens_line(doc, token) -> bool:
 
 @functools.lru_cache(maxsize=4096)  # cleanco per capitalised word: a note repeats its words
 def _legal_form(text: str) -> bool:
-    return text[:1].isupper() and not basename(text).strip(" .,")
+    # cleanco's forms, and those the comparisons add ('CJSC', 'S.A.C.': legal_base)
+    return text[:1].isupper() and (not basename(text).strip(" .,")
+                                   or legal_base(f"Firm {text}") == "firm")  # fmt: skip
 
 
 def registered_runs(doc) -> list[tuple[int, int]]:

@@ -131,8 +131,9 @@ class SpacyExtractor:
             over = {i for i, s in enumerate(spans) if s.start < end and start < s.end}
             # A person NER read inside a name the graph typed otherwise stays NER's: a guessed
             # type would otherwise spread to every later note ('Mei-Ling Tsao' a firm). A
-            # registered name takes a span that opens with the note's verb ('Met Brennholt').
-            person = type_ != "Person" and any(spans[i].type == "Person" for i in over)
+            # registered name takes a span that opens with the note's verb ('Met Brennholt'),
+            # and a person's: 'Zubrava LLC' is a firm whatever NER read in it.
+            person = name and type_ != "Person" and any(spans[i].type == "Person" for i in over)
             if not person and all((start <= spans[i].start or not name) and spans[i].end <= end
                                   for i in over):  # fmt: skip
                 inside |= over
