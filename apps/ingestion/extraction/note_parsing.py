@@ -1,13 +1,12 @@
-"""How spaCy reads a note: its line breaks as sentence boundaries, set before spaCy's parser runs (the parser keeps
-boundaries set before it): agents write notes as headings, bullets and "Attendees: ..." lines,
-and the small model parses a bullet into the line above it, so the line's names took the next
-line's job, place and description ("someone from legal\\n- Boonmee joined, fleet manager, from
-Chiang Mai" gave the attendee above Boonmee the city Chiang Mai).
-
-A line break is kept inside a sentence only where prose was wrapped: the line before ends in a
+"""How spaCy reads a note. Its line breaks are sentence boundaries, set before the parser runs
+(the parser keeps boundaries set before it): agents write notes as headings, bullets and
+"Attendees: ..." lines, and the small model parsed a bullet into the line above it, so that
+line's names took the next line's job, place and description ("someone from legal\n- Boonmee
+joined, fleet manager, from Chiang Mai" gave the attendee above Boonmee the city Chiang Mai).
+A line break stays inside a sentence only where prose was wrapped: the line before ends in a
 word or a comma and the next one starts with a lower-case word.
 
-And a weekday's short name stays one word: the tokenizer reads "Wed" as "we'd", so "Standup
+And a weekday's short name stays one word: the tokenizer read "Wed" as "we'd", so "Standup
 notes, Wed 3 Sep" named an entity 'We'."""
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ COMPONENT = "line_sentences"
 
 
 def line_sentences(doc):
+    """The component: each token after a line break opens a sentence, but in wrapped prose."""
     for token in doc[1:]:
         gap = doc[token.i - 1]
         if token.is_space or "\n" not in gap.text_with_ws:

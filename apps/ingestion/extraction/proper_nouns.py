@@ -11,7 +11,7 @@ from wordfreq import zipf_frequency
 
 from apps.ingestion.extraction.acting_names import acts
 from apps.ingestion.extraction.mention_attributes import TITLES
-from apps.ingestion.extraction.note_words import MONTHS
+from apps.ingestion.extraction.note_words import MONTH_NAMES, MONTHS
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan
 from apps.resolution.comparisons.organisation_names import legal_base
@@ -19,8 +19,6 @@ from apps.resolution.comparisons.organisation_names import legal_base
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 SEPARATORS = frozenset("- – — | @ / :".split())
 _PLACE_BEFORE = frozenset("in to from at near via visiting based".split())
-# Months that are given names too ("Minutes (May 4)").
-_MONTH_NAMES = frozenset("january april may june july august".split())
 
 
 def lead_in(token) -> bool:
@@ -68,10 +66,11 @@ def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
         if len(surface) < 2 or taken & set(range(start, end)) or surface.lower() in _WEEKDAYS:
             continue
         # A given name alone the model missed ("Q: who is Taras?") is a person's, unless it
-        # stands where a place does ("flew to Florence"; 'Taras' is a city's name too).
+        # stands where a place does ("flew to Florence"; 'Taras' is a city's name too) or is a
+        # month's ("Minutes (May 4)").
         before = doc[run[0].i - 1].lower_ if run[0].i else ""
         given = (len(run) == 1 and given_name_gender(surface) and before not in _PLACE_BEFORE
-                 and surface.lower() not in _MONTH_NAMES)  # fmt: skip
+                 and surface.lower() not in MONTH_NAMES)  # fmt: skip
         spans.append(NamedSpan(surface, start, end, "Person" if acts(run) or given else "Object"))
     return spans
 
