@@ -81,11 +81,15 @@ def _opens_line(doc, token) -> bool:
     return not any(word[:1].islower() for word in line.split())
 
 
-@functools.lru_cache(maxsize=4096)  # cleanco per capitalised word: a note repeats its words
+@functools.lru_cache(maxsize=4096)  # cleanco per word: a note repeats its words
+def legal_form(text: str) -> bool:
+    """Whether `text` is only a legal form: cleanco's ('GmbH', 'S.A.') or one the comparisons
+    add ('CJSC', 'S.A.C.': legal_base)."""
+    return not basename(text).strip(" .,") or legal_base(f"Firm {text}") == "firm"
+
+
 def _legal_form(text: str) -> bool:
-    # cleanco's forms, and those the comparisons add ('CJSC', 'S.A.C.': legal_base)
-    return text[:1].isupper() and (not basename(text).strip(" .,")
-                                   or legal_base(f"Firm {text}") == "firm")  # fmt: skip
+    return text[:1].isupper() and legal_form(text)
 
 
 def registered_runs(doc) -> list[tuple[int, int]]:

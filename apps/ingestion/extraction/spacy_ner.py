@@ -15,8 +15,6 @@ from __future__ import annotations
 import re
 import threading
 
-from cleanco import basename
-
 from apps.ingestion.extraction import Extraction, LocalRelation, candidates_assembled
 from apps.ingestion.extraction.acting_names import acting_person, employer_named
 from apps.ingestion.extraction.known_names import KnownNames, known_names
@@ -42,6 +40,7 @@ from apps.ingestion.extraction.place_names import is_city, is_place_name
 from apps.ingestion.extraction.proper_nouns import (
     SEPARATORS,
     lead_in,
+    legal_form,
     proper_noun_spans,
     registered_runs,
 )
@@ -268,7 +267,7 @@ def _hyphen_joined_whole(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
 def _legal_form_only(surface: str) -> bool:
     """'LLC', 'GmbH', 'S.A.': a legal form cut off its name names nothing; nor does a title
     ('CTO', which the small model types an organisation)."""
-    return (not basename(surface).strip(" .,") or legal_base(surface) in ("pbc", "ag", "sa")
+    return (legal_form(surface) or legal_base(surface) in ("pbc", "ag", "sa")
             or surface.strip(" .").casefold() in TITLES | HONORIFICS)  # fmt: skip
 
 
