@@ -55,6 +55,12 @@ ROLE_HEADS = frozenset(
     "rep salesperson marketer journalist pilot mechanic electrician operator dispatcher "
     "biologist physicist statistician programmer photographer curator librarian".split()
 )
+# Titles that open a job and name its field after them: "head of procurement", "VP Sales".
+TITLE_OPENINGS = frozenset("head chief director vp svp evp president".split())
+DEPARTMENTS = frozenset(
+    "sales marketing engineering finance operations ops product procurement research legal "
+    "people it design data security growth partnerships support strategy purchasing".split()
+)
 # Most job nouns not listed still end like one ("beekeeper", "welder", "machinist").
 _JOB_ENDING = re.compile(r"(?:er|or|ist|ian|eer|ant|ent|ive)s?$")
 _DETERMINERS = ("the", "a", "an", "its", "their")
@@ -106,8 +112,11 @@ def job_shaped(role: str) -> bool:
     """Whether each role of `role` ('; ' between) ends in a job's head word or a job noun's
     ending: what a parse misread ('sheet' of "HR sheet: X", 'chase' of "X to chase ...") is
     not a job, and two such readings must not keep one person apart."""
-    heads = [r.split()[-1] for r in str(role).casefold().split(";") if r.split()]
-    return bool(heads) and all(h in ROLE_HEADS or _JOB_ENDING.search(h) for h in heads)
+    roles = [r.split() for r in str(role).casefold().split(";") if r.split()]
+    return bool(roles) and all(
+        w[-1] in ROLE_HEADS or _JOB_ENDING.search(w[-1]) or len(w) > 1 and w[0] in TITLE_OPENINGS
+        for w in roles
+    )
 
 
 def jobs_only(role: object) -> str:

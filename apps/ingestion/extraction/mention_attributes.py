@@ -24,14 +24,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from apps.ingestion.extraction.note_fields import fields_read
-from apps.resolution.role_words import RELATION_WORDS
+from apps.resolution.role_words import (
+    DEPARTMENTS,
+    RELATION_WORDS,
+    TITLE_OPENINGS,
+    job_shaped,
+)
 
 MAX_PATH = 4  # arcs, prepositions not counted
 MAX_VALUES = 3  # per attribute and chunk
 MAX_ROLE_WORDS = 3
 # Title acronyms the small model types as organisations ("Ana Duarte (CTO, Corvane)").
 TITLES = frozenset(
-    "ceo cto cfo coo cio cmo cso cpo vp svp evp md gm pm hr ops lead founder cofounder".split()
+    "ceo cto cfo coo cio cmo cso cpo vp svp evp md gm pm hr ops lead founder cofounder "
+    "head chief director president".split()
 )
 # What each attribute takes (the candidate mentions) and who claims it.
 _TIES = {
@@ -85,11 +91,15 @@ def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
             for key, values in attributes.items()
             if key != "role"
         }
-        if attributes.get("role"):
-            out[name]["role"] = attributes["role"][0]
+        jobs = [r for r in attributes.get("role", ()) if job_shaped(r)]
+        if jobs:
+            out[name]["role"] = jobs[0]
     for name, fields in fields_read(doc.text, mentions, TITLES, _NOT_ROLES).items():
         for key, value in fields.items():  # what the parse tied, else the note's fields
             out.setdefault(name, {}).setdefault(key, value)
+    for name, attributes in found.items():  # a reading no job's word ends ('budget'), last
+        if attributes.get("role"):
+            out[name].setdefault("role", attributes["role"][0])
     return out
 
 
@@ -295,4 +305,9 @@ def _role_phrase(noun, line: tuple[int, int]) -> str:
         return ""
     if word in _WRITERS and not words:
         return ""  # "X, the agent, taking notes": the note's writer, no job ("travel agent" is)
+    if word in TITLE_OPENINGS and not words:  # "head of procurement", "VP of Sales"
+        field = next((p for c in noun.rights if c.lower_ == "of" for p in c.children
+                      if p.dep_ == "pobj" and p.is_alpha), None)  # fmt: skip
+        if field is not None and (field.text.islower() or field.lower_ in DEPARTMENTS):
+            return f"{word} of {field.lower_}"
     return " ".join([*words, word][-MAX_ROLE_WORDS:])

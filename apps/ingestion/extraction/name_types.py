@@ -15,7 +15,8 @@ company" at a person. Three signals on the name and where it stands:
 - a trade word ending the name ("Silverfin Foods", "Vantor Logistics") makes an organisation;
 - a person's name and "of" and a capitalised name in one span ("Rafael Petrakis of HB") are
   split into the person and the organisation;
-- a large city's name where a place stands ("based in Tampere") is a place (place_names);
+- a large city's name where a place stands ("based in Tampere", "Izmir-based") is a place
+  (place_names);
 - a name of one to three words that the words right after it say is a person's is a person's,
   whatever the model typed: a job ("Azzouni, VP Sales at ...", "Kaplanoğlu = regional sales
   director", "Vuong (ops lead)"), a birth year ("Bae born 1964", "Kaplanoğlu: YOB 1980"), or an
@@ -28,7 +29,7 @@ import re
 
 from cleanco import basename
 
-from apps.ingestion.extraction.place_names import is_city, looks_like_place
+from apps.ingestion.extraction.place_names import based_here, is_city, looks_like_place
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
 from apps.resolution.comparisons.organisation_names import TRADE_WORDS, comparable, legal_base
@@ -49,7 +50,7 @@ _ROLE_LEAD = re.compile(
 _EMPLOYER_BEFORE = re.compile(r"\b(?:at|for|joined|joins|join)\s+$", re.IGNORECASE)
 _PHRASE_ENDS = frozenset("at of in for from and with to on by".split())
 _ADJECTIVE_HEADS = frozenset("lead head chief associate assistant executive owner operator".split())
-_BORN_AFTER = re.compile(r"^\s*[,:(=-]?\s*(?:was\s+)?(?:born|b\.|yob|dob)\b", re.IGNORECASE)
+_BORN_AFTER = re.compile(r"^\s*[,:(=-]?\s*(?:was\s+)?(?:born\b|b\.|yob\b|dob\b)", re.IGNORECASE)
 
 
 def organisation_form(name: str) -> bool:
@@ -96,6 +97,8 @@ def retyped(text: str, span: NamedSpan) -> list[NamedSpan]:
     if organisation_form(span.surface):
         return [NamedSpan(span.surface, span.start, span.end, "Organization")]
     if span.type in ("Object", "Organization") and looks_like_place(text, span.start, span.end):
+        return [NamedSpan(span.surface, span.start, span.end, "Location")]  # place_names
+    if is_city(span.surface) and based_here(text, span.end):  # "Izmir-based", typed a person
         return [NamedSpan(span.surface, span.start, span.end, "Location")]  # place_names
     if span.type != "Person" and person_cued(text, span):
         return [NamedSpan(span.surface, span.start, span.end, "Person")]

@@ -12,6 +12,7 @@ from wordfreq import zipf_frequency
 
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
+from apps.resolution.role_words import DEPARTMENTS
 
 MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 MONTH_NAMES = frozenset(
@@ -66,6 +67,17 @@ def common_word_opening(text: str, span: NamedSpan) -> bool:
     if span.name or span.type not in ("Object", "Event") or " " in word or not word[:1].isupper():
         return False
     return _opens(text, span.start) and zipf_frequency(word.lower(), "en") >= COMMON_ZIPF
+
+
+# "VP Sales", "Head of Marketing": a department after a title is part of a job, not a firm.
+_TITLE_BEFORE = re.compile(r"\b(?:[SE]?VP|[Hh]ead|[Dd]irector|[Cc]hief|[Dd]ir\.?)(?: of)? $")
+
+
+def department_after_title(text: str, span: NamedSpan) -> bool:
+    """'Sales' in "Lukas Oberwinkler, VP Sales": the model's firm is the job's department."""
+    word = span.surface.strip(" .").casefold()
+    return (not span.name and word in DEPARTMENTS
+            and bool(_TITLE_BEFORE.search(text, max(0, span.start - 14), span.start)))  # fmt: skip
 
 
 def lead_word_cut(span: NamedSpan) -> NamedSpan:

@@ -76,7 +76,14 @@ def placed_here(text: str, start: int, end: int) -> bool:
         return True  # a field of its own in a note: "IT director | Galway", ", Krakow."
     if before.endswith("(") and text[end : end + 1] == ")":
         return True
+    if based_here(text, end):
+        return True
     return bool(word and word.group(1).lower() == "the" and text[end : end + 7] == " office")
+
+
+def based_here(text: str, end: int) -> bool:
+    """ "Izmir-based", "Oulu based": a place, whatever else the name could be."""
+    return bool(re.match(r"[- ]based\b", text[end : end + 7], re.IGNORECASE))
 
 
 def looks_like_place(text: str, start: int, end: int) -> bool:

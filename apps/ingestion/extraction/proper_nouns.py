@@ -5,6 +5,7 @@ a title, "w/", a spaced dash)."""
 from __future__ import annotations
 
 import functools
+import re
 
 from cleanco import basename
 from wordfreq import zipf_frequency
@@ -116,3 +117,27 @@ def registered_runs(doc) -> list[tuple[int, int]]:
         if start < form:
             found.append((doc[start].idx, token.idx + len(token.text)))
     return found
+
+
+COMMON_ZIPF = 4.0  # wordfreq's scale, as note_words: 'will', 'may' are words before names
+
+
+def names_repeated(text: str, spans: list[NamedSpan]) -> list[NamedSpan]:
+    """A person's or a firm's name the model found once in a note and missed elsewhere in it
+    ("Ardıç — head of procurement ... Ardıç born 1975"): each other word-bounded occurrence
+    outside every span is a mention too; a one-word name that is a common English word ('Will',
+    'May') is not copied."""
+    taken = [(s.start, s.end) for s in spans]
+    out = list(spans)
+    names = {s.surface: s for s in spans if s.type in ("Person", "Organization")}
+    for surface, span in names.items():
+        if not surface[:1].isupper() or len(surface) < 3:
+            continue
+        if " " not in surface and zipf_frequency(surface.casefold(), "en") >= COMMON_ZIPF:
+            continue
+        for found in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", text):
+            if any(found.start() < e and s < found.end() for s, e in taken):
+                continue
+            taken.append((found.start(), found.end()))
+            out.append(NamedSpan(surface, found.start(), found.end(), span.type, span.name))
+    return sorted(out, key=lambda s: s.start)

@@ -27,6 +27,7 @@ from apps.ingestion.extraction.name_types import retyped
 from apps.ingestion.extraction.note_parsing import note_parser
 from apps.ingestion.extraction.note_words import (
     common_word_opening,
+    department_after_title,
     initials_named,
     lead_word_cut,
     line_cut,
@@ -41,6 +42,7 @@ from apps.ingestion.extraction.proper_nouns import (
     SEPARATORS,
     lead_in,
     legal_form,
+    names_repeated,
     proper_noun_spans,
     registered_runs,
 )
@@ -143,11 +145,12 @@ class SpacyExtractor:
         spans = [acting_person(doc, s) for s in spans]
         spans = [opening_word_cut(text, c) for c in map(line_cut, spans) if c is not None]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
-                 and not uncased_word(text, s)
+                 and not uncased_word(text, s) and not department_after_title(text, s)
                  and not _NOT_CODES.match(s.surface.strip())
                  for r in retyped(text, lead_word_cut(tail_cut(s)))
                  if not common_word_opening(text, r)]  # fmt: skip
         spans = [self._person_word_typed(employer_named(doc, s)) for s in spans]
+        spans = names_repeated(text, spans)
         people = [n for n, t in state.view().active_entities if t == "Person"]
         spans = initials_named(text, sorted(spans, key=lambda s: s.start), people)
         reading = read_chunk(state, text, spans)

@@ -12,7 +12,7 @@ from apps.resolution.comparisons import MISSING, Compared
 
 # Words before a head word that say a rank or whose it is, not which kind of job or thing.
 QUALIFIERS = frozenset(
-    "the a an its their his her our my senior junior principal staff lead head chief deputy "
+    "of the a an its their his her our my senior junior principal staff lead head chief deputy "
     "assistant associate acting interim former new current regional global general".split()
 )
 
