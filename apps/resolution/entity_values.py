@@ -28,7 +28,7 @@ KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_.-]*(:[a-z0-9][a-z0-9_.-]*)?$")
 IDENTIFYING_KEYS = ("email", "phone", "url", "domain", "born", "address")
 DATE_KEYS = ("born", "died", "founded", "dissolved")
 # Learned keys that hold several values once notes are merged (values_with_ties).
-TIE_KEYS = tuple(LEARNED_PREFIX + k for k in ("employer", "city", "maker", "role"))
+TIE_KEYS = tuple(LEARNED_PREFIX + k for k in ("employer", "city", "maker", "role", "hobby"))
 MAX_TIES = 8
 # Descriptions from other sources kept on an entity (its own first, these listed after).
 MAX_ABSORBED_DESCRIPTIONS = 20

@@ -4,7 +4,9 @@
 Values learned from text: the phones, emails, web domains, birth and founding dates and
 external ids written in a description or in the sentences that name a candidate, kept on it as
 `text:<key>` values (`learned_key`) with the chunk that said each (`value_sources`), and the
-role the words next to a mention give it (`text:role`: apps.resolution.role_words).
+role the words next to a mention give it (`text:role`: apps.resolution.role_words), and a
+person's pastimes (`text:hobby`: apps.resolution.hobby_words, a sentence's or a line's, the
+first person's it names, else the person's named last).
 
 A learned value is evidence like a stated one (records.values_compared reads the stated value
 first, the learned one only when nothing is stated), but it never outranks a value an agent
@@ -24,8 +26,9 @@ import re
 import phonenumbers
 
 from apps.resolution.candidates import EntityCandidate
-from apps.resolution.comparisons.affiliations import AFFILIATIONS
+from apps.resolution.comparisons.affiliations import AFFILIATIONS, SEPARATOR
 from apps.resolution.comparisons.organisation_names import legal_base
+from apps.resolution.hobby_words import hobbies_in, hobby_words
 from apps.resolution.role_words import roles_in
 from apps.resolution.text_addresses import address_values_in
 
@@ -33,6 +36,7 @@ PREFIX = "text:"
 MAX_SENTENCE_CHARS = 600
 MAX_TEXT_CHARS = 20_000  # a chunk's domains are looked for in its first characters
 SPELLED_MIN = 4
+MAX_HOBBIES = 3  # a chunk's, for one person
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
 _URL = re.compile(r"\bhttps?://[^\s/$.?#][^\s]*", re.IGNORECASE)
@@ -177,6 +181,8 @@ def candidates_with_text_values(
             recent[candidates[i].type] = i
     for i, domain in spelled:
         learned[i].setdefault("domain", domain)
+    for i, hobbies in _hobbies(candidates, text or "").items():
+        learned[i].setdefault("hobby", SEPARATOR.join(hobbies[:MAX_HOBBIES]))
     for i, candidate in enumerate(candidates):  # "the Z-9 drone": role_words
         role = roles_in(text or "", candidate.mentions)
         if role:
@@ -191,6 +197,38 @@ def candidates_with_text_values(
         for key, value in values_in(candidate.description or ""):
             found.setdefault(key, value)
         out.append(candidate_learns(candidate, found, source=source))
+    return out
+
+
+def _hobbies(candidates: list[EntityCandidate], text: str) -> dict[int, list[str]]:
+    """candidate -> the pastimes the chunk gives it (hobby_words): each sentence's, or each
+    line's in a note laid out in lines, is the first person's it names, else the person's named
+    last before it ("In her spare time she enjoys the game of go")."""
+    found: dict[int, list[str]] = {}
+    last = None
+    for start, end in sentences_of(text):
+        for line_start, line in _lines(text, start, end):
+            named = [
+                i
+                for i, c in enumerate(candidates)
+                if c.type == "Person"
+                and any(line_start <= m.start < line_start + len(line) for m in c.mentions)
+            ]
+            named.sort(key=lambda i: min(m.start for m in candidates[i].mentions
+                                         if m.start >= line_start))  # fmt: skip
+            owner = named[0] if named else last
+            if owner is not None:
+                for hobby in hobbies_in(line):
+                    found.setdefault(owner, []).append(hobby)
+            last = named[-1] if named else last
+    return found
+
+
+def _lines(text: str, start: int, end: int) -> list[tuple[int, str]]:
+    out, at = [], start
+    for line in text[start:end].split("\n"):
+        out.append((at, line))
+        at += len(line) + 1
     return out
 
 
@@ -243,14 +281,23 @@ def candidate_learns(candidate: EntityCandidate, found: dict, *, source: str) ->
 
 def candidates_with_context(candidates: list[EntityCandidate]) -> list[EntityCandidate]:
     """Each candidate with the (type, name) of the other candidates named with it (the same
-    chunk or call) added to its context."""
-    named = [(c.type, c.name) for c in candidates]
+    chunk or call) added to its context; a thing the chunk names as someone's pastime ('F1' of
+    "Ezeudu into F1") is no one's neighbour: many people share one."""
+    pastimes = {w for c in candidates
+                for w in hobby_words(str(c.values.get(learned_key("hobby"), "")))}  # fmt: skip
+    named = [(c.type, c.name) for c in candidates
+             if c.type == "Person" or not _pastime(c.name, pastimes)]  # fmt: skip
     out = []
     for candidate in candidates:
         others = tuple(n for n in named if n[1] != candidate.name)
         context = tuple(dict.fromkeys(candidate.context + others))
         out.append(dataclasses.replace(candidate, context=context) if others else candidate)
     return out
+
+
+def _pastime(name: str, pastimes: set[str]) -> bool:
+    words = hobby_words(name)
+    return bool(words) and words <= pastimes
 
 
 def candidates_with_text_evidence(

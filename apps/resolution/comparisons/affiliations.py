@@ -1,18 +1,19 @@
 """Who or what a thing is tied to, as the parse of its sentences says (the learned values
-`text:employer`, `text:city`, `text:maker`: apps.ingestion.extraction.mention_attributes), or as
-an agent states them (`employer`, `city`, `maker`). One comparison each, so that a shared
+`text:employer`, `text:city`, `text:maker`: apps.ingestion.extraction.mention_attributes; a
+person's pastime, `text:hobby`: apps.resolution.hobby_words), or as an agent states them
+(`employer`, `city`, `maker`, `hobby`). One comparison each, so that a shared
 employer, a shared city and a shared job add up instead of standing for one another:
 
 - `same`: a value of one side names a value of the other (organisations by their names without
   legal forms, an acronym, or a short name that opens the long one: 'Corvane' / 'Corvane
-  Analytics Inc.'; places by their comparable form);
+  Analytics Inc.'; places by their comparable form; pastimes by a word that tells which);
 - `different`: both sides have values and none is alike (weighed mildly: a looser tie, "X
   emailed Y", can differ for one person); never for an organisation's city, as a firm is
   named beside its offices and its clients' towns;
 - missing when either side has none.
 
-Which comparisons an entity type has: a person's employer and city, an organisation's city, a
-thing's maker."""
+Which comparisons an entity type has: a person's employer, city and hobby, an organisation's
+city, a thing's maker."""
 
 from __future__ import annotations
 
@@ -21,9 +22,14 @@ import functools
 from apps.resolution.comparisons import MISSING, Compared
 from apps.resolution.comparisons.organisation_names import acronym, legal_base
 from apps.resolution.comparisons.text_forms import comparable
+from apps.resolution.hobby_words import hobbies_alike
 
-AFFILIATIONS = ("employer", "city", "maker")
-OF_KIND = {"Person": ("employer", "city"), "Organization": ("city",), "Object": ("maker",)}
+AFFILIATIONS = ("employer", "city", "maker", "hobby")
+OF_KIND = {
+    "Person": ("employer", "city", "hobby"),
+    "Organization": ("city",),
+    "Object": ("maker",),
+}
 SEPARATOR = "; "
 MAX_VALUES = 6
 
@@ -57,6 +63,8 @@ def compare_affiliation(key: str, kind: str, a: object, b: object) -> Compared:
 def _alike(key: str, a: str, b: str) -> bool:
     if key == "city":
         return comparable(a) == comparable(b) != ""
+    if key == "hobby":
+        return hobbies_alike(a, b)
     ba, bb = legal_base(a), legal_base(b)
     if not ba or not bb:
         return False

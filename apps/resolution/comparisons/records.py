@@ -32,7 +32,7 @@ from apps.resolution.role_words import jobs_only
 
 COMPARISONS = ("name", "born", "phone", "email", "domain", "external_id", "address",
                "description", "type", "context", "role", "employer", "city", "maker",
-               "rare_name")  # fmt: skip
+               "hobby", "rare_name")  # fmt: skip
 LEARNED_PREFIX = "text:"
 # Context is evidence for an identical or variant name only: two entities named in one chunk
 # share its neighbours, and a name a slip apart with agreeing context is still a reviewer's.
@@ -159,6 +159,11 @@ def records_compare(
         if tie.level != MISSING and key in learned:
             tie = Compared(key, tie.level, f"{tie.detail}, learned from text")
         found.append(tie)
+    # A note's description is the words around its mention: where a job or a tie agrees, one
+    # that reads otherwise is the note's other business ('b. 1967', 'chase by Friday').
+    if any(c.comparison in ("role", *AFFILIATIONS) and c.level == "same" for c in found):
+        found = [Compared("description", MISSING) if c.comparison == "description"
+                 and c.level in ("low", "unrelated") else c for c in found]  # fmt: skip
     agreeing = {(c.comparison, c.level) for c in found} & AGREEING
     if rare and coded and found[0].level in CONTEXT_NAMES and agreeing:
         why = ", ".join(sorted(f"{c} {level}" for c, level in agreeing))
