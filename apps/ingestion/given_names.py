@@ -8,7 +8,7 @@ import threading
 from functools import lru_cache
 
 GIVEN = {"male", "female", "mostly_male", "mostly_female"}
-_WORD = re.compile(r"^[A-Z][a-z'-]+$")
+_WORD = re.compile(r"^[^\W\d_][^\W\d_'-]+$")  # any script's letters: 'Inês', 'Vojtěch'
 _lock = threading.Lock()
 
 
@@ -23,9 +23,13 @@ def _detector():
 @lru_cache(maxsize=4096)
 def given_name_gender(word: str) -> str | None:
     """'female' or 'male' when `word` is a known first name (mostly one or the other), else None."""
-    if not _WORD.match(word):
+    if not _WORD.match(word) or not word[0].isupper() or not word[1:].islower():
         return None
     found = _detector().get_gender(word)
+    if found not in GIVEN:  # the list writes most names without their accents: 'Vojtech'
+        from unidecode import unidecode
+
+        found = _detector().get_gender(unidecode(word))
     return found.removeprefix("mostly_") if found in GIVEN else None
 
 

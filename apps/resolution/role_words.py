@@ -85,10 +85,22 @@ def _phrase(text: str, most: int = MAX_WORDS) -> str:
     return " ".join(words[:most])[:MAX_ROLE_CHARS]
 
 
+# A line that lists who attended: "X, the night-shift lead" there is two attendees.
+_ROLL = re.compile(
+    r"[\W_]*(?:present|attendees|attending|participants|in the room|on the call)\b", re.IGNORECASE
+)
+
+
+def on_roll(text: str, at: int) -> bool:
+    """Whether text[at] stands on a line that lists attendees ("Present: X, the night-shift
+    lead"), where a determiner's role after a name is another attendee's."""
+    return bool(_ROLL.match(text, text.rfind("\n", 0, at) + 1))
+
+
 def role_near(text: str, start: int, end: int) -> str:
     """The role the words next to the mention text[start:end] give it, or ''."""
     after = text[end : end + 200]
-    for pattern in (_APPOSITION, _COPULA):
+    for pattern in (_APPOSITION, _COPULA) if not on_roll(text, start) else (_COPULA,):
         found = pattern.match(after)
         if found:
             role = _phrase(after[found.end() :])

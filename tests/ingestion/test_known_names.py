@@ -132,3 +132,16 @@ def test_a_full_name_a_note_typed_a_thing_is_the_persons_once_a_person_carries_i
     known_names_forget(mine.tenant)
     found = candidates(mine, "I met Tõnis Lõhmus again this morning.")
     assert found["Tõnis Lõhmus"].type == "Person", found
+
+
+def test_a_given_name_and_a_surname_alone_in_one_note_are_the_known_person(make_tenant):
+    scope = scope_for(make_tenant())
+    facts(scope, "Taras Melnychuk", "Person")
+    known_names_forget(scope.tenant)
+    found = candidates(scope, "Q: who is Taras? A: a marketing lead based in Kuching. "
+                              "Melnychuk's crochet thing came up again.")  # fmt: skip
+    assert "Taras Melnychuk" in found
+    assert {m.surface for m in found["Taras Melnychuk"].mentions} == {"Taras", "Melnychuk"}
+    # Another lone name beside them: which halves go together is not known.
+    found = candidates(scope, "Taras met Melnychuk and Petrenko in Kuching.")
+    assert "Taras Melnychuk" not in found

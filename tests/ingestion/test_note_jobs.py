@@ -1,7 +1,9 @@
-"""Jobs written as titles in agents' notes, on the real offline spaCy model: a department after
-a title is part of the job, not a firm; "head of ..." keeps its field; a reading that names no
-job gives way to the note's field; a name the model found once is found wherever the note
-repeats it; "Izmir-based" is a place and "b. 1984" a birth year after a person's name."""
+"""Jobs, places and labels in agents' notes, on the real offline spaCy model: a department
+after a title is part of the job, not a firm; "head of ..." keeps its field; a reading that
+names no job gives way to the note's field; a name the model found once is found wherever the
+note repeats it; "Izmir-based" and "data engineer, Tampere." are places; "b. 1984" is a birth
+year after a person's name; "Lunch w/" and "Contact:" name no one; a verb before a registered
+name is not part of it."""
 
 import pytest
 
@@ -60,3 +62,52 @@ def test_titled_jobs_are_compared_by_their_field():
     assert compare_roles("head of procurement", "director of procurement").level == "same"
     assert compare_roles("vp of sales", "vp sales").level == "same"
     assert compare_roles("vp sales", "vp marketing").level == "related"
+
+
+def test_a_given_name_written_with_its_accents_opens_a_persons_name(extractor):
+    entities = read(extractor, "I met Tõnis Lõhmus again this morning. Lõhmus's year of birth "
+                               "is 1997. Lõhmus holds the position of plant director.")  # fmt: skip
+    assert entities["Tõnis Lõhmus"].type == "Person"
+    assert entities["Tõnis Lõhmus"].learned.get("role") == "plant director"
+
+
+def test_a_job_said_of_a_subject_named_in_apposition(extractor):
+    entities = read(
+        extractor, "Our contact Tõnis Lõhmus is a research chemist; he lives in Utrecht."
+    )
+    assert entities["Tõnis Lõhmus"].learned.get("role") == "research chemist"
+    entities = read(extractor, "Zelenka has its head office in Brno. The firm's operations "
+                               "manager, Kadri Saarsalu, answered most questions.")  # fmt: skip
+    assert entities["Kadri Saarsalu"].learned.get("role") == "operations manager"
+    assert entities["Zelenka"].type == "Organization"
+
+
+def test_a_head_office_makes_a_firm_and_a_city_after_in_a_place(extractor):
+    entities = read(extractor, "Velamar is headquartered in Valencia.")
+    assert entities["Velamar"].type == "Organization"
+    assert entities["Valencia"].type == "Location"
+    assert entities["Velamar"].learned.get("city") == "Valencia"
+
+
+def test_labels_typed_people_name_no_one_and_a_city_in_a_field_is_a_place(extractor):
+    entities = read(extractor, "Lunch w/ Dr. Bae (data engineer) in Tampere.\n"
+                               "Contact: Dr. Sabbagh | IT director | Galway.")  # fmt: skip
+    assert "Lunch" not in entities and "Contact" not in entities
+    assert {"Bae", "Sabbagh"} <= set(entities)
+    entities = read(extractor, "Inbound from Seo-yeon Bae — data engineer, Tampere.")
+    assert entities["Tampere"].type == "Location"
+    assert entities["Seo-yeon Bae"].learned.get("city") == "Tampere"
+
+
+def test_a_person_looped_in_or_with_someone_is_a_person_and_a_code_is_no_one(extractor):
+    entities = read(extractor, "Loop in Linh Vuong next time - VP Sales.")
+    assert entities["Linh Vuong"].type == "Person"
+    entities = read(extractor, "Loaner Lirra32 is with Ruxandra until month end.")
+    assert entities["Ruxandra"].type == "Person"
+    assert all(e.type != "Person" for n, e in entities.items() if "Lirra32" in n)
+
+
+def test_a_verb_before_a_registered_name_is_not_part_of_it(extractor):
+    entities = read(extractor, "• Discussed Aduramo Power Ltd, the grid battery vendor.")
+    assert "Aduramo Power Ltd" in entities
+    assert entities["Aduramo Power Ltd"].type == "Organization"

@@ -230,3 +230,16 @@ def test_a_common_word_beside_two_namesakes_is_no_shared_neighbour():
     assert firm.level == "shared"
     hobby = compare_context("Person", [("Object", "crochet")], [("Object", "crochet")])
     assert hobby.level == "shared"  # a rarer word still says something
+
+
+def test_a_roll_of_attendees_gives_no_one_the_next_attendees_job():
+    from apps.ingestion.extraction.spacy_ner import SpacyExtractor
+    from apps.ingestion.working_memory import WorkingMemory
+    from apps.resolution.text_evidence import candidates_with_text_values
+
+    text = ("Present: Kavitha Selvaraj, the night-shift lead\n"
+            "* Selvaraj joined — site reliability engineer, dialling in from Rosario.")  # fmt: skip
+    found = SpacyExtractor.shared().extract(text, state=WorkingMemory())
+    values = {c.name: c.values for c in candidates_with_text_values(list(found.entities), text,
+                                                                     source="x")}  # fmt: skip
+    assert values["Kavitha Selvaraj"]["text:role"] == "site reliability engineer"

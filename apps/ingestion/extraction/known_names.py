@@ -9,6 +9,7 @@ writes are added at once (`known_names_learn`); `known_names_forget` drops a ten
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from dataclasses import dataclass, field
@@ -98,6 +99,26 @@ class KnownNames:
         'Anahit Sargsyan'): the small model types a lone surname a place or a firm."""
         with self._lock:
             return " " not in surface.strip() and surface.strip().casefold() in self.person_words
+
+    def halves_joined(self, spans: list) -> list:
+        """A note that names a person by a lone given name and a lone surname only ("Q: who is
+        Taras? ... Melnychuk's crochet thing"): when the two words make the name of a person the
+        tenant knows, and the note names no other lone person word and no full name holding
+        either, both mentions are that person's (NamedSpan.name)."""
+        people = [s for s in spans if s.type == "Person" and not s.name]
+        lone = [s for s in people if " " not in s.surface.strip()]
+        words = list(dict.fromkeys(s.surface.strip() for s in lone))
+        if len(words) != 2 or any(
+            set(words) & set(s.surface.split()) for s in people if " " in s.surface.strip()
+        ):
+            return spans
+        with self._lock:
+            known = [self.by_surface.get(f"{a} {b}") for a, b in (words, words[::-1])]
+        names = {k[0] for k in known if k and k[1] == "Person"}
+        if len(names) != 1:
+            return spans
+        name = names.pop()
+        return [dataclasses.replace(s, name=name) if s in lone else s for s in spans]
 
     def spans(self, doc) -> list[tuple[int, int, str, str, str]]:
         """(start_char, end_char, surface, name, type) of known surfaces in `doc`, longest

@@ -29,6 +29,7 @@ from apps.resolution.role_words import (
     RELATION_WORDS,
     TITLE_OPENINGS,
     job_shaped,
+    on_roll,
 )
 
 MAX_PATH = 4  # arcs, prepositions not counted
@@ -196,15 +197,19 @@ def _role_of(head, owner) -> str:
     # after it is anyone's.
     listed = any(c.dep_ == "appos" and owner.get(c.i, owner.get(head.i)) != owner.get(head.i)
                  for c in head.children)  # fmt: skip
+    roll = on_roll(text, head.idx)  # "Present: X, the night-shift lead": another attendee
     for child in _appositions(head):  # "X, a nurse"; "X (CTO, Y)"
         if listed:
             break
+        if roll and any(c.dep_ == "det" for c in child.children):
+            continue
         if child.dep_ == "appos" and child.i not in owner or _title(child):
             role = _role_phrase(child, line)
             if role:
                 return role
     if head.dep_ == "appos" and head.head.i not in owner and _comma_only(head.head, head, owner):
-        role = _role_phrase(head.head, line)  # "the CTO, X"; not "HR sheet: X", "attendees - X"
+        # "the CTO, X"; not "HR sheet: X", "attendees - X"; "The firm's CFO, X, said" (a subject)
+        role = _role_phrase(head.head, line, apposed=True)
         if role:
             return role
     for child in head.children:  # "geologist Leila Haddad", "CTO Ana Duarte"
@@ -219,6 +224,8 @@ def _role_of(head, owner) -> str:
     verbs = []
     if head.dep_ in ("nsubj", "nsubjpass"):
         verbs.append(head.head)
+    elif head.dep_ == "appos" and head.head.dep_ in ("nsubj", "nsubjpass"):
+        verbs.append(head.head.head)  # "Our contact X is a research chemist"
     for child in head.children:  # "X, who works as a geologist"
         if child.dep_ == "relcl":
             verbs.append(child)
@@ -282,18 +289,18 @@ def _title(token) -> bool:
     return token.lower_.strip(".") in TITLES
 
 
-def _role_phrase(noun, line: tuple[int, int]) -> str:
+def _role_phrase(noun, line: tuple[int, int], apposed: bool = False) -> str:
     """The noun and the lower-case modifiers before it ('civil engineer', 'data scientist'),
     at most MAX_ROLE_WORDS words; '' for a word that names no role or stands on another line."""
     if not line[0] <= noun.idx < line[1]:
         return ""
     if not _title(noun):
-        if noun.pos_ != "NOUN" or noun.dep_ not in _ROLE_DEPS | {"ROOT"}:
+        if noun.pos_ != "NOUN" or not apposed and noun.dep_ not in _ROLE_DEPS | {"ROOT"}:
             return ""
         if not noun.text.islower():
             return ""  # "Rapport: X ...": a note's heading, not what X is
-        if any(c.dep_ == "poss" for c in noun.children):
-            return ""  # "as his year of birth": his, not what he is
+        if any(c.dep_ == "poss" and c.pos_ == "PRON" for c in noun.children):
+            return ""  # "as his year of birth": his, not what he is; "the firm's CFO" is
     words = [
         t.lower_
         for t in noun.lefts

@@ -12,11 +12,14 @@ company" at a person. Three signals on the name and where it stands:
   40,000 first names, offline) and no legal form make a person ("Calder Health Ltd" stays an
   organisation; "Calder Freight", a firm named after a given name, is read as a person: the cost
   of the rule, measured in docs/benchmarks/long-documents.md);
-- a trade word ending the name ("Silverfin Foods", "Vantor Logistics") makes an organisation;
+- a trade word ending the name ("Silverfin Foods", "Vantor Logistics") makes an organisation,
+  and so does a head office after any name ("Zelenka has its head office in", "Velamar is
+  headquartered in");
 - a person's name and "of" and a capitalised name in one span ("Rafael Petrakis of HB") are
   split into the person and the organisation;
 - a large city's name where a place stands ("based in Tampere", "Izmir-based") is a place
-  (place_names);
+  (place_names); a given name typed a place where none stands, no place the tables know, is a
+  person ("is with Ruxandra"), and so is a place "looped in"; a name with a digit is no person;
 - a name of one to three words that the words right after it say is a person's is a person's,
   whatever the model typed: a job ("Azzouni, VP Sales at ...", "Kaplanoğlu = regional sales
   director", "Vuong (ops lead)"), a birth year ("Bae born 1964", "Kaplanoğlu: YOB 1980"), or an
@@ -29,7 +32,14 @@ import re
 
 from cleanco import basename
 
-from apps.ingestion.extraction.place_names import based_here, is_city, looks_like_place
+from apps.ingestion.extraction.place_names import (
+    based_here,
+    is_city,
+    is_place_name,
+    looks_like_place,
+    placed_here,
+    settled_here,
+)
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
 from apps.resolution.comparisons.organisation_names import TRADE_WORDS, comparable, legal_base
@@ -39,7 +49,7 @@ ORGANISATION_WORDS = {"group", "holdings", "bank", "partners", "associates", "co
                       "company", "foundation", "institute", "university", "trust"}  # fmt: skip
 # "Rafael Petrakis of HB": a person's name and an organisation the model ran into one span.
 _OF = " of "
-_WORD = re.compile(r"^[A-Z][a-z'-]+$")
+_WORD = re.compile(r"^[^\W\d_][^\W\d_'-]+$")  # a capitalised word, any script: 'Tõnis'
 _NAME_WORD = re.compile(r"^[^\W\d_][^\W\d_'-]*$")  # any script's letters: 'Kaplanoğlu'
 _HONORIFIC_BEFORE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+$")
 # After the name: a separator or 'is/was (a|the)', then within four words a role's head word.
@@ -50,7 +60,18 @@ _ROLE_LEAD = re.compile(
 _EMPLOYER_BEFORE = re.compile(r"\b(?:at|for|joined|joins|join)\s+$", re.IGNORECASE)
 _PHRASE_ENDS = frozenset("at of in for from and with to on by".split())
 _ADJECTIVE_HEADS = frozenset("lead head chief associate assistant executive owner operator".split())
+# "Zelenka has its head office in Brno", "Velamar is headquartered in Valencia": a firm.
+_FIRM_AFTER = re.compile(
+    r"(?:'s)?\s+(?:(?:has|had) its (?:head office|headquarters|hq)|(?:is|was) "
+    r"(?:headquartered|incorporated)|headquarters)",
+    re.IGNORECASE,
+)
+_LOOPED_IN = re.compile(r"\bloop(?:ed|ing|s)? in $", re.IGNORECASE)  # "Loop in Linh Vuong"
 _BORN_AFTER = re.compile(r"^\s*[,:(=-]?\s*(?:was\s+)?(?:born\b|b\.|yob\b|dob\b)", re.IGNORECASE)
+
+
+def _capitalised(word: str) -> bool:
+    return bool(_WORD.match(word)) and word[0].isupper() and word[1:].islower()
 
 
 def organisation_form(name: str) -> bool:
@@ -70,7 +91,7 @@ def _person_of(span: NamedSpan) -> list[NamedSpan] | None:
     words = head.split()
     if at <= 0 or not tail[:1].isupper() or not 2 <= len(words) <= 3:
         return None
-    if not all(_WORD.match(w) for w in words) or not given_name_gender(words[0]):
+    if not all(_capitalised(w) for w in words) or not given_name_gender(words[0]):
         return None
     tail_start = span.start + at + len(_OF)
     return [NamedSpan(head, span.start, span.start + at, "Person"),
@@ -98,12 +119,36 @@ def retyped(text: str, span: NamedSpan) -> list[NamedSpan]:
         return [NamedSpan(span.surface, span.start, span.end, "Organization")]
     if span.type in ("Object", "Organization") and looks_like_place(text, span.start, span.end):
         return [NamedSpan(span.surface, span.start, span.end, "Location")]  # place_names
-    if is_city(span.surface) and based_here(text, span.end):  # "Izmir-based", typed a person
+    if span.type == "Location" and _LOOPED_IN.search(text, max(0, span.start - 12), span.start):
+        return [NamedSpan(span.surface, span.start, span.end, "Person")]  # no place is looped in
+    if (
+        span.type == "Location"
+        and " " not in span.surface
+        and given_name_gender(span.surface)
+        and not is_place_name(span.surface)
+        and not placed_here(text, span.start, span.end)
+    ):
+        return [NamedSpan(span.surface, span.start, span.end, "Person")]  # "is with Ruxandra"
+    if span.type == "Person" and any(c.isdigit() for c in span.surface):
+        return [NamedSpan(span.surface, span.start, span.end, "Object")]  # "Loaner Lirra32"
+    if (
+        span.type == "Person"
+        and looks_like_place(text, span.start, span.end)
+        and not any(given_name_gender(w) for w in span.surface.split())
+    ):  # "data engineer, Tampere.": a city in a field, no given name ('Florence' stays)
+        return [NamedSpan(span.surface, span.start, span.end, "Location")]
+    if (
+        is_city(span.surface)
+        and based_here(text, span.end)
+        or settled_here(text, span.start, span.end)
+    ):  # "Izmir-based", "in Valencia" typed a person
         return [NamedSpan(span.surface, span.start, span.end, "Location")]  # place_names
+    if _FIRM_AFTER.match(text, span.end):  # no person has a head office
+        return [NamedSpan(span.surface, span.start, span.end, "Organization")]
     if span.type != "Person" and person_cued(text, span):
         return [NamedSpan(span.surface, span.start, span.end, "Person")]
     words = span.surface.split()
-    if (span.type != "Person" and 2 <= len(words) <= 3 and all(_WORD.match(w) for w in words)
+    if (span.type != "Person" and 2 <= len(words) <= 3 and all(_capitalised(w) for w in words)
             and given_name_gender(words[0])):  # fmt: skip
         return [NamedSpan(span.surface, span.start, span.end, "Person")]
     return [span]

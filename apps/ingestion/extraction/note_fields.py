@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from apps.resolution.role_words import ROLE_HEADS, TITLE_OPENINGS
+from apps.resolution.role_words import ROLE_HEADS, TITLE_OPENINGS, on_roll
 
 # What separates fields in a note: pipes, dashes or '=' between spaces, '@', parentheses,
 # semicolons, commas, colons, and the end of a line or a sentence.
@@ -57,6 +57,8 @@ def fields_read(text: str, mentions: Sequence, titles: frozenset[str],
                     got.setdefault(key, m.name)
             words = text[start:end].strip().rstrip(".!?")
             role = _ROLE.match(words)
+            if role and on_roll(text, start) and words.split()[0].casefold() in ("a", "an", "the"):
+                role = None  # "Present: X, the night-shift lead": another attendee
             if not inside and role and "role" not in got:
                 phrase = role.group(1).casefold()
                 last = phrase.split()[-1]

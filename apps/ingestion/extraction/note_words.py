@@ -50,6 +50,9 @@ def uncased_word(text: str, span: NamedSpan) -> bool:
 
 
 COMMON_ZIPF = 4.0  # wordfreq's scale: 'email' 4.7, 'loop' 4.3; 'raleigh' 3.6, 'zofia' 2.0
+# A label the model typed a person ("Contact:", "Lunch w/"): 'lunch' 4.7, 'contact' 5.0, 'age'
+# 5.3; a speaker's surname as a label stays when rarer ('baker' 4.2, 'wright' 4.2).
+PERSON_WORD_ZIPF = 4.4
 
 
 def _opens(text: str, start: int) -> bool:
@@ -64,7 +67,13 @@ def common_word_opening(text: str, span: NamedSpan) -> bool:
     it or the model or the words after it typed it a person, a firm or a place ("Amazon
     called.")."""
     word = span.surface
-    if span.name or span.type not in ("Object", "Event") or " " in word or not word[:1].isupper():
+    if span.name or " " in word or not word[:1].isupper():
+        return False
+    if span.type == "Person":  # "Lunch w/ Dr. Bae", "Age: b. 1967": a label, no one's name
+        label = re.match(r"\s*(?::|w/)", text[span.end : span.end + 4])
+        return bool(label and _opens(text, span.start) and not given_name_gender(word)
+                    and zipf_frequency(word.lower(), "en") >= PERSON_WORD_ZIPF)  # fmt: skip
+    if span.type not in ("Object", "Event"):
         return False
     return _opens(text, span.start) and zipf_frequency(word.lower(), "en") >= COMMON_ZIPF
 

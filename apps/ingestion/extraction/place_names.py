@@ -86,6 +86,17 @@ def based_here(text: str, end: int) -> bool:
     return bool(re.match(r"[- ]based\b", text[end : end + 7], re.IGNORECASE))
 
 
+_SETTLED_BEFORE = re.compile(r"(?:\b(?:in|based|located|headquartered)|\bout of) $")
+
+
+def settled_here(text: str, start: int, end: int) -> bool:
+    """A large city after 'in' or 'based in' ("headquartered in Valencia"): a place even where
+    the model typed a person, who is met or written 'to', never lived 'in'."""
+    surface = text[start:end]
+    return (len(surface.split()) <= 2 and is_city(surface)
+            and bool(_SETTLED_BEFORE.search(text, max(0, start - 16), start)))  # fmt: skip
+
+
 def looks_like_place(text: str, start: int, end: int) -> bool:
     """A large city's name (GeoNames) standing where a place stands (module docstring)."""
     surface = text[start:end]

@@ -96,8 +96,8 @@ def _legal_form(text: str) -> bool:
 def registered_runs(doc) -> list[tuple[int, int]]:
     """The extents of capitalised words ending in a legal form ("Atlasia Textiles SARL"), which
     the small model reads in pieces (a place and a thing) or not at all: the run stops at
-    punctuation, a line break, a lower-case word, a title, and a common word opening the
-    sentence ("Met Brennholt Messtechnik GmbH")."""
+    punctuation, a line break, a lower-case word, a title, a verb ("Discussed Aduramo Power
+    Ltd") and a common word opening the sentence ("Met Brennholt Messtechnik GmbH")."""
     found = []
     for token in doc:
         if not _legal_form(token.text) or (token.i + 1 < len(doc)
@@ -112,6 +112,8 @@ def registered_runs(doc) -> list[tuple[int, int]]:
             if not word.text[:1].isupper() or not word.text.replace("-", "").isalpha():
                 break
             if lead_in(word) or word.is_sent_start and zipf_frequency(word.lower_, "en") >= 4.0:
+                break
+            if word.tag_ in ("VBD", "VBN", "VBG"):  # "• Discussed Aduramo Power Ltd": the verb
                 break
             start -= 1
         if start < form:

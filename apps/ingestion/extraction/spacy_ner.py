@@ -151,6 +151,7 @@ class SpacyExtractor:
                  if not common_word_opening(text, r)]  # fmt: skip
         spans = [self._person_word_typed(employer_named(doc, s)) for s in spans]
         spans = names_repeated(text, spans)
+        spans = self.known.halves_joined(spans) if self.known else spans
         people = [n for n, t in state.view().active_entities if t == "Person"]
         spans = initials_named(text, sorted(spans, key=lambda s: s.start), people)
         reading = read_chunk(state, text, spans)
