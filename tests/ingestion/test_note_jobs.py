@@ -37,6 +37,10 @@ def test_a_department_after_a_title_is_the_job_not_a_firm(extractor):
 def test_head_of_keeps_its_field_and_a_misread_gives_way_to_the_field(extractor):
     entities = read(extractor, "Ana Duarte, director of research, joined the call.")
     assert entities["Ana Duarte"].learned.get("role") == "director of research"
+    # The field is the word right after 'of', not a later one the parse hung there.
+    entities = read(extractor, "Korvald Freight AS sent Iliescu, their head of legal, "
+                               "insyead of the usual rep.")  # fmt: skip
+    assert entities["Iliescu"].learned.get("role") == "head of legal"
     # The parse hangs "budget" on the name; the bracket says the job.
     entities = read(extractor, "Priya Raghunathan (VP Sales) - no budget till Q2.")
     assert entities["Priya Raghunathan"].learned.get("role") == "vp sales"

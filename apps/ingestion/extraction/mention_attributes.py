@@ -313,8 +313,12 @@ def _role_phrase(noun, line: tuple[int, int], apposed: bool = False) -> str:
     if word in _WRITERS and not words:
         return ""  # "X, the agent, taking notes": the note's writer, no job ("travel agent" is)
     if word in TITLE_OPENINGS and not words:  # "head of procurement", "VP of Sales"
-        field = next((p for c in noun.rights if c.lower_ == "of" for p in c.children
-                      if p.dep_ == "pobj" and p.is_alpha), None)  # fmt: skip
-        if field is not None and (field.text.islower() or field.lower_ in DEPARTMENTS):
+        of = next((c for c in noun.rights if c.lower_ == "of" and c.i + 1 < len(c.doc)), None)
+        field = of.doc[of.i + 1] if of is not None else None  # "head of legal, instead of ..."
+        if (
+            field is not None
+            and field.is_alpha
+            and (field.dep_ == "pobj" and field.text.islower() or field.lower_ in DEPARTMENTS)
+        ):
             return f"{word} of {field.lower_}"
     return " ".join([*words, word][-MAX_ROLE_WORDS:])
