@@ -115,3 +115,11 @@ def test_a_verb_before_a_registered_name_is_not_part_of_it(extractor):
     entities = read(extractor, "• Discussed Aduramo Power Ltd, the grid battery vendor.")
     assert "Aduramo Power Ltd" in entities
     assert entities["Aduramo Power Ltd"].type == "Organization"
+
+
+def test_a_plus_between_two_names_is_and(extractor):
+    entities = read(extractor, "Nwakaego + Kenji Morisawa (CFO) both on the deal.")
+    assert "Nwakaego + Kenji Morisawa" not in entities
+    assert entities["Kenji Morisawa"].type == "Person"
+    assert entities["Kenji Morisawa"].learned.get("role") == "cfo"
+    assert "Nwakaego" in entities

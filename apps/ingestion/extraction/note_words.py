@@ -140,6 +140,21 @@ def line_cut(span: NamedSpan) -> NamedSpan | None:
     return NamedSpan(line, start, start + len(line), span.type, span.name)
 
 
+def plus_split(span: NamedSpan | None) -> list[NamedSpan]:
+    """'Nwakaego + Kenji Morisawa': a note's '+' is 'and', two names the model ran into one."""
+    if span is None:
+        return []
+    if span.name or " + " not in span.surface:
+        return [span]
+    out, at = [], span.start
+    for part in span.surface.split(" + "):
+        if part.strip():
+            start = at + len(part) - len(part.lstrip())
+            out.append(NamedSpan(part.strip(), start, start + len(part.strip()), span.type))
+        at += len(part) + 3
+    return out
+
+
 def opening_word_cut(text: str, span: NamedSpan) -> NamedSpan:
     """'Chasing Rói Joensen', 'TODO Dilan', 'Discussed Korvaald': a person's name without the
     note's word before it, capitalised only because it opens a line or a sentence. A person's

@@ -33,6 +33,7 @@ from apps.ingestion.extraction.note_words import (
     line_cut,
     note_word,
     opening_word_cut,
+    plus_split,
     tail_cut,
     uncased_word,
 )
@@ -143,7 +144,7 @@ class SpacyExtractor:
         spans = [s for i, s in enumerate(spans) if i not in inside]
         spans = _hyphen_joined_whole(spans + proper_noun_spans(doc, taken), text)
         spans = [acting_person(doc, s) for s in spans]
-        spans = [opening_word_cut(text, c) for c in map(line_cut, spans) if c is not None]
+        spans = [opening_word_cut(text, c) for s in spans for c in plus_split(line_cut(s))]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  and not uncased_word(text, s) and not department_after_title(text, s)
                  and not _NOT_CODES.match(s.surface.strip())
