@@ -5,23 +5,11 @@ note repeats it; "Izmir-based" and "data engineer, Tampere." are places; "b. 198
 year after a person's name; "Lunch w/" and "Contact:" name no one; a verb before a registered
 name is not part of it."""
 
-import pytest
-
-from apps.ingestion.extraction.spacy_ner import SpacyExtractor
-from apps.ingestion.working_memory import WorkingMemory
 from apps.resolution.comparisons.roles import compare_roles
 from apps.resolution.role_words import jobs_only
+from tests.ingestion import test_note_layout_names as notes
 
-
-@pytest.fixture(scope="module")
-def extractor():
-    return SpacyExtractor.shared()
-
-
-def read(extractor, text):
-    state = WorkingMemory()
-    state.begin_chunk(())
-    return {e.name: e for e in extractor.extract(text, state=state).entities}
+extractor, read = notes.extractor, notes.read  # the notes' fixture and reader
 
 
 def test_a_department_after_a_title_is_the_job_not_a_firm(extractor):

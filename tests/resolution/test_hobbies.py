@@ -6,9 +6,9 @@ while a pastime named beside a person is no neighbour two namesakes share."""
 import pytest
 
 from apps.graph import cypher
-from apps.ingestion import services
 from apps.resolution.comparisons.affiliations import compare_affiliation
 from apps.resolution.hobby_words import hobbies_in
+from tests.resolution.test_parse_evidence import ingest
 
 
 @pytest.mark.parametrize(
@@ -51,12 +51,6 @@ def test_pastimes_compare_by_the_words_that_tell_which():
     assert compare_affiliation("hobby", "Person", "archery; f1", "f1").level == "same"
     assert compare_affiliation("hobby", "Person", "archery", "pottery").level == "different"
     assert compare_affiliation("hobby", "Organization", "golf", "golf").level == "missing"
-
-
-def ingest(scope, content: str) -> None:
-    found = services.check_document_submit(scope, content=content, source="test",
-                                           title=content[:30], wait=True)  # fmt: skip
-    assert found["status"] == "done", found
 
 
 WHO = """
