@@ -7,6 +7,8 @@ import re
 import threading
 from functools import lru_cache
 
+from unidecode import unidecode
+
 GIVEN = {"male", "female", "mostly_male", "mostly_female"}
 _WORD = re.compile(r"^[^\W\d_][^\W\d_'-]+$")  # any script's letters: 'Inês', 'Vojtěch'
 _lock = threading.Lock()
@@ -27,8 +29,6 @@ def given_name_gender(word: str) -> str | None:
         return None
     found = _detector().get_gender(word)
     if found not in GIVEN:  # the list writes most names without their accents: 'Vojtech'
-        from unidecode import unidecode
-
         found = _detector().get_gender(unidecode(word))
     return found.removeprefix("mostly_") if found in GIVEN else None
 

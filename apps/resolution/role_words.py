@@ -125,10 +125,13 @@ def job_shaped(role: str) -> bool:
     ending: what a parse misread ('sheet' of "HR sheet: X", 'chase' of "X to chase ...") is
     not a job, and two such readings must not keep one person apart."""
     roles = [r.split() for r in str(role).casefold().split(";") if r.split()]
-    return bool(roles) and all(
-        w[-1] in ROLE_HEADS or _JOB_ENDING.search(w[-1]) or len(w) > 1 and w[0] in TITLE_OPENINGS
-        for w in roles
-    )
+    return bool(roles) and all(_JOB_ENDING.search(w[-1]) or titled(w) for w in roles)
+
+
+def titled(words: list[str]) -> bool:
+    """Whether a role's words (lower case) end in a job's head word or open with a title and
+    its field ('head of procurement', 'vp sales')."""
+    return words[-1] in ROLE_HEADS or len(words) > 1 and words[0] in TITLE_OPENINGS
 
 
 def jobs_only(role: object) -> str:

@@ -36,9 +36,8 @@ MAX_PATH = 4  # arcs, prepositions not counted
 MAX_VALUES = 3  # per attribute and chunk
 MAX_ROLE_WORDS = 3
 # Title acronyms the small model types as organisations ("Ana Duarte (CTO, Corvane)").
-TITLES = frozenset(
-    "ceo cto cfo coo cio cmo cso cpo vp svp evp md gm pm hr ops lead founder cofounder "
-    "head chief director president".split()
+TITLES = TITLE_OPENINGS | frozenset(
+    "ceo cto cfo coo cio cmo cso cpo md gm pm hr ops lead founder cofounder".split()
 )
 # What each attribute takes (the candidate mentions) and who claims it.
 _TIES = {

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from apps.resolution.role_words import ROLE_HEADS, TITLE_OPENINGS, on_roll
+from apps.resolution.role_words import on_roll, titled
 
 # What separates fields in a note: pipes, dashes or '=' between spaces, '@', parentheses,
 # semicolons, commas, colons, and the end of a line or a sentence.
@@ -63,7 +63,7 @@ def fields_read(text: str, mentions: Sequence, titles: frozenset[str],
                 phrase = role.group(1).casefold()
                 last = phrase.split()[-1]
                 if (
-                    (last in ROLE_HEADS or phrase.split()[0] in TITLE_OPENINGS)
+                    titled(phrase.split())
                     and last not in not_roles
                     and phrase.split()[0] not in ("is", "was")
                 ):

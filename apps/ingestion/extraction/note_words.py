@@ -12,7 +12,7 @@ from wordfreq import zipf_frequency
 
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
-from apps.resolution.role_words import DEPARTMENTS
+from apps.resolution.role_words import DEPARTMENTS, TITLE_OPENINGS
 
 MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 MONTH_NAMES = frozenset(
@@ -79,7 +79,7 @@ def common_word_opening(text: str, span: NamedSpan) -> bool:
 
 
 # "VP Sales", "Head of Marketing": a department after a title is part of a job, not a firm.
-_TITLE_BEFORE = re.compile(r"\b(?:[SE]?VP|[Hh]ead|[Dd]irector|[Cc]hief|[Dd]ir\.?)(?: of)? $")
+_TITLE_BEFORE = re.compile(rf"\b(?:{'|'.join(sorted(TITLE_OPENINGS))}|dir\.?)(?: of)? $", re.I)
 
 
 def department_after_title(text: str, span: NamedSpan) -> bool:

@@ -12,7 +12,7 @@ from wordfreq import zipf_frequency
 
 from apps.ingestion.extraction.acting_names import acts
 from apps.ingestion.extraction.mention_attributes import TITLES
-from apps.ingestion.extraction.note_words import MONTH_NAMES, MONTHS
+from apps.ingestion.extraction.note_words import COMMON_ZIPF, MONTH_NAMES, MONTHS
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan
 from apps.resolution.comparisons.organisation_names import legal_base
@@ -111,7 +111,11 @@ def registered_runs(doc) -> list[tuple[int, int]]:
             word = doc[start - 1]
             if not word.text[:1].isupper() or not word.text.replace("-", "").isalpha():
                 break
-            if lead_in(word) or word.is_sent_start and zipf_frequency(word.lower_, "en") >= 4.0:
+            if (
+                lead_in(word)
+                or word.is_sent_start
+                and zipf_frequency(word.lower_, "en") >= COMMON_ZIPF
+            ):
                 break
             if word.tag_ in ("VBD", "VBN", "VBG"):  # "• Discussed Aduramo Power Ltd": the verb
                 break
@@ -119,9 +123,6 @@ def registered_runs(doc) -> list[tuple[int, int]]:
         if start < form:
             found.append((doc[start].idx, token.idx + len(token.text)))
     return found
-
-
-COMMON_ZIPF = 4.0  # wordfreq's scale, as note_words: 'will', 'may' are words before names
 
 
 def names_repeated(text: str, spans: list[NamedSpan]) -> list[NamedSpan]:
