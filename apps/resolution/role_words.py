@@ -53,7 +53,8 @@ ROLE_HEADS = frozenset(
     "recruiter strategist advisor adviser associate assistant secretary clerk foreman owner "
     "ceo cto cfo coo cio cmo cso cpo vp svp evp md gm pm intern trainee executive representative "
     "rep salesperson marketer journalist pilot mechanic electrician operator dispatcher "
-    "biologist physicist statistician programmer photographer curator librarian".split()
+    "biologist physicist statistician programmer photographer curator librarian therapist "
+    "physiotherapist dentist veterinarian vet practitioner psychologist paramedic midwife".split()
 )
 # Titles that open a job and name its field after them: "head of procurement", "VP Sales".
 TITLE_OPENINGS = frozenset("head chief director vp svp evp president".split())

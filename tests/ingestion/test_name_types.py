@@ -2,7 +2,7 @@
 a first name), and what the short-term state does with them: "the company" no longer points at
 a person the model typed as an organisation (bench/long_documents.py measures it)."""
 
-from apps.ingestion.extraction.name_types import retyped
+from apps.ingestion.extraction.name_types import cues_agreed, retyped
 from apps.ingestion.extraction.spacy_ner import SpacyExtractor
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan, WorkingMemory, read_chunk
@@ -127,3 +127,79 @@ def _state():
     state = WorkingMemory()
     state.begin_chunk(())
     return state
+
+
+def test_words_around_a_name_that_only_a_firm_has_make_it_a_firm():
+    # Invented names the small model types anything; the words around them are a firm's.
+    cases = [
+        ("Brackwater was founded in 1958 and makes pumps.", "Brackwater", "Person"),
+        ("Talvio (est. 2004) is hiring again.", "Talvio", "Location"),
+        ("Ostreva (Porto) came up: founded 1990, does cork.", "Ostreva", "Person"),
+        ("Noted: Ferrosk, metal stamping, around since 1931.", "Ferrosk", "Object"),
+        ("Her sister is a payroll clerk at Quenby Mills.", "Quenby Mills", "Person"),
+        ("Ping Oduya (growth lead @ Sarnet) tomorrow.", "Sarnet", "Object"),
+        ("Meet Ilse Varga, CTO | Lumerra | Graz", "Lumerra", "Location"),
+        ("Ilse Varga (procurement director, Dovecote) called.", "Dovecote", "Person"),
+        ("Spare parts come from Hessel; maker Hessel confirmed.", "Hessel", "Person"),
+        ("Varga is interviewing at Pennock next week.", "Pennock", "Location"),
+        ("Their contact at Corradine left.", "Corradine", "Person"),
+    ]
+    for text, surface, model_type in cases:
+        found = retyped(text, span(text, surface, model_type))
+        assert [(s.surface, s.type) for s in found] == [(surface, "Organization")], text
+
+
+def test_a_person_or_a_place_where_a_firm_could_stand_keeps_its_type():
+    cases = [
+        ("She works for Ana most days.", "Ana", "Person"),
+        ("Varga is with Ruxandra on the audit.", "Ruxandra", "Person"),
+        ("He took the lead with Ana Ruiz on pricing.", "Ana Ruiz", "Person"),
+        ("The site engineer at Valencia retired.", "Valencia", "Location"),
+        ("The CFO, Nwakaego, signed it.", "Nwakaego", "Person"),
+        ("Nwakaego was born in 1980.", "Nwakaego", "Person"),
+        ("Ana Ruiz founded Brackwater in 2001.", "Ana Ruiz", "Person"),
+        ("Dilan Amedi (account lead) keeps it honest.", "Dilan Amedi", "Person"),
+    ]
+    for text, surface, model_type in cases:
+        assert retyped(text, span(text, surface, model_type))[0].type == model_type, text
+
+
+def test_one_mention_shown_to_be_a_firm_or_a_person_types_the_notes_other_mentions_of_it():
+    text = "Brackwater (pumps, Leeds) - renewal due. Brackwater was founded in 1958."
+    spans = [span(text, "Brackwater", "Object"),
+             NamedSpan("Brackwater", text.rindex("Brackwater"), text.rindex("Brackwater") + 10,
+                       "Organization")]  # fmt: skip
+    agreed = cues_agreed(text, spans)
+    assert [s.type for s in agreed] == ["Organization", "Organization"]
+    text = "Brackwater (pumps, Leeds) - renewal due. Brackwater called twice."
+    spans = [span(text, "Brackwater", "Object")]
+    assert [s.type for s in cues_agreed(text, spans)] == ["Object"]
+    text = "Ondrej rang back. Ondrej (site foreman) owns the budget."
+    at = text.rindex("Ondrej")
+    spans = [span(text, "Ondrej", "Object"), NamedSpan("Ondrej", at, at + 6, "Person")]
+    assert [s.type for s in cues_agreed(text, spans)] == ["Person", "Person"]
+
+
+def test_a_speaker_label_with_a_model_number_is_a_product_not_a_person():
+    text = "Quillo 7: an inspection drone, 2018 model."
+    assert retyped(text, span(text, "Quillo 7", "Person"))[0].type == "Object"
+
+
+def test_a_large_city_after_based_is_a_place_whatever_its_case():
+    text = "Spoke w/ Ines Duarte today. Based Valencia. HQ Porto for the firm."
+    assert retyped(text, span(text, "Valencia", "Person"))[0].type == "Location"
+
+
+def test_a_name_glossed_with_its_initials_is_a_persons():
+    text = "Present: Tamsin Oyelaran (TO), Jun-Seo Baek (JSB), Brackwater Pumps (BW)."
+    assert retyped(text, span(text, "Tamsin Oyelaran", "Object"))[0].type == "Person"
+    assert retyped(text, span(text, "Jun-Seo Baek", "Organization"))[0].type == "Person"
+    assert retyped(text, span(text, "Brackwater Pumps", "Object"))[0].type != "Person"
+
+
+def test_a_name_the_model_missed_before_its_founding_is_a_firm():
+    extractor = SpacyExtractor.shared()
+    found = extractor.extract("Planika was founded in 1956, per their site.", state=WorkingMemory())
+    assert [(e.name, e.type) for e in found.entities] == [("Planika", "Organization")]
+    found = extractor.extract("Ana Ruiz founded Brackwater in 2001.", state=WorkingMemory())
+    assert ("Ana Ruiz", "Person") in [(e.name, e.type) for e in found.entities]

@@ -31,7 +31,9 @@ from __future__ import annotations
 import re
 
 from cleanco import basename
+from unidecode import unidecode
 
+from apps.ingestion.extraction.firm_cues import firm_cued
 from apps.ingestion.extraction.place_names import (
     based_here,
     is_city,
@@ -50,7 +52,8 @@ ORGANISATION_WORDS = {"group", "holdings", "bank", "partners", "associates", "co
 # "Rafael Petrakis of HB": a person's name and an organisation the model ran into one span.
 _OF = " of "
 _WORD = re.compile(r"^[^\W\d_][^\W\d_'-]+$")  # a capitalised word, any script: 'Tõnis'
-_NAME_WORD = re.compile(r"^[^\W\d_][^\W\d_'-]*$")  # any script's letters: 'Kaplanoğlu'
+# Any script's letters, hyphened or with an apostrophe: 'Kaplanoğlu', 'Restrepo-Uribe', "O'Neill".
+_NAME_WORD = re.compile(r"^[^\W\d_]+(?:['-][^\W\d_]+)*$")
 _HONORIFIC_BEFORE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+$")
 # After the name: a separator or 'is/was (a|the)', then within four words a role's head word.
 _ROLE_LEAD = re.compile(
@@ -67,6 +70,7 @@ _FIRM_AFTER = re.compile(
     re.IGNORECASE,
 )
 _LOOPED_IN = re.compile(r"\bloop(?:ed|ing|s)? in $", re.IGNORECASE)  # "Loop in Linh Vuong"
+_INITIALS = re.compile(r"^\s*\(([^\W\d_]{2,4})\)")
 _BORN_AFTER = re.compile(r"^\s*[,:(=-]?\s*(?:was\s+)?(?:born\b|b\.|yob\b|dob\b)", re.IGNORECASE)
 
 
@@ -109,8 +113,11 @@ def retyped(text: str, span: NamedSpan) -> list[NamedSpan]:
         return [NamedSpan(label, span.start, span.start + colon, "Person"), *retyped(text, rest)]
     if span.name:  # the tenant's graph knows this name and its type
         return [span]
+    if span.type != "Organization" and firm_cued(text, span):
+        return [NamedSpan(span.surface, span.start, span.end, "Organization")]  # firm_cues
     if (text[span.end : span.end + 1] == ":" and not text[line_start : span.start].strip()
-            and len(span.surface.split()) <= 3):  # fmt: skip
+            and len(span.surface.split()) <= 3
+            and not any(c.isdigit() for c in span.surface)):  # fmt: skip
         return [NamedSpan(span.surface, span.start, span.end, "Person")]
     split = _person_of(span)
     if split:
@@ -154,6 +161,16 @@ def retyped(text: str, span: NamedSpan) -> list[NamedSpan]:
     return [span]
 
 
+def _initials_after(words: list[str], after: str) -> bool:
+    """ "Aroha Paewai (AP)", "Mei-Ling Tsao (MLT)": a name glossed with its initials is a
+    person's (minutes shorten attendees so; a firm's short form is its name's first word)."""
+    glossed = _INITIALS.match(after)
+    if not glossed or len(words) < 2:
+        return False
+    letters = "".join(p[0] for w in words for p in w.split("-") if p)
+    return unidecode(glossed.group(1)).upper() == unidecode(letters).upper()
+
+
 def person_cued(text: str, span: NamedSpan) -> bool:
     """Whether the words around a name of one to three words say it is a person's (module
     docstring)."""
@@ -165,7 +182,7 @@ def person_cued(text: str, span: NamedSpan) -> bool:
     if _HONORIFIC_BEFORE.search(text[max(0, span.start - 6) : span.start]):
         return True
     after = text[span.end : span.end + 80].split("\n", 1)[0]
-    if _BORN_AFTER.match(after):
+    if _BORN_AFTER.match(after) or _initials_after(words, after):
         return True
     lead = _ROLE_LEAD.match(after)
     if (
@@ -186,3 +203,25 @@ def person_cued(text: str, span: NamedSpan) -> bool:
             if word in _PHRASE_ENDS:
                 break
     return False
+
+
+def cues_agreed(text: str, spans: list[NamedSpan]) -> list[NamedSpan]:
+    """Every unknown mention of a name that another of its mentions in the note shows to be a
+    firm (firm_cues) or a person (person_cued) takes that type: "Marrowgate (drone inspection)
+    - RFP out. Marrowgate around since 1972." names one firm twice, and "Ardıç rang back ...
+    Ardıç (facilities manager)" one person, not a thing and a person."""
+    cued: dict[str, set[str]] = {}
+    for s in spans:
+        if s.name:
+            continue
+        if s.type == "Organization" and firm_cued(text, s):
+            cued.setdefault(s.surface.casefold(), set()).add("Organization")
+        elif s.type == "Person" and person_cued(text, s):
+            cued.setdefault(s.surface.casefold(), set()).add("Person")
+    out = []
+    for s in spans:
+        types = cued.get(s.surface.casefold(), set())
+        if not s.name and len(types) == 1 and s.type not in types:
+            s = NamedSpan(s.surface, s.start, s.end, next(iter(types)))
+        out.append(s)
+    return out

@@ -86,7 +86,9 @@ def based_here(text: str, end: int) -> bool:
     return bool(re.match(r"[- ]based\b", text[end : end + 7], re.IGNORECASE))
 
 
-_SETTLED_BEFORE = re.compile(r"(?:\b(?:in|based|located|headquartered)|\bout of) $")
+_SETTLED_BEFORE = re.compile(
+    r"(?:\b(?:in|based|located|headquartered|hq)|\bout of) $", re.IGNORECASE
+)  # "Based Valencia.", "HQ Raleigh"
 
 
 def settled_here(text: str, start: int, end: int) -> bool:

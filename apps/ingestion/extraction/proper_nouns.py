@@ -11,6 +11,7 @@ from cleanco import basename
 from wordfreq import zipf_frequency
 
 from apps.ingestion.extraction.acting_names import acts
+from apps.ingestion.extraction.firm_cues import founded_runs
 from apps.ingestion.extraction.mention_attributes import TITLES
 from apps.ingestion.extraction.note_words import COMMON_ZIPF, MONTH_NAMES, MONTHS
 from apps.ingestion.given_names import given_name_gender
@@ -97,7 +98,8 @@ def registered_runs(doc) -> list[tuple[int, int]]:
     """The extents of capitalised words ending in a legal form ("Atlasia Textiles SARL"), which
     the small model reads in pieces (a place and a thing) or not at all: the run stops at
     punctuation, a line break, a lower-case word, a title, a verb ("Discussed Aduramo Power
-    Ltd") and a common word opening the sentence ("Met Brennholt Messtechnik GmbH")."""
+    Ltd") and a common word opening the sentence ("Met Brennholt Messtechnik GmbH"); and the
+    names a founding follows (firm_cues.founded_runs)."""
     found = []
     for token in doc:
         if not _legal_form(token.text) or (token.i + 1 < len(doc)
@@ -122,7 +124,7 @@ def registered_runs(doc) -> list[tuple[int, int]]:
             start -= 1
         if start < form:
             found.append((doc[start].idx, token.idx + len(token.text)))
-    return found
+    return found + founded_runs(doc.text)
 
 
 def names_repeated(text: str, spans: list[NamedSpan]) -> list[NamedSpan]:

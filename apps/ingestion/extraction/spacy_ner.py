@@ -23,7 +23,7 @@ from apps.ingestion.extraction.mention_attributes import (
     apposition_holder,
     attributes_read,
 )
-from apps.ingestion.extraction.name_types import retyped
+from apps.ingestion.extraction.name_types import cues_agreed, retyped
 from apps.ingestion.extraction.note_parsing import note_parser
 from apps.ingestion.extraction.note_words import (
     common_word_opening,
@@ -151,7 +151,7 @@ class SpacyExtractor:
                  for r in retyped(text, lead_word_cut(tail_cut(s)))
                  if not common_word_opening(text, r)]  # fmt: skip
         spans = [self._person_word_typed(employer_named(doc, s)) for s in spans]
-        spans = names_repeated(text, spans)
+        spans = names_repeated(text, cues_agreed(text, spans))
         spans = self.known.halves_joined(spans) if self.known else spans
         people = [n for n, t in state.view().active_entities if t == "Person"]
         spans = initials_named(text, sorted(spans, key=lambda s: s.start), people)

@@ -1,0 +1,109 @@
+"""Words around a name that say a firm stands there, whatever the small model typed it.
+
+Invented firm names ('Kivilinna', 'Velamar Energía', 'Qaraghan') are typed a person, a place or
+a thing about as often as a firm, and the first typing the tenant learns sticks. What notes
+write around a firm is not what they write around a person or a product:
+
+- a founding after it: "Tervaniemi was founded in 1966", "Zubrava (est. 2013)", "Kjølberg
+  (Bergen) came up: founded 1961", "Pelagos has been around since 2019", "Qaraghan was set up";
+- a head office after it: "Oxalis Devices HQ still Denver" (a head office in words is
+  name_types' rule);
+- a job right before 'at', '@' or 'with' before it: "lab manager at Velamar Energía", "head of
+  finance @ Arqueta", "a chief financial officer with Kronvik"; '@' between a name and it
+  ("Ardıç @ Kivilinna");
+- where a person works, in the words before it: "interviewing at", "got a job at", "employed
+  by", "formerly of", "employer:", "is w/ Hoshizora now".
+
+A large city or a country is never retyped (a job "at Valencia" is a place's), nor is a one-word
+given name after the looser cues ("is with Ruxandra" is a person)."""
+
+from __future__ import annotations
+
+import re
+
+from wordfreq import zipf_frequency
+
+from apps.ingestion.extraction.note_words import COMMON_ZIPF
+from apps.ingestion.extraction.place_names import is_place_name
+from apps.ingestion.given_names import given_name_gender
+from apps.ingestion.working_memory import NamedSpan
+from apps.resolution.role_words import DEPARTMENTS, ROLE_HEADS
+
+_FOUNDED_AFTER = re.compile(
+    r"^(?:\s*\([^()\n]{0,40}\))?(?:\s+came up)?\s*[,:(–—-]?(?-i:[^.\nA-Z]){0,40}?\s*\b(?:"
+    r"(?:was|is|has been|had been|were)\s+(?:founded|established|set up|incorporated|registered)"
+    r"|(?:founded|established|set up|incorporated|registered)(?:\s+in)?\s+(?:\d{4}|'\d\d)\b"
+    r"|est\.|(?:been\s+)?around since)",
+    re.IGNORECASE,
+)  # passive or with a year: "Ana Ruiz founded Brackwater" is a founder, not a firm
+_HQ_AFTER = re.compile(r"^(?:'s)?\s+hq\b", re.IGNORECASE)
+# A job's last word, then 'at' / '@' / 'with' / 'over at', then the name.
+_JOB_AT = re.compile(r"([A-Za-z-]+)\s+(?:over\s+)?(at|@|with)\s+$", re.IGNORECASE)
+_AT_SIGN = re.compile(r"\S\s*@\s*$")
+_WORKS_HERE = re.compile(
+    r"(?:\binterview(?:s|ed|ing)? at|\b(?:a|new) (?:job|role|position) at|\bemployed (?:by|at)|"
+    r"\bformerly(?: of| at| with)?|\bemployer\s*[:=-]|\bworks? (?:at|for)|\bworking (?:at|for)"
+    r")\s+$",
+    re.IGNORECASE,
+)
+# "maker Kivilinna", "made by Brannoch", "the vendor (Qaraghan)", "our contact at Qaraghan".
+_MADE_BY = re.compile(
+    r"(?:\bmaker|\bmade by|\bmanufactured by|\bbuilt by|\bvendor|\bsupplier|\bcomes? from|"
+    r"\b(?:contact|team|people|folks|someone|colleagues?) (?:at|@))\s*[:(]?\s*$",
+    re.IGNORECASE,
+)
+# "(regional sales director, Hoshizora)", "CFO | Brennholt |": a job, then the firm's field.
+_JOB_FIELD = re.compile(r"([A-Za-z-]+)\s*(,|\|)\s*$")
+_IS_WITH = re.compile(r"\b(?:is|was)\s+(?:w/|with)\s+$", re.IGNORECASE)
+
+
+def firm_cued(text: str, span: NamedSpan) -> bool:
+    """Whether the words around `span` say it names a firm (module docstring)."""
+    surface = span.surface.strip()
+    if not surface[:1].isupper() or is_place_name(surface) or len(surface.split()) > 4:
+        return False
+    line_end = text.find("\n", span.end)
+    after = text[span.end : line_end if line_end >= 0 else len(text)][:80]
+    if _FOUNDED_AFTER.match(after) or _HQ_AFTER.match(after):
+        return True
+    before = text[max(0, span.start - 40) : span.start]
+    if "\n" in before:
+        before = before[before.rindex("\n") + 1 :]
+    job = _JOB_AT.search(before)
+    if job and job.group(1).lower() in ROLE_HEADS | DEPARTMENTS:
+        # "took the lead with Ana Ruiz": after 'with', a person's name stays a person's
+        return job.group(2).lower() != "with" or not given_name_gender(surface.split()[0])
+    field = _JOB_FIELD.search(before)
+    if field and field.group(1).lower() in ROLE_HEADS | DEPARTMENTS:
+        closes = re.match(r"\s*[)|]", after) and (field.group(2) == "|" or "(" in before)
+        if closes and not _lone_given_name(surface):
+            return True
+    if _MADE_BY.search(before):
+        return True
+    if _AT_SIGN.search(before) or _WORKS_HERE.search(before):
+        return not _lone_given_name(surface)
+    return bool(_IS_WITH.search(before)) and not _lone_given_name(surface)
+
+
+def _lone_given_name(surface: str) -> bool:
+    return " " not in surface and bool(given_name_gender(surface))
+
+
+_CAPITALISED_RUN = re.compile(r"(?<![\w-])[A-Z][^\W\d_]+(?: [A-Z][^\W\d_]+){0,2}(?![\w-])")
+
+
+def founded_runs(text: str) -> list[tuple[int, int]]:
+    """The extents of capitalised words a founding or a head office follows ("Planika was
+    founded in 1956"), which the tagger may read as a common noun and the model miss; leading
+    common words are no part of the name ("Yesterday Planika ...")."""
+    found = []
+    for run in _CAPITALISED_RUN.finditer(text):
+        after = text[run.end() : run.end() + 80].split("\n", 1)[0]
+        if not (_FOUNDED_AFTER.match(after) or _HQ_AFTER.match(after)):
+            continue
+        start, words = run.start(), run.group(0).split(" ")
+        while words and zipf_frequency(words[0].lower(), "en") >= COMMON_ZIPF:
+            start += len(words.pop(0)) + 1
+        if words and not is_place_name(" ".join(words)):
+            found.append((start, run.end()))
+    return found
