@@ -192,3 +192,33 @@ def test_a_tenant_that_switches_sole_names_off_keeps_every_name_alone_for_a_revi
     firm = note(strict, "Aiko Brennan joined Tamarind Robotics Ltd.", ("Aiko Brennan", "Person"),
                 ("Tamarind Robotics Ltd", "Organization"))["Tamarind Robotics Ltd"]  # fmt: skip
     assert firm.action == "pending", firm.reason
+
+
+def test_a_firms_first_word_is_that_registered_firm_whichever_came_first(scope):
+    short = note(scope, "Noor Tanaka works at Pellmora.", ("Noor Tanaka", "Person"),
+                 ("Pellmora", "Organization"))["Pellmora"]  # fmt: skip
+    full = note(scope, "Aiko Brennan is a chemist at Pellmora Labs Ltd in Leeds.",
+                ("Aiko Brennan", "Person"),
+                ("Pellmora Labs Ltd", "Organization"))["Pellmora Labs Ltd"]  # fmt: skip
+    assert full.entity_uid == short.entity_uid, full.reason
+    assert "'Pellmora' is the first word of 'Pellmora Labs Ltd'" in full.reason
+    assert "rare_name registered (a registered name and its short form" in full.reason
+    again = note(scope, "Ines Duarte met the Pellmora team.", ("Ines Duarte", "Person"),
+                 ("Pellmora", "Organization"))["Pellmora"]  # fmt: skip
+    assert again.entity_uid == short.entity_uid, again.reason
+
+
+def test_a_first_word_two_registered_firms_open_with_waits_for_a_reviewer(scope):
+    note(scope, "Oskar Reyes is an accountant at Pellmora Labs Ltd in Utrecht.",
+         ("Oskar Reyes", "Person"), ("Pellmora Labs Ltd", "Organization"))  # fmt: skip
+    note(scope, "Maria Okafor is a buyer at Pellmora Capital GmbH in Bonn.",
+         ("Maria Okafor", "Person"), ("Pellmora Capital GmbH", "Organization"))  # fmt: skip
+    short = note(scope, "Bruno Reyes joined Pellmora last spring.", ("Bruno Reyes", "Person"),
+                 ("Pellmora", "Organization"))["Pellmora"]  # fmt: skip
+    assert short.action in ("pending", "created"), short.reason
+    assert "rare_name" not in short.signals, short.reason
+    common = note(scope, "Ana Ruiz works at Summit.", ("Ana Ruiz", "Person"),
+                  ("Summit", "Organization"))["Summit"]  # fmt: skip
+    full = note(scope, "Lena Park works at Summit Labs Ltd.", ("Lena Park", "Person"),
+                ("Summit Labs Ltd", "Organization"))["Summit Labs Ltd"]  # fmt: skip
+    assert full.entity_uid != common.entity_uid, full.reason  # a common word opens many firms

@@ -9,6 +9,7 @@ import jellyfish
 from cleanco import basename
 from rapidfuzz import fuzz
 from unidecode import unidecode
+from wordfreq import zipf_frequency
 
 from apps.resolution.comparisons import Compared
 from apps.resolution.comparisons.text_forms import comparable
@@ -72,6 +73,9 @@ def compare_organisation_name(a: str, b: str, *, legal_forms: bool = True) -> Co
             return Compared("name", "variant", f"'{a}' and '{b}' differ only in the legal form")
         if _is_acronym_of(a, b) or _is_acronym_of(b, a):
             return Compared("name", "variant", f"'{a}' / '{b}': an acronym and its expansion")
+        if short_name_of(a, b) or short_name_of(b, a):
+            short, full = (a, b) if short_name_of(a, b) else (b, a)
+            return Compared("name", "variant", f"'{short}' is the first word of '{full}'")
     else:
         ba, bb = ca, cb
         if sorted(ca.split()) == sorted(cb.split()):
@@ -83,6 +87,22 @@ def compare_organisation_name(a: str, b: str, *, legal_forms: bool = True) -> Co
     if ratio >= SIMILAR_RATIO:
         return Compared("name", "similar", f"'{a}' resembles '{b}' (tokens {ratio:.0f}%)")
     return Compared("name", "different", f"'{a}' and '{b}' are different names")
+
+
+SHORT_NAME_LETTERS = 4
+_COMMON_ZIPF = 4.0  # wordfreq's scale: 'apple' 4.9, 'summit' 4.2; 'pellucid' 1.9
+
+
+@functools.lru_cache(maxsize=20000)
+def short_name_of(short: str, full: str) -> bool:
+    """Whether `short` is one word that opens `full`'s name of two or three words with a legal
+    form ('Pellucid' of 'Pellucid Labs Ltd', 'Nordhavn' of 'Nordhavn Fintech ApS'): how notes
+    shorten a registered firm. A common word ('Summit', 'Apple') is many firms' first word."""
+    word, base = comparable(short), legal_base(full)
+    words = base.split()
+    return (" " not in word and len(word) >= SHORT_NAME_LETTERS and 2 <= len(words) <= 3
+            and words[0] == word and base != comparable(full)
+            and zipf_frequency(word, "en") < _COMMON_ZIPF)  # fmt: skip
 
 
 def trade_named(name: str) -> bool:

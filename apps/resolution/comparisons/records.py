@@ -24,7 +24,11 @@ from apps.resolution.comparisons.identifiers import (
     compare_external_ids,
 )
 from apps.resolution.comparisons.names import compare_names, model_codes
-from apps.resolution.comparisons.organisation_names import legal_base, trade_named
+from apps.resolution.comparisons.organisation_names import (
+    legal_base,
+    short_name_of,
+    trade_named,
+)
 from apps.resolution.comparisons.phones import compare_phones
 from apps.resolution.comparisons.roles import compare_roles
 from apps.resolution.comparisons.text_forms import comparable
@@ -186,7 +190,14 @@ def sole_carrier(name: str, same_name_count: int, blocked: Sequence[str]) -> boo
     alike = [n for n in blocked if legal_base(n) == base]
     registered = {comparable(n) for n in alike if comparable(n) != base}
     short = [n for n in alike if comparable(n) == base]
-    return same_name_count <= 1 and len(registered) <= 1 and len(short) <= 1
+    # A firm's first word ('Pellucid' of 'Pellucid Labs Ltd', short_name_of) is one firm's
+    # only when one registered firm of the blocked opens with it, and one short name is it.
+    families = {legal_base(n) for n in blocked if short_name_of(name, n)}
+    shorts = [comparable(n) for n in blocked if short_name_of(n, name)]
+    rivals = {legal_base(n) for n in blocked if shorts and legal_base(n) != base
+              and comparable(n) != legal_base(n) and legal_base(n).split()[0] in shorts}  # fmt: skip
+    return (same_name_count <= 1 and len(registered) <= 1 and len(short) <= 1
+            and len(families) <= 1 and len(shorts) <= 1 and not rivals)  # fmt: skip
 
 
 def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -> Compared:
@@ -217,7 +228,8 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
         return Compared("rare_name", MISSING)
     if level == "registered" and not (
         (found[0].level == "exact" and all(formed))
-        or (sum(formed) == 1 and legal_base(names[0]) == legal_base(names[1])
+        or (sum(formed) == 1 and (legal_base(names[0]) == legal_base(names[1])
+                                  or short_name_of(*names) or short_name_of(*names[::-1]))
             and (mine.guessed or theirs.guessed))  # a mention's; an agent's two names are two
     ):  # fmt: skip
         return Compared("rare_name", MISSING)  # a short name alone: many firms may be called so
@@ -236,7 +248,8 @@ def _registered_pair(mine: Sequence[str], theirs: Sequence[str]) -> tuple[str, s
     form on the other, each side's name or alias ('Arqueta S.A.C.' or 'Arqueta' beside an
     entity created as 'Arqueta' that a note named 'Arqueta S.A.C' too): compared so whichever
     of its names an entity was created under."""
-    pairs = [(a, b) for a in mine for b in theirs if legal_base(a) == legal_base(b)]
+    pairs = [(a, b) for a in mine for b in theirs if legal_base(a) == legal_base(b)
+             or short_name_of(a, b) or short_name_of(b, a)]  # fmt: skip
     formed = [
         (a, b) for a, b in pairs if legal_base(a) != comparable(a) or legal_base(b) != comparable(b)
     ]
