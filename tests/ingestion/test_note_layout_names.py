@@ -32,6 +32,13 @@ def test_no_bullet_or_opening_verb_is_part_of_a_name(extractor):
     assert not any(name.startswith(("Chasing", "•")) for name in entities)
 
 
+def test_a_note_verb_is_no_part_of_a_name_the_model_typed_a_thing(extractor):
+    entities = read(extractor, "QBR prep - Met Zofia Kaczmarek today. Kaczmarek works for "
+                               "Oldhaven Marine. PS Kaczmarek does golf on wknds.")  # fmt: skip
+    assert entities["Zofia Kaczmarek"].type == "Person", entities
+    assert not any(name.startswith("Met ") for name in entities)
+
+
 def test_a_given_name_that_opens_a_line_is_kept(extractor):
     entities = read(extractor, "Grace Hopper joined the review. Will Smith called later.")
     assert {"Grace Hopper", "Will Smith"} <= set(entities)

@@ -156,20 +156,30 @@ def plus_split(span: NamedSpan | None) -> list[NamedSpan]:
 
 
 def opening_word_cut(text: str, span: NamedSpan) -> NamedSpan:
-    """'Chasing Rói Joensen', 'TODO Dilan', 'Discussed Korvaald': a person's name without the
-    note's word before it, capitalised only because it opens a line or a sentence. A person's
+    """'Chasing Rói Joensen', 'TODO Dilan', 'Discussed Korvaald': a name without the note's
+    word before it, capitalised only because it opens a line or a sentence (a verb of _NOTE_VERBS
+    for a thing's or a firm's, since the model may type a person's a thing). A person's
     name opens with a given name, which is no common word here ('Grace', 'Will' are given
     names, and kept); the graph's own names are kept as they are."""
     first, _, rest = span.surface.partition(" ")
-    if span.name or span.type != "Person" or not rest[:1].isupper() or not _opens(text, span.start):
+    if span.name or not rest[:1].isupper() or not _opens(text, span.start):
         return span
     word = first.strip(".:,").casefold()
+    if span.type != "Person":  # the model's thing or firm may become a person's name later
+        return NamedSpan(rest, span.start + len(first) + 1, span.end, span.type, span.name) \
+            if word in _NOTE_VERBS else span  # fmt: skip
     common = zipf_frequency(word, "en") >= COMMON_ZIPF and not given_name_gender(first)
     if word in NOTE_WORDS or common:
         return NamedSpan(rest, span.start + len(first) + 1, span.end, span.type, span.name)
     return span
 
 
+# What a note did with whoever it names next ("Met Valadares (COO ...)", "• Discussed Korvaald"):
+# verbs no firm's or product's name opens with, cut whatever type the model gave the span.
+_NOTE_VERBS = frozenset(
+    "met discussed called emailed pinged chased chasing visited rang phoned contacted reviewed "
+    "asked interviewed invited thanked briefed looped escalated".split()
+)
 _INITIALS = re.compile(r"^[A-Z]{2,3}$")
 
 
