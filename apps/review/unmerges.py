@@ -33,7 +33,8 @@ OPTIONAL MATCH (b:Entity {uid: m.survivor_uid}) USING INDEX b:Entity(uid) WHERE 
 OPTIONAL MATCH (a:Entity {uid: m.merged_uid}) USING INDEX a:Entity(uid) WHERE a.tenant = $tenant
 RETURN m.status AS status, m.undone_by AS undone_by, toString(m.undone_at) AS undone_at,
        m.record AS record, m.created_at AS created_at, m.survivor_uid AS survivor,
-       m.merged_uid AS merged, a.status AS a_status, b.status AS b_status,
+       m.merged_uid AS merged, m.same_as_uid AS same_as_uid, a.status AS a_status,
+       b.status AS b_status,
        b {.aliases, .norm_aliases, .description, .values_json, .value_conflicts_json,
           .absorbed_descriptions} AS survivor_now,
   COLLECT { MATCH (later:Merge {tenant: $tenant, survivor_uid: m.survivor_uid, status: 'done'})
@@ -180,15 +181,16 @@ def do_merge_undo(stx: ScopedTx, *, merge_uid: str) -> dict:
         "moved_back": moved_back,
         "recreated": len(dropped),
         "undone_at": row["undone_at"],
-        "review_uid": _decided_pair(record),
+        "review_uid": _decided_pair(record, state["same_as_uid"]),
     }
 
 
-def _decided_pair(record: dict) -> str | None:
-    for edge in record.get("dropped", []):
-        if edge["type"] == "SAME_AS" and edge["props"].get("status") == "pending":
-            return edge["props"].get("uid")
-    return None
+def _decided_pair(record: dict, same_as_uid: str | None) -> str | None:
+    """The pair the merge decided, pending again: the merge's own, not another pending pair of
+    the merged entity the merge dropped as a duplicate of one the survivor had."""
+    pending = [e["props"].get("uid") for e in record.get("dropped", [])
+               if e["type"] == "SAME_AS" and e["props"].get("status") == "pending"]  # fmt: skip
+    return same_as_uid if same_as_uid in pending else (pending or [None])[0]
 
 
 def _late_mentions_back(stx: ScopedTx, record: dict, since, *, merged: str, survivor: str) -> int:
