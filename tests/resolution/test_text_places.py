@@ -206,6 +206,12 @@ def test_a_firms_first_word_is_that_registered_firm_whichever_came_first(scope):
     again = note(scope, "Ines Duarte met the Pellmora team.", ("Ines Duarte", "Person"),
                  ("Pellmora", "Organization"))["Pellmora"]  # fmt: skip
     assert again.entity_uid == short.entity_uid, again.reason
+    first = note(scope, "Lena Park works at Quorvane.", ("Lena Park", "Person"),
+                 ("Quorvane", "Organization"))["Quorvane"]  # fmt: skip
+    trade = note(scope, "Ana Ruiz is a buyer at Quorvane Robotics.", ("Ana Ruiz", "Person"),
+                 ("Quorvane Robotics", "Organization"))["Quorvane Robotics"]  # fmt: skip
+    assert trade.entity_uid == first.entity_uid, trade.reason
+    assert "a firm's trade name and its first word" in trade.reason
 
 
 def test_a_first_word_two_registered_firms_open_with_waits_for_a_reviewer(scope):

@@ -96,12 +96,13 @@ _COMMON_ZIPF = 4.0  # wordfreq's scale: 'apple' 4.9, 'summit' 4.2; 'pellucid' 1.
 @functools.lru_cache(maxsize=20000)
 def short_name_of(short: str, full: str) -> bool:
     """Whether `short` is one word that opens `full`'s name of two or three words with a legal
-    form ('Pellucid' of 'Pellucid Labs Ltd', 'Nordhavn' of 'Nordhavn Fintech ApS'): how notes
-    shorten a registered firm. A common word ('Summit', 'Apple') is many firms' first word."""
+    form or ending in a trade ('Pellucid' of 'Pellucid Labs Ltd', 'Cindral' of 'Cindral
+    Thermal'): how notes shorten a firm. A common word ('Summit', 'Apple') is many firms'
+    first word."""
     word, base = comparable(short), legal_base(full)
     words = base.split()
     return (" " not in word and len(word) >= SHORT_NAME_LETTERS and 2 <= len(words) <= 3
-            and words[0] == word and base != comparable(full)
+            and words[0] == word and (base != comparable(full) or trade_named(full))
             and zipf_frequency(word, "en") < _COMMON_ZIPF)  # fmt: skip
 
 

@@ -195,7 +195,8 @@ def sole_carrier(name: str, same_name_count: int, blocked: Sequence[str]) -> boo
     families = {legal_base(n) for n in blocked if short_name_of(name, n)}
     shorts = [comparable(n) for n in blocked if short_name_of(n, name)]
     rivals = {legal_base(n) for n in blocked if shorts and legal_base(n) != base
-              and comparable(n) != legal_base(n) and legal_base(n).split()[0] in shorts}  # fmt: skip
+              and (comparable(n) != legal_base(n) or trade_named(n))
+              and legal_base(n).split()[0] in shorts}  # fmt: skip
     return (same_name_count <= 1 and len(registered) <= 1 and len(short) <= 1
             and len(families) <= 1 and len(shorts) <= 1 and not rivals)  # fmt: skip
 
@@ -226,10 +227,10 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
     formed = [legal_base(n) != comparable(n) for n in names]
     if level == "place" and found[0].level != "exact":
         return Compared("rare_name", MISSING)
+    first_word = short_name_of(*names) or short_name_of(*names[::-1])
     if level == "registered" and not (
         (found[0].level == "exact" and all(formed))
-        or (sum(formed) == 1 and (legal_base(names[0]) == legal_base(names[1])
-                                  or short_name_of(*names) or short_name_of(*names[::-1]))
+        or ((sum(formed) == 1 and legal_base(names[0]) == legal_base(names[1]) or first_word)
             and (mine.guessed or theirs.guessed))  # a mention's; an agent's two names are two
     ):  # fmt: skip
         return Compared("rare_name", MISSING)  # a short name alone: many firms may be called so
@@ -239,6 +240,8 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
         else "a registered name (with its legal form) no other organisation of the tenant carries"
         if all(formed)
         else "a registered name and its short form, no other organisation of the tenant either"
+        if any(formed)
+        else "a firm's trade name and its first word, no other organisation of the tenant either"
     )
     return Compared("rare_name", level, why)
 
