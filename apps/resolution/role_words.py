@@ -92,10 +92,19 @@ _ROLL = re.compile(
 )
 
 
+# The same list later on its line: "Minutes (6 Jan), procurement: attendees - X, Y, the agent".
+_ROLL_INLINE = re.compile(
+    r"\b(?:present|attendees|attending|participants|in the room|on the call)\s*[:–—-]", re.I
+)
+# Who writes the notes, alone ("X, the agent, taking notes"): the writer, no one's job.
+WRITER_WORDS = frozenset(("agent", "user", "bot"))
+
+
 def on_roll(text: str, at: int) -> bool:
     """Whether text[at] stands on a line that lists attendees ("Present: X, the night-shift
     lead"), where a determiner's role after a name is another attendee's."""
-    return bool(_ROLL.match(text, text.rfind("\n", 0, at) + 1))
+    line = text.rfind("\n", 0, at) + 1
+    return bool(_ROLL.match(text, line) or _ROLL_INLINE.search(text, line, at))
 
 
 def role_near(text: str, start: int, end: int) -> str:
@@ -105,7 +114,7 @@ def role_near(text: str, start: int, end: int) -> str:
         found = pattern.match(after)
         if found:
             role = _phrase(after[found.end() :])
-            if role:
+            if role and role not in WRITER_WORDS:
                 return role
     if _AFTER_DETERMINER.search(text[max(0, start - 8) : start]) and after[:1] == " ":
         return _phrase(after, 1)  # one word: a verb may follow ("the Z-9 drone flew")

@@ -108,6 +108,17 @@ def test_a_surname_and_a_pronoun_carry_the_persons_attributes():
     assert person["role"] == "operations manager" and "Danubis" in person["employer"], found
 
 
+def test_a_quoted_reply_in_the_first_person_is_its_writers():
+    found = read("Ana Ruiz answered everyone at once.\nOn 3 Feb, Tomasz Wierzbicki wrote:\n"
+                 "> Calls only please, I'm stuck in Gdansk.\n> As head of legal I can sign off.")  # fmt: skip
+    writer = found["Tomasz Wierzbicki"]
+    assert writer["role"] == "head of legal" and writer["city"] == "Gdansk", found
+    assert "role" not in found["Ana Ruiz"], found
+    found = read("Forwarding below.\nOn wk 22, Amara Osei wrote:\n"
+                 "> I moved into the warehouse manager role in May.")  # fmt: skip
+    assert found["Amara Osei"]["role"] == "warehouse manager", found
+
+
 def test_ties_compare_by_organisation_names_and_a_firm_has_no_city_conflict():
     assert compare_affiliation("employer", "Person", "Corvane", "Corvane Analytics Inc.").level \
         == "same"  # fmt: skip

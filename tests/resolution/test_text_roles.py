@@ -29,6 +29,13 @@ from tests.resolution.test_text_identity import note
         # made', two roles sharing no word, against their merge.
         ("Anselm tests the Ilvo 30, a device he describes as reliable.", "Ilvo 30", "device"),
         ("The Ilvo30, a cattle collar made by Brannoch, shipped.", "Ilvo30", "cattle collar"),
+        # a roll of attendees later on its line: the next words are the writer, no one's job
+        (
+            "Minutes (6 Jan): attendees - Ana Ruiz, Rói Joensen, the agent, taking notes",
+            "Rói Joensen",
+            "",
+        ),
+        ("Ana Ruiz, the agent on this account, called.", "Ana Ruiz", ""),
     ],
 )
 def test_the_role_is_read_from_the_words_next_to_a_mention(text, name, role):

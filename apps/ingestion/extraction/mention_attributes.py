@@ -127,6 +127,27 @@ def _pronouns(doc, mentions: Sequence) -> list[_Pronoun]:
         recent = {m.name for m in before if m.start >= _sentence_before(token).start_char}
         if len(recent) <= 1:
             found.append(_Pronoun(token.idx, token.idx + len(token), last.name))
+    return found + _quoted_writers(doc, people)
+
+
+def _quoted_writers(doc, people: list) -> list[_Pronoun]:
+    """'I' as a subject in a quoted reply ("On 01.02., Rói Joensen wrote:" then lines opening
+    with '>'): the writer, so "> As head of legal I can sign off" is Rói Joensen's job."""
+    blocks, text, at = [], doc.text, 0
+    for line in text.splitlines(keepends=True):
+        start, at = at, at + len(line)
+        if line.rstrip().endswith("wrote:"):
+            writers = [m for m in people if start <= m.start and m.end <= at]
+            blocks.append([at, at, writers[-1].name if writers else None])
+        elif blocks and line.lstrip().startswith(">") and blocks[-1][1] == start:
+            blocks[-1][1] = at
+    found = []
+    for token in doc:
+        if token.text != "I" or token.dep_ not in ("nsubj", "nsubjpass"):
+            continue
+        for start, end, writer in blocks:
+            if writer and start <= token.idx < end:
+                found.append(_Pronoun(token.idx, token.idx + 1, writer))
     return found
 
 
@@ -275,12 +296,28 @@ def _verb_role(verb, owner, line: tuple[int, int]) -> str:
                     role = _role_phrase(pobj, line) if pobj.dep_ == "pobj" else ""
                     if role:
                         return role
+        if child.dep_ in ("prep", "dobj") and _held_role(child):  # "moved into the X role"
+            return _held_role(child)
         if child.dep_ == "prep" and child.lower_ == "as":  # "works as a", "As a geologist, X"
             for pobj in child.children:
                 if pobj.dep_ == "pobj" and pobj.i not in owner:
                     role = _role_phrase(pobj, line)
                     if role:
                         return role
+    return ""
+
+
+def _held_role(child) -> str:
+    """ "moved into the warehouse manager role", "took on the sales lead job": the words before
+    a role's noun, when they end in a job's word."""
+    nouns = [child] if child.dep_ == "dobj" else [c for c in child.children if c.dep_ == "pobj"]
+    for noun in nouns:
+        if noun.lemma_ not in _ROLE_HOLDERS:
+            continue
+        words = [t.lower_ for t in noun.doc[noun.left_edge.i : noun.i]
+                 if t.is_alpha and t.text.islower() and t.dep_ not in ("det", "poss")]  # fmt: skip
+        if words and job_shaped(" ".join(words)):
+            return " ".join(words[-MAX_ROLE_WORDS:])
     return ""
 
 
