@@ -65,16 +65,24 @@ DEPARTMENTS = frozenset(
 # Most job nouns not listed still end like one ("beekeeper", "welder", "machinist").
 _JOB_ENDING = re.compile(r"(?:er|or|ist|ian|eer|ant|ent|ive)s?$")
 _DETERMINERS = ("the", "a", "an", "its", "their")
-_APPOSITION = re.compile(r"^\s*,\s+(?:the|a|an|its|their)\s+")
-_COPULA = re.compile(r"^\s+(?:is|was)\s+(?:a|an|the)\s+")
+# After the name, and after its initials if a note glosses it so ("Rói Joensen (RJ), a head of
+# legal"): an apposition or a copula that says what the mention is.
+_INITIALS = r"(?:\s*\([^\W\d_]{2,4}\))?"
+_APPOSITION = re.compile(rf"^{_INITIALS}\s*,\s+(?:the|a|an|its|their)\s+")
+_COPULA = re.compile(rf"^{_INITIALS}\s+(?:is|was)\s+(?:a|an|the)\s+")
 _AFTER_DETERMINER = re.compile(r"(?:^|\s)(?:the|a|an|its|their)\s+$", re.IGNORECASE)
 
 
 def _phrase(text: str, most: int = MAX_WORDS) -> str:
     """The role's words at the start of `text`: lower-case words up to one that ends it."""
     words = []
-    for token in text.split()[: most + 1]:
+    tokens = text.split()
+    for i, token in enumerate(tokens[: most + 1]):
         word = token.rstrip(".,;:!?)")
+        if word == "of" and words and words[-1] in TITLE_OPENINGS and i + 1 < len(tokens):
+            field = tokens[i + 1].rstrip(".,;:!?)")  # "a head of legal": the title's field
+            if _WORD.fullmatch(field) and field not in _ENDS | set(_DETERMINERS):
+                return f"{' '.join(words)} of {field}"[:MAX_ROLE_CHARS]
         if not _WORD.fullmatch(word) or word in _ENDS:
             break
         if word in RELATION_WORDS:

@@ -36,6 +36,14 @@ from tests.resolution.test_text_identity import note
             "",
         ),
         ("Ana Ruiz, the agent on this account, called.", "Ana Ruiz", ""),
+        # a name glossed with its initials, then what it is; a title with its field
+        (
+            "Tomasz Wierzbicki (TW), a head of legal on the team, took notes",
+            "Tomasz Wierzbicki",
+            "head of legal",
+        ),
+        ("Ana Ruiz (AR) is a nurse.", "Ana Ruiz", "nurse"),
+        ("Ana Ruiz, the regional head of sales, called.", "Ana Ruiz", "regional head of sales"),
     ],
 )
 def test_the_role_is_read_from_the_words_next_to_a_mention(text, name, role):
