@@ -140,7 +140,8 @@ def test_words_around_a_name_that_only_a_firm_has_make_it_a_firm():
         ("Ping Oduya (growth lead @ Sarnet) tomorrow.", "Sarnet", "Object"),
         ("Meet Ilse Varga, CTO | Lumerra | Graz", "Lumerra", "Location"),
         ("Ilse Varga (procurement director, Dovecote) called.", "Dovecote", "Person"),
-        ("Spare parts come from Hessel; maker Hessel confirmed.", "Hessel", "Person"),
+        ("Spare parts: maker Hessel confirmed the batch.", "Hessel", "Person"),
+        ("Spare parts come from Brannvik.", "Brannvik", "Person"),
         ("Varga is interviewing at Pennock next week.", "Pennock", "Location"),
         ("Their contact at Corradine left.", "Corradine", "Person"),
     ]
@@ -154,6 +155,8 @@ def test_a_person_or_a_place_where_a_firm_could_stand_keeps_its_type():
         ("She works for Ana most days.", "Ana", "Person"),
         ("Varga is with Ruxandra on the audit.", "Ruxandra", "Person"),
         ("He took the lead with Ana Ruiz on pricing.", "Ana Ruiz", "Person"),
+        ("Her assistant works for Ana Ruiz.", "Ana Ruiz", "Person"),
+        ("The chairs were made by Tomas Berg himself.", "Tomas Berg", "Person"),
         ("The site engineer at Valencia retired.", "Valencia", "Location"),
         ("The CFO, Nwakaego, signed it.", "Nwakaego", "Person"),
         ("Nwakaego was born in 1980.", "Nwakaego", "Person"),

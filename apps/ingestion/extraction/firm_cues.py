@@ -11,11 +11,14 @@ write around a firm is not what they write around a person or a product:
 - a job right before 'at', '@' or 'with' before it: "lab manager at Velamar Energía", "head of
   finance @ Arqueta", "a chief financial officer with Kronvik"; '@' between a name and it
   ("Ardıç @ Kivilinna");
-- where a person works, in the words before it: "interviewing at", "got a job at", "employed
-  by", "formerly of", "employer:", "is w/ Hoshizora now".
+- a firm's role before it: "maker Kivilinna", "the vendor (Qaraghan)", "our contact at X";
+- what a maker or an employer is, in the words before it: "made by", "comes from",
+  "interviewing at", "got a job at", "employed by", "formerly of", "employer:", "is w/
+  Hoshizora now".
 
-A large city or a country is never retyped (a job "at Valencia" is a place's), nor is a one-word
-given name after the looser cues ("is with Ruxandra" is a person)."""
+A large city or a country is never retyped (a job "at Valencia" is a place's), nor is a name
+that opens with a known given name after a job's word or the words of the last item ("is with
+Ruxandra", "works for Ana Ruiz", "made by Tomas Berg": people work for people)."""
 
 from __future__ import annotations
 
@@ -47,11 +50,12 @@ _WORKS_HERE = re.compile(
     re.IGNORECASE,
 )
 # "maker Kivilinna", "made by Brannoch", "the vendor (Qaraghan)", "our contact at Qaraghan".
-_MADE_BY = re.compile(
-    r"(?:\bmaker|\bmade by|\bmanufactured by|\bbuilt by|\bvendor|\bsupplier|\bcomes? from|"
+_VENDOR = re.compile(
+    r"(?:\bmaker|\bmanufacturer|\bvendor|\bsupplier|"
     r"\b(?:contact|team|people|folks|someone|colleagues?) (?:at|@))\s*[:(]?\s*$",
     re.IGNORECASE,
-)
+)  # a firm's role, whatever its name looks like
+_MADE_BY = re.compile(r"(?:\bmade by|\bmanufactured by|\bbuilt by|\bcomes? from)\s*$", re.I)
 # "(regional sales director, Hoshizora)", "CFO | Brennholt |": a job, then the firm's field.
 _JOB_FIELD = re.compile(r"([A-Za-z-]+)\s*(,|\|)\s*$")
 _IS_WITH = re.compile(r"\b(?:is|was)\s+(?:w/|with)\s+$", re.IGNORECASE)
@@ -69,24 +73,19 @@ def firm_cued(text: str, span: NamedSpan) -> bool:
     before = text[max(0, span.start - 40) : span.start]
     if "\n" in before:
         before = before[before.rindex("\n") + 1 :]
+    if _VENDOR.search(before):
+        return True
+    if given_name_gender(surface.split()[0]):
+        return False  # "works for Ana Ruiz", "made by Tomas Berg": people work for people
     job = _JOB_AT.search(before)
     if job and job.group(1).lower() in ROLE_HEADS | DEPARTMENTS:
-        # "took the lead with Ana Ruiz": after 'with', a person's name stays a person's
-        return job.group(2).lower() != "with" or not given_name_gender(surface.split()[0])
+        return True
     field = _JOB_FIELD.search(before)
     if field and field.group(1).lower() in ROLE_HEADS | DEPARTMENTS:
-        closes = re.match(r"\s*[)|]", after) and (field.group(2) == "|" or "(" in before)
-        if closes and not _lone_given_name(surface):
+        if re.match(r"\s*[)|]", after) and (field.group(2) == "|" or "(" in before):
             return True
-    if _MADE_BY.search(before):
-        return True
-    if _AT_SIGN.search(before) or _WORKS_HERE.search(before):
-        return not _lone_given_name(surface)
-    return bool(_IS_WITH.search(before)) and not _lone_given_name(surface)
-
-
-def _lone_given_name(surface: str) -> bool:
-    return " " not in surface and bool(given_name_gender(surface))
+    return bool(_MADE_BY.search(before) or _AT_SIGN.search(before)
+                or _WORKS_HERE.search(before) or _IS_WITH.search(before))  # fmt: skip
 
 
 _CAPITALISED_RUN = re.compile(r"(?<![\w-])[A-Z][^\W\d_]+(?: [A-Z][^\W\d_]+){0,2}(?![\w-])")
