@@ -28,6 +28,7 @@ from apps.resolution.role_words import (
     DEPARTMENTS,
     RELATION_WORDS,
     TITLE_OPENINGS,
+    WRITER_WORDS,
     job_shaped,
     on_roll,
 )
@@ -47,8 +48,6 @@ _TIES = {
 }
 _ROLE_DEPS = {"appos", "attr", "pobj", "compound", "oprd"}
 _SUBJECT_PRONOUNS = frozenset(("he", "she"))
-# Who writes agents' notes, alone: "the agent" (no job), "the user".
-_WRITERS = frozenset(("agent", "user", "bot"))
 # "holds the position of manager", "took the role of": the noun that names the role.
 _ROLE_HOLDERS = frozenset("position role title job post function".split())
 _NOT_ROLES = RELATION_WORDS | frozenset(
@@ -346,7 +345,7 @@ def _role_phrase(noun, line: tuple[int, int], apposed: bool = False) -> str:
     word = noun.lower_.strip(".")
     if word in _NOT_ROLES or not word.replace("-", "").isalpha():
         return ""
-    if word in _WRITERS and not words:
+    if word in WRITER_WORDS and not words:
         return ""  # "X, the agent, taking notes": the note's writer, no job ("travel agent" is)
     if word in TITLE_OPENINGS and not words:  # "head of procurement", "VP of Sales"
         of = next((c for c in noun.rights if c.lower_ == "of" and c.i + 1 < len(c.doc)), None)
