@@ -53,7 +53,7 @@ def test_gpt4_as_a_person_and_gpt_4_as_an_object_are_found_and_merged_with_conte
     gpt = again["GPT-4"]
     assert gpt.action == "merged", gpt.reason
     assert gpt.entity_uid == first["GPT4"].entity_uid
-    assert "differ only in spacing or punctuation" in gpt.reason
+    assert "one model name written two ways" in gpt.reason
     assert "type compatible (Person / Object" in gpt.reason
 
 

@@ -85,7 +85,7 @@ def test_a_rare_model_name_with_the_same_role_merges_across_guessed_types(scope)
     again = note(scope, "Field test of the Z-5 drone by Kestrel went well.",
                  ("Z-5", "Organization"), ("Kestrel", "Organization"))["Z-5"]  # fmt: skip
     assert again.action == "merged" and again.entity_uid == first.entity_uid, again.reason
-    assert "differ only in spacing or punctuation" in again.reason
+    assert "one model name written two ways" in again.reason
     assert "role same ('drone' / 'drone', learned from text)" in again.reason
     assert "rare_name code" in again.reason and "role same" in again.reason
 

@@ -8,8 +8,10 @@ from __future__ import annotations
 import re
 
 from apps.ingestion.extraction.name_types import organisation_form
+from apps.ingestion.extraction.place_names import is_place_name
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan
+from apps.resolution.role_words import ROLE_HEADS
 
 # What people do, as notes say it ("Lõhmus lives in Tartu", "Asiedu called", "Asiedu, born in
 # 1995"): a run of proper nouns that does it is a person, whatever the given-name tables know.
@@ -49,18 +51,76 @@ def acts(run, *, pronouns: bool = True) -> bool:
 _PERSON_SHAPE = re.compile(r"^[^\W\d_][^\W\d_'-]+(?: [^\W\d_][^\W\d_'-]+){1,2}$")
 
 
+# What firms do not do, for a name of any type: "Kalniņa looped in ...", "Farahmandi got
+# promoted", "Sargsyan pinged" (a firm also says, replies, recommends and signs).
+_ONLY_PEOPLE = frozenset("ping message text vent loop hike laugh smile hate retire marry".split())
+_ONLY_PEOPLE_PASSIVE = frozenset("promote bear marry".split())
+# "Mads's colleague", "Taras's birthday": what a person has and a firm has not.
+_KIN = frozenset(
+    "colleague coworker co-worker friend wife husband spouse boss assistant daughter son kids "
+    "sister brother mother father mentor neighbour neighbor girlfriend boyfriend birthday job "
+    "hobby hobbies desk family wedding".split()
+)
+_WORD_SHAPE = r"[^\W\d_]+(?:['-][^\W\d_]+)*"  # 'Restrepo-Uribe', "O'Neill"
+_NAME_SHAPE = re.compile(rf"^{_WORD_SHAPE}(?: {_WORD_SHAPE}){{0,2}}$")
+
+
 def acting_person(doc, span: NamedSpan) -> NamedSpan:
     """A name the model typed a product or a work ("Aroha Paewai wrote:", "Aroha Paewai
     (AP)" as a work of art) that does what people do, as its sentence's subject, is a person's;
-    a firm's form ("Tupana Bio Ltda.", "Vantor Logistics") keeps its type."""
-    if span.name or span.type != "Object" or not _PERSON_SHAPE.match(span.surface):
+    so is a name of any type, not a place's, that does what only people do, has what only
+    people have ("Mads's colleague"), stands in apposition to a job ("Zubrava's engineering
+    manager, Halvor"); a firm's form ("Tupana Bio Ltda.", "Vantor
+    Logistics") keeps its type."""
+    if span.name or span.type == "Person" or not _NAME_SHAPE.match(span.surface):
         return span
-    if organisation_form(span.surface):
+    if organisation_form(span.surface) or is_place_name(span.surface):
         return span
     tokens = doc.char_span(span.start, span.end, alignment_mode="expand")
-    if tokens is None or not acts(list(tokens), pronouns=False):
+    if tokens is None:
         return span
-    return NamedSpan(span.surface, span.start, span.end, "Person", span.name)
+    run = list(tokens)
+    person = (
+        span.type == "Object" and _PERSON_SHAPE.match(span.surface) and acts(run, pronouns=False)
+    ) or _person_deed(tokens.root)
+    return NamedSpan(span.surface, span.start, span.end, "Person", span.name) if person else span
+
+
+def _person_deed(head) -> bool:
+    verb, dep, owned = head.head, head.dep_, head.head.lower_
+    if dep == "poss":  # "Mads's colleague"; "Farhana's team", "Arnaud's manager" for given names
+        return owned in _KIN or owned in ("team", "manager") and bool(given_name_gender(head.text))
+    if dep == "appos":  # "Zubrava's engineering manager, Halvor"
+        return owned in ROLE_HEADS and head.head.pos_ == "NOUN"
+    if dep == "nsubj":
+        return _verb_in(verb, _ONLY_PEOPLE)
+    return dep == "nsubjpass" and _verb_in(verb, _ONLY_PEOPLE_PASSIVE)
+
+
+def _verb_in(verb, lemmas: frozenset[str]) -> bool:
+    """The small model's lemmas miss some forms ('hates' -> 'hat'): the word's own endings too."""
+    word = verb.lower_
+    forms = {verb.lemma_.lower(), word, word.removesuffix("s"), word.removesuffix("d"),
+             word.removesuffix("ed"), word.removesuffix("ing")}  # fmt: skip
+    return bool(forms & lemmas)
+
+
+def job_holder_firm(doc, span: NamedSpan) -> NamedSpan:
+    """A name that owns a full job title ("Zubrava's data scientist", "Zubrava LLC's
+    engineering manager") is a firm's: a person has a manager or an assistant, not a data
+    scientist. A name opening with a given name stays a person's."""
+    if span.name or span.type == "Organization" or not _NAME_SHAPE.match(span.surface):
+        return span
+    if given_name_gender(span.surface.split()[0]) or is_place_name(span.surface):
+        return span
+    tokens = doc.char_span(span.start, span.end, alignment_mode="expand")
+    if tokens is None or tokens[-1].dep_ != "poss":
+        return span
+    job = tokens[-1].head
+    titled = any(c.dep_ in ("compound", "amod") or c.lower_ == "of" for c in job.children)
+    if job.lower_ not in ROLE_HEADS or job.lower_ in _KIN or not titled:
+        return span
+    return NamedSpan(span.surface, span.start, span.end, "Organization")
 
 
 # Where a firm stands: "works for/at X", "consults for X", "joined X", "Inês Valadares of X".

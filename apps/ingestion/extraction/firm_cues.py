@@ -6,6 +6,10 @@ write around a firm is not what they write around a person or a product:
 
 - a founding after it: "Tervaniemi was founded in 1966", "Zubrava (est. 2013)", "Kjølberg
   (Bergen) came up: founded 1961", "Pelagos has been around since 2019", "Qaraghan was set up";
+- a profile after a colon that dates a founding: "Notes on Zubrava: Lviv, embedded software,
+  since 2013";
+- what only a firm is or does, after it: "they're a bicycles firm", "released the Glimt 2";
+  and before it: "ex-Nordhavn", "the Tundro 10 by Pelagos";
 - a head office after it: "Oxalis Devices HQ still Denver" (a head office in words is
   name_types' rule);
 - a job right before 'at', '@' or 'with' before it: "lab manager at Velamar Energía", "head of
@@ -39,6 +43,22 @@ _FOUNDED_AFTER = re.compile(
     r"|est\.|(?:been\s+)?around since)",
     re.IGNORECASE,
 )  # passive or with a year: "Ana Ruiz founded Brackwater" is a founder, not a firm
+# A profile after a colon whose fields date a founding: "Notes on Zubrava: Lviv, embedded
+# software, since 2013", "thread about Gentala: hydropower, founded 1993".
+_PROFILE_AFTER = re.compile(
+    r"^\s*:\s*(?:[^,.;:\n]{1,40},\s*){1,4}(?:since|founded|established|est\.?)(?: in)?\s+\d{4}\b",
+    re.IGNORECASE,
+)
+# "Planika sent the user an offer; they're a bicycles firm", "Kjølberg released the Glimt 2".
+_FIRM_SENTENCE = re.compile(
+    r"^[^.\n]{0,60}?\bthey(?:'re| are) an? [^.\n]{0,40}?\b(?:firm|company|startup|maker|"
+    r"manufacturer|vendor|supplier|agency|brand|business)\b"
+    r"|^\s+(?:released|launched|ships|shipped|makes|made|manufactures|sells|recalled|discontinued)"
+    r"\s+(?:the\s+|its\s+|a\s+)?[A-Za-z][\w-]*[- ]?\d",
+    re.IGNORECASE,
+)
+# "ex-Nordhavn", "the Tundro 10 by Pelagos": a former employer, a product's maker.
+_FIRM_BEFORE = re.compile(r"(?:\bex-|\b[^\W\d_]+[- ]?\d{1,4}[a-z]?\s+by\s+)$", re.IGNORECASE)
 _HQ_AFTER = re.compile(r"^(?:'s)?\s+hq\b", re.IGNORECASE)
 # A job's last word, then 'at' / '@' / 'with' / 'over at', then the name.
 _JOB_AT = re.compile(r"([A-Za-z-]+)\s+(?:over\s+)?(at|@|with)\s+$", re.IGNORECASE)
@@ -68,12 +88,15 @@ def firm_cued(text: str, span: NamedSpan) -> bool:
         return False
     line_end = text.find("\n", span.end)
     after = text[span.end : line_end if line_end >= 0 else len(text)][:80]
-    if _FOUNDED_AFTER.match(after) or _HQ_AFTER.match(after):
+    profile = _PROFILE_AFTER.match(after)
+    if profile and not ROLE_HEADS & set(re.findall(r"[a-z-]+", profile.group(0).lower())):
+        return True  # "Ilze: Aarhus, backend developer, since 2019" is a person's
+    if _FOUNDED_AFTER.match(after) or _HQ_AFTER.match(after) or _FIRM_SENTENCE.match(after):
         return True
     before = text[max(0, span.start - 40) : span.start]
     if "\n" in before:
         before = before[before.rindex("\n") + 1 :]
-    if _VENDOR.search(before):
+    if _VENDOR.search(before) or _FIRM_BEFORE.search(before):
         return True
     if given_name_gender(surface.split()[0]):
         return False  # "works for Ana Ruiz", "made by Tomas Berg": people work for people
@@ -98,7 +121,8 @@ def founded_runs(text: str) -> list[tuple[int, int]]:
     found = []
     for run in _CAPITALISED_RUN.finditer(text):
         after = text[run.end() : run.end() + 80].split("\n", 1)[0]
-        if not (_FOUNDED_AFTER.match(after) or _HQ_AFTER.match(after)):
+        if not (_FOUNDED_AFTER.match(after) or _HQ_AFTER.match(after)
+                or _PROFILE_AFTER.match(after)):  # fmt: skip
             continue
         start, words = run.start(), run.group(0).split(" ")
         while words and zipf_frequency(words[0].lower(), "en") >= COMMON_ZIPF:

@@ -22,8 +22,9 @@ company" at a person. Three signals on the name and where it stands:
   person ("is with Ruxandra"), and so is a place "looped in"; a name with a digit is no person;
 - a name of one to three words that the words right after it say is a person's is a person's,
   whatever the model typed: a job ("Azzouni, VP Sales at ...", "Kaplanoğlu = regional sales
-  director", "Vuong (ops lead)"), a birth year ("Bae born 1964", "Kaplanoğlu: YOB 1980"), or an
-  honorific before it ("Ms. Nwakaego"). Not a city the place table knows, not a legal form.
+  director", "Vuong (ops lead)"), a birth year ("Bae born 1964", "Kaplanoğlu: YOB 1980"), a
+  hobby ("Halvor is really into krav maga"), or an honorific before it ("Ms. Nwakaego"), or
+  its age asked ("how old is Vukotic?", "born 1989 (Nkoulou)"). Not a city the place table knows, not a legal form.
 """
 
 from __future__ import annotations
@@ -71,6 +72,12 @@ _FIRM_AFTER = re.compile(
 )
 _LOOPED_IN = re.compile(r"\bloop(?:ed|ing|s)? in $", re.IGNORECASE)  # "Loop in Linh Vuong"
 _INITIALS = re.compile(r"^\s*\(([^\W\d_]{2,4})\)")
+# "Halvor is really into krav maga", "Sargsyan has been doing kitesurfing lately".
+_HOBBY_AFTER = re.compile(
+    r"^\s+(?:is|was|has been|got)\s+(?:really\s+|totally\s+|very\s+|big\s+|so\s+)?"
+    r"(?:into|doing)\s+[a-z]",
+)
+_PERSON_BEFORE = re.compile(r"(?:\bhow old is|\bborn(?: in)? \d{4} \()\s*$", re.IGNORECASE)
 _BORN_AFTER = re.compile(r"^\s*[,:(=-]?\s*(?:was\s+)?(?:born\b|b\.|yob\b|dob\b)", re.IGNORECASE)
 
 
@@ -155,8 +162,12 @@ def retyped(text: str, span: NamedSpan) -> list[NamedSpan]:
     if span.type != "Person" and person_cued(text, span):
         return [NamedSpan(span.surface, span.start, span.end, "Person")]
     words = span.surface.split()
-    if (span.type != "Person" and 2 <= len(words) <= 3 and all(_capitalised(w) for w in words)
-            and given_name_gender(words[0])):  # fmt: skip
+    if (
+        span.type != "Person"
+        and 2 <= len(words) <= 3
+        and all(all(_capitalised(p) for p in w.split("-")) for w in words)
+        and given_name_gender(words[0].split("-")[0])
+    ):  # fmt: skip ('Mei-Ling Tsao')
         return [NamedSpan(span.surface, span.start, span.end, "Person")]
     return [span]
 
@@ -179,10 +190,12 @@ def person_cued(text: str, span: NamedSpan) -> bool:
         return False
     if is_city(span.surface) or organisation_form(span.surface):
         return False
-    if _HONORIFIC_BEFORE.search(text[max(0, span.start - 6) : span.start]):
+    if _HONORIFIC_BEFORE.search(text[max(0, span.start - 6) : span.start]) or _PERSON_BEFORE.search(
+        text[max(0, span.start - 24) : span.start]
+    ):
         return True
     after = text[span.end : span.end + 80].split("\n", 1)[0]
-    if _BORN_AFTER.match(after) or _initials_after(words, after):
+    if _BORN_AFTER.match(after) or _initials_after(words, after) or _HOBBY_AFTER.match(after):
         return True
     lead = _ROLE_LEAD.match(after)
     if (
@@ -205,12 +218,16 @@ def person_cued(text: str, span: NamedSpan) -> bool:
     return False
 
 
-def cues_agreed(text: str, spans: list[NamedSpan]) -> list[NamedSpan]:
+def cues_agreed(
+    text: str, spans: list[NamedSpan], parse_cued: dict[str, str] | None = None
+) -> list[NamedSpan]:
     """Every unknown mention of a name that another of its mentions in the note shows to be a
-    firm (firm_cues) or a person (person_cued) takes that type: "Marrowgate (drone inspection)
-    - RFP out. Marrowgate around since 1972." names one firm twice, and "Ardıç rang back ...
-    Ardıç (facilities manager)" one person, not a thing and a person."""
-    cued: dict[str, set[str]] = {}
+    firm (firm_cues) or a person (person_cued, or `parse_cued`: the type the parse gave a name,
+    acting_names) takes that type: "Marrowgate (drone inspection) - RFP out. Marrowgate around
+    since 1972." names one firm twice, and "Ardıç rang back ... Ardıç (facilities manager)" one
+    person, not a thing and a person; a name of two or three words whose last word the note
+    uses alone for a person is that person's."""
+    cued: dict[str, set[str]] = {k: {v} for k, v in (parse_cued or {}).items()}
     for s in spans:
         if s.name:
             continue
@@ -218,10 +235,22 @@ def cues_agreed(text: str, spans: list[NamedSpan]) -> list[NamedSpan]:
             cued.setdefault(s.surface.casefold(), set()).add("Organization")
         elif s.type == "Person" and person_cued(text, s):
             cued.setdefault(s.surface.casefold(), set()).add("Person")
+    # "Mei-Ling Tsao wrote back ... Tsao is Chiang Mai-based": a name whose last word the note
+    # uses alone for a person is that person's (a firm is not called by its last word).
+    surnames = {s.surface.casefold() for s in spans if s.type == "Person" and " " not in s.surface}
     out = []
     for s in spans:
         types = cued.get(s.surface.casefold(), set())
         if not s.name and len(types) == 1 and s.type not in types:
             s = NamedSpan(s.surface, s.start, s.end, next(iter(types)))
+        elif not s.name and s.type != "Person" and _called_by_surname(s.surface, surnames):
+            s = NamedSpan(s.surface, s.start, s.end, "Person")
         out.append(s)
     return out
+
+
+def _called_by_surname(surface: str, surnames: set[str]) -> bool:
+    words = surface.split()
+    return (2 <= len(words) <= 3 and words[-1].casefold() in surnames
+            and all(_NAME_WORD.match(w) and w[0].isupper() for w in words)
+            and not organisation_form(surface) and not is_place_name(surface))  # fmt: skip

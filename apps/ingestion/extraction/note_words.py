@@ -10,6 +10,7 @@ import re
 
 from wordfreq import zipf_frequency
 
+from apps.ingestion.extraction.place_names import is_city
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
 from apps.resolution.role_words import DEPARTMENTS, TITLE_OPENINGS
@@ -61,7 +62,7 @@ def _opens(text: str, start: int) -> bool:
     return not before or before[-1] in "\n.!?:;-–—•*>|(" or before.endswith(("->", "Re", "Fwd"))
 
 
-def common_word_opening(text: str, span: NamedSpan) -> bool:
+def common_word_opening(text: str, span: NamedSpan, doc=None) -> bool:
     """A common English word capitalised because it opens a sentence, a line or a note's field
     ("Email: ...", "- Loop in ...", "Visit: Kaplanoğlu"): no name, unless the tenant's graph knows
     it or the model or the words after it typed it a person, a firm or a place ("Amazon
@@ -70,12 +71,19 @@ def common_word_opening(text: str, span: NamedSpan) -> bool:
     if span.name or " " in word or not word[:1].isupper():
         return False
     if span.type == "Person":  # "Lunch w/ Dr. Bae", "Age: b. 1967": a label, no one's name
-        label = re.match(r"\s*(?::|w/)", text[span.end : span.end + 4])
+        label = re.match(r"\s*(?::|w/)", text[span.end : span.end + 4]) or _noun(doc, span)
         return bool(label and _opens(text, span.start) and not given_name_gender(word)
                     and zipf_frequency(word.lower(), "en") >= PERSON_WORD_ZIPF)  # fmt: skip
     if span.type not in ("Object", "Event"):
         return False
     return _opens(text, span.start) and zipf_frequency(word.lower(), "en") >= COMMON_ZIPF
+
+
+def _noun(doc, span: NamedSpan) -> bool:
+    """Whether the tagger reads the span's one word as a common noun ("Email thread with
+    Papadakou", typed a person), not a proper one ("Brown said")."""
+    token = doc.char_span(span.start, span.end) if doc is not None else None
+    return token is not None and len(token) == 1 and token[0].pos_ == "NOUN"
 
 
 # "VP Sales", "Head of Marketing": a department after a title is part of a job, not a firm.
@@ -104,12 +112,16 @@ _BORN_TAIL = re.compile(r"\s+b\.(?:\s*\d{4})?$")
 
 
 def tail_cut(span: NamedSpan) -> NamedSpan:
-    """'Quillo 4 renewal due', 'Kivilinna HQ', 'Valadares b. 1976': the name without the
-    words in lower case, the note's abbreviation or the birth year the model ran it into (a
+    """'Quillo 4 renewal due', 'Kivilinna HQ', 'Valadares b. 1976', 'Arqueta, Arequipa': the
+    name without the words in lower case, the note's abbreviation, the birth year or the city
+    after a comma the model ran it into (a
     name's words are capitalised or carry digits: 'Model 3', 'bZ4X' stay)."""
     if span.name:
         return span
     surface = _BORN_TAIL.sub("", span.surface)
+    head, _, city = surface.rpartition(", ")
+    if head and span.type != "Location" and is_city(city.strip()):
+        surface = head  # "physiotherapist, Arqueta, Arequipa": the firm, then its city
     words = surface.split(" ")
     while len(words) > 1 and (
         words[-1].isalpha()

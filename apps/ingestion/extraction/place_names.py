@@ -74,6 +74,8 @@ def placed_here(text: str, start: int, end: int) -> bool:
     after = text[end : end + 2]
     if re.search(r"[|,]\s*$", before) and (not after.strip() or after[:1] in ".,;|)\n"):
         return True  # a field of its own in a note: "IT director | Galway", ", Krakow."
+    if re.search(r"\w:\s*$", before) and after[:1] == ",":
+        return True  # the first field of a profile: "Notes on Zubrava: Lviv, embedded software"
     if before.endswith("(") and text[end : end + 1] == ")":
         return True
     if based_here(text, end):

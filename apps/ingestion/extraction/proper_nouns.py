@@ -24,10 +24,21 @@ _PLACE_BEFORE = frozenset("in to from at near via visiting based".split())
 
 
 def lead_in(token) -> bool:
-    """A word that opens a span but is no part of the name: an honorific, a title, '@'."""
+    """A word that opens a span but is no part of the name: an honorific, a title, '@' (not
+    the hyphen inside 'Restrepo-Uribe', though in 'ex-Nordhavn' and '17-Mar')."""
     word = token.lower_.rstrip(".")
-    return (word in HONORIFICS or word in TITLES or token.text in SEPARATORS
+    separator = token.text in SEPARATORS and not joined_hyphen(token)
+    return (word in HONORIFICS or word in TITLES or separator
             or word in MONTHS and token.text.endswith("."))  # fmt: skip
+
+
+def joined_hyphen(token) -> bool:
+    """The hyphen inside 'Mei-Ling' or 'Restrepo-Uribe' (a capitalised word before it, no space
+    on either side), not the one of 'ex-Nordhavn' or '17-Mar'."""
+    doc = token.doc
+    return (token.text == "-" and not token.whitespace_ and 0 < token.i < len(doc) - 1
+            and not doc[token.i - 1].whitespace_ and doc[token.i - 1].text[:1].isupper()
+            and doc[token.i + 1].text[:1].isalpha())  # fmt: skip
 
 
 def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
@@ -36,7 +47,9 @@ def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
     a weekday names no entity."""
     runs, run = [], []
     for token in doc:
-        if token.pos_ == "PROPN" and token.text[:1].isupper() and token.idx not in taken:
+        if token.idx not in taken and (
+            token.pos_ == "PROPN" and token.text[:1].isupper() or run and joined_hyphen(token)
+        ):  # "Mei-Ling Tsao" is one run
             run.append(token)
             continue
         if run:

@@ -16,13 +16,18 @@ import re
 import threading
 
 from apps.ingestion.extraction import Extraction, LocalRelation, candidates_assembled
-from apps.ingestion.extraction.acting_names import acting_person, employer_named
+from apps.ingestion.extraction.acting_names import (
+    acting_person,
+    employer_named,
+    job_holder_firm,
+)
 from apps.ingestion.extraction.known_names import KnownNames, known_names
 from apps.ingestion.extraction.mention_attributes import (
     TITLES,
     apposition_holder,
     attributes_read,
 )
+from apps.ingestion.extraction.model_numbers import NOT_CODES, with_codes
 from apps.ingestion.extraction.name_types import cues_agreed, retyped
 from apps.ingestion.extraction.note_parsing import note_parser
 from apps.ingestion.extraction.note_words import (
@@ -58,29 +63,6 @@ _TRAILING = {"ADP", "PUNCT", "CCONJ", "DET", "PART"}  # what ends no name
 # Two or more words in capitals ("NOOR TANAKA", "NORTHWIND MATERIALS"): the small model reads
 # them as something else or cuts them, so it is given them in title case (same offsets).
 _CAPITALS_RUN = re.compile(r"\b[A-Z][A-Z'-]+(?:[ ]+[A-Z][A-Z'-]+)+\b")
-# A model number ("Strata-X6", "Lumen X5", "GPT-4", "V 7", "Z5"): the small model cuts it at the
-# hyphen ("Strata"), misses it, or types it an Event, so it is found in the text as well.
-_CODE = re.compile(
-    r"(?<![\w@.+/-])(?:[A-Z][a-z]+(?:-?[A-Z]{1,2}\d{1,4}[a-z]?| [A-Z]{1,2}\d{1,4}[a-z]?|-\d{1,4}"
-    r"| ?\d{1,2}(?![\d:.,]\d))"
-    r"|[A-Z]{1,4}-?\d{1,4}[A-Za-z]?|[B-HJ-Z]{1,3} \d{1,4})(?![\w-])"
-)
-# A capitalised word and a small number that name no product ("Room 5", "May 3", "Step 2").
-_NOT_NUMBERED = frozenset(
-    "room page chapter level section version phase step table figure gate floor day week month "
-    "year top over under only just nearly around about almost some all building unit suite "
-    "apartment apt no number part episode season volume vol act scene line row item grade "
-    "class team group round stage tier size zone sector block lot route highway platform "
-    "terminal hall plan option issue ticket sprint rev ver pier dock bay lane box appendix "
-    "january february march april may june july august september october november december "
-    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday "
-    "friday saturday sunday mon tue wed thu fri sat sun".split()
-)
-_NOT_CODES = re.compile(r"^(?:Q[1-4]|H[12]|FY\d+)$")  # quarters, halves, fiscal years
-_NOT_STEMS = frozenset(
-    "in on at by for the and from to of as since until after before during "
-    "with about than or but".split()
-)  # "In Q3": no code's stem
 _lock = threading.Lock()
 _shared: SpacyExtractor | None = None
 
@@ -119,7 +101,7 @@ class SpacyExtractor:
         doc = parsed if parsed is not None else self.nlp(cased(text))
         spans = [_surface_kept(text, _span(doc, ent)) for ent in doc.ents
                  if ent.label_ in SPACY_LABELS]  # fmt: skip
-        spans = _with_hyphenated_names(_with_codes(spans, text), text)
+        spans = _with_hyphenated_names(with_codes(spans, text), text)
         taken = {i for s in spans for i in range(s.start, s.end)}
         inside: set[int] = set()  # NER's spans a longer known or registered name holds
         registered = [(s, e, text[s:e], None, "Organization") for s, e in registered_runs(doc)]
@@ -129,7 +111,9 @@ class SpacyExtractor:
             if same:  # NER (or the graph) found it too: the graph's name and type stand
                 if name or not spans[same[0]].name:
                     spans[same[0]] = NamedSpan(surface, start, end, type_, name)
-                continue
+                inside |= {i for i, s in enumerate(spans) if start <= s.start and s.end <= end
+                           and i != same[0] and not (name and s.type == "Person")}  # fmt: skip
+                continue  # "Zubrava LLC", which NER also read as a person 'Zubrava' in it
             over = {i for i, s in enumerate(spans) if s.start < end and start < s.end}
             # A person NER read inside a name the graph typed otherwise stays NER's: a guessed
             # type would otherwise spread to every later note ('Mei-Ling Tsao' a firm). A
@@ -143,15 +127,18 @@ class SpacyExtractor:
                 spans.append(NamedSpan(surface, start, end, type_, name))
         spans = [s for i, s in enumerate(spans) if i not in inside]
         spans = _hyphen_joined_whole(spans + proper_noun_spans(doc, taken), text)
-        spans = [acting_person(doc, s) for s in spans]
+        read = [job_holder_firm(doc, acting_person(doc, s)) for s in spans]
+        parse_cued = {r.surface.casefold(): r.type for s, r in zip(spans, read, strict=True)
+                      if r.type != s.type}  # fmt: skip
+        spans = read
         spans = [opening_word_cut(text, c) for s in spans for c in plus_split(line_cut(s))]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  and not uncased_word(text, s) and not department_after_title(text, s)
-                 and not _NOT_CODES.match(s.surface.strip())
+                 and not NOT_CODES.match(s.surface.strip())
                  for r in retyped(text, lead_word_cut(tail_cut(s)))
-                 if not common_word_opening(text, r)]  # fmt: skip
+                 if not common_word_opening(text, r, doc)]  # fmt: skip
         spans = [self._person_word_typed(employer_named(doc, s)) for s in spans]
-        spans = names_repeated(text, cues_agreed(text, spans))
+        spans = names_repeated(text, cues_agreed(text, spans, parse_cued))
         spans = self.known.halves_joined(spans) if self.known else spans
         people = [n for n, t in state.view().active_entities if t == "Person"]
         spans = initials_named(text, sorted(spans, key=lambda s: s.start), people)
@@ -191,36 +178,6 @@ def _surface_kept(text: str, span: NamedSpan) -> NamedSpan:
     if surface == span.surface or len(surface) != len(span.surface):
         return span
     return NamedSpan(surface, span.start, span.end, span.type, span.name)
-
-
-def _with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
-    """`spans` with the model numbers of `text` (_CODE) whole: a span inside or across a code is
-    replaced by the code (typed as a span of exactly its extent was, else an Object; never an
-    Event, a Person or a Location, which a code is not, nor a word and its number a firm); a longer span holding a code is kept."""
-    out = list(spans)
-    for found in _CODE.finditer(text):
-        (start, end), code = found.span(), found.group(0)
-        stem, _, rest = code.partition(" ")
-        if rest and stem.lower() in _NOT_STEMS:
-            start, code = start + len(stem) + 1, rest
-        if _NOT_CODES.match(code) or not any(c.isalpha() for c in code):
-            continue
-        stem_word = re.match(r"[A-Za-z]+", code)
-        if (stem_word and re.fullmatch(r"[A-Z][a-z]+ ?\d{1,2}", code)
-                and (stem_word.group(0).casefold() in _NOT_NUMBERED | _NOT_STEMS)):  # fmt: skip
-            continue
-        over = [s for s in out if s.start < end and start < s.end]
-        if any(s.start <= start and end <= s.end and (s.start, s.end) != (start, end)
-               for s in over):  # fmt: skip
-            continue  # "Kestrel Z5 Pro": the longer name stands
-        same = [s.type for s in over if (s.start, s.end) == (start, end)]
-        # A word and its number ('Presk 7' beside 'Presk-7') is a product, whatever NER said.
-        numbered = re.fullmatch(r"[^\W\d_]+[ -]?\d+", code) is not None
-        kind = (same[0] if same and same[0] not in ("Event", "Person", "Location")
-                and not (numbered and same[0] == "Organization") else "Object")  # fmt: skip
-        out = [s for s in out if s not in over]
-        out.append(NamedSpan(code, start, end, kind))
-    return sorted(out, key=lambda s: s.start)
 
 
 # A given name joined by a hyphen and a capitalised surname ("Seo-yeon Bae", "Anne-Marie

@@ -77,6 +77,8 @@ def _pair_compared(kind: str, a: str, b: str) -> Compared:
     ):  # "Zinnia" beside "Zinnia-8": notes drop a model's number once it is named
         return Compared("name", "variant", f"'{a}' and '{b}': a model name without its number")
     if _compact(a) == _compact(b) and comparable(a) != comparable(b):
+        if codes[0]:  # 'Pyxo-23', 'Pyxo 23', 'pyxo23': one model number written three ways
+            return Compared("name", "exact", f"'{a}' and '{b}': one model name written two ways")
         return Compared("name", "variant", f"'{a}' and '{b}' differ only in spacing "
                         "or punctuation")  # fmt: skip
     if kind == "Person":

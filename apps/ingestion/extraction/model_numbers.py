@@ -1,0 +1,72 @@
+"""Model numbers in a note ("Strata-X6", "Lumen X5", "GPT-4", "V 7", "Z5", "kumo-28"): the
+small model cuts them at the hyphen ("Strata"), misses them, or types them an Event, so they are
+found in the text as well and replace the spans inside or across them."""
+
+from __future__ import annotations
+
+import re
+
+from wordfreq import zipf_frequency
+
+from apps.ingestion.working_memory import NamedSpan
+
+_CODE = re.compile(
+    r"(?<![\w@.+/-])(?:[A-Z][a-z]+(?:-?[A-Z]{1,2}\d{1,4}[a-z]?| [A-Z]{1,2}\d{1,4}[a-z]?|-\d{1,4}"
+    r"| ?\d{1,2}(?![\d:.,]\d))"
+    r"|[A-Z]{1,4}-?\d{1,4}[A-Za-z]?|[B-HJ-Z]{1,3} \d{1,4})(?![\w-])"
+)
+# The same in lower case, as chat writes it ("trying the kumo-28", "the vexa 39"): a word no
+# dictionary knows (wordfreq), so "top 10", "covid-19" and "user42" stay words.
+_LOWER_CODE = re.compile(r"(?<![\w@.+/-])([a-z]{3,})(?:-| )?\d{1,4}(?![\w-])")
+_RARE_ZIPF = 2.5
+# A capitalised word and a small number that name no product ("Room 5", "May 3", "Step 2").
+_NOT_NUMBERED = frozenset(
+    "room page chapter level section version phase step table figure gate floor day week month "
+    "year top over under only just nearly around about almost some all building unit suite "
+    "apartment apt no number part episode season volume vol act scene line row item grade "
+    "class team group round stage tier size zone sector block lot route highway platform "
+    "terminal hall plan option issue ticket sprint rev ver pier dock bay lane box appendix "
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday "
+    "friday saturday sunday mon tue wed thu fri sat sun".split()
+)
+NOT_CODES = re.compile(r"^(?:Q[1-4]|H[12]|FY\d+)$")  # quarters, halves, fiscal years
+_NOT_STEMS = frozenset(
+    "in on at by for the and from to of as since until after before during "
+    "with about than or but".split()
+)  # "In Q3": no code's stem
+
+
+def with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
+    """`spans` with the model numbers of `text` (_CODE) whole: a span inside or across a code is
+    replaced by the code (typed as a span of exactly its extent was, else an Object; never an
+    Event, a Person or a Location, which a code is not, nor a word and its number a firm); a longer span holding a code is kept."""
+    out = list(spans)
+    lower = [f for f in _LOWER_CODE.finditer(text) if _rare(f.group(1))]
+    for found in sorted([*_CODE.finditer(text), *lower], key=lambda f: f.start()):
+        (start, end), code = found.span(), found.group(0)
+        stem, _, rest = code.partition(" ")
+        if rest and stem.lower() in _NOT_STEMS:
+            start, code = start + len(stem) + 1, rest
+        if NOT_CODES.match(code) or not any(c.isalpha() for c in code):
+            continue
+        stem_word = re.match(r"[A-Za-z]+", code)
+        if (stem_word and re.fullmatch(r"[A-Z][a-z]+ ?\d{1,2}", code)
+                and (stem_word.group(0).casefold() in _NOT_NUMBERED | _NOT_STEMS)):  # fmt: skip
+            continue
+        over = [s for s in out if s.start < end and start < s.end]
+        if any(s.start <= start and end <= s.end and (s.start, s.end) != (start, end)
+               for s in over):  # fmt: skip
+            continue  # "Kestrel Z5 Pro": the longer name stands
+        same = [s.type for s in over if (s.start, s.end) == (start, end)]
+        # A word and its number ('Presk 7' beside 'Presk-7') is a product, whatever NER said.
+        numbered = re.fullmatch(r"[^\W\d_]+[ -]?\d+", code) is not None
+        kind = (same[0] if same and same[0] not in ("Event", "Person", "Location")
+                and not (numbered and same[0] == "Organization") else "Object")  # fmt: skip
+        out = [s for s in out if s not in over]
+        out.append(NamedSpan(code, start, end, kind))
+    return sorted(out, key=lambda s: s.start)
+
+
+def _rare(stem: str) -> bool:
+    return stem not in _NOT_NUMBERED | _NOT_STEMS and zipf_frequency(stem, "en") < _RARE_ZIPF
