@@ -11,6 +11,7 @@ pair that is no twin stays two items; where both are listed (`among`), the first
 from __future__ import annotations
 
 import json
+import re
 
 from apps.graph import cypher
 from apps.graph.scope import Scope
@@ -105,10 +106,19 @@ def _primary(row: dict) -> bool:
     twin = row["twin"]
     if row["stated"] != twin["stated"]:
         return row["stated"]
-    mine, theirs = row["created_at"] or "", twin["created_at"] or ""
+    mine, theirs = _instant(row["created_at"]), _instant(twin["created_at"])
     if mine != theirs and mine and theirs:
         return mine < theirs
     return row["proposed_against"]
+
+
+def _instant(text: str | None) -> str:
+    """A datetime's text that sorts as the instant: Neo4j trims a fraction's trailing zeros
+    ('...:01.5Z' would sort after '...:01.512Z'), so the fraction is padded to nanoseconds."""
+    found = re.match(r"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d+))?(.*)$", text or "")
+    if not found:
+        return text or ""
+    return f"{found[1]}.{(found[2] or '').ljust(9, '0')}{found[3]}"
 
 
 def twins_fold(

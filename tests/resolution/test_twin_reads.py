@@ -156,3 +156,15 @@ def test_a_pending_pair_that_is_no_twin_stays_two_items_the_first_naming_the_sec
     assert folded[1]["pending"] == folded[2]["pending"] == [] and folded[0]["twins"] == []
     # Other reads (search) neither read nor name them.
     assert "pending" not in twin_reads.twins_fold(items, {})[0]
+
+
+def test_the_older_side_is_primary_whatever_neo4j_trims_of_its_time():
+    # Neo4j writes '...:01.5Z' for 01.500 and '...:01Z' for a whole second: as text, both
+    # sorted after a later '...:01.512Z' and the newer side was shown.
+    for older, newer in [("2026-12-05T15:20:01.5Z", "2026-12-05T15:20:01.512Z"),
+                         ("2026-12-05T15:20:01Z", "2026-12-05T15:20:01.3Z")]:  # fmt: skip
+        row = {"stated": True, "created_at": older, "proposed_against": False,
+               "twin": {"stated": True, "created_at": newer}}  # fmt: skip
+        assert twin_reads._primary(row) is True
+        flipped = {**row, "created_at": newer, "twin": {"stated": True, "created_at": older}}
+        assert twin_reads._primary(flipped) is False
