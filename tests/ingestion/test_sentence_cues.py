@@ -4,7 +4,7 @@ bicycles firm" and releases a model. Names are invented: the model knows none of
 
 import pytest
 
-from apps.ingestion.extraction.name_types import retyped
+from apps.ingestion.extraction.name_types import cues_agreed, retyped
 from apps.ingestion.extraction.spacy_ner import SpacyExtractor
 from apps.ingestion.working_memory import NamedSpan, WorkingMemory
 
@@ -70,12 +70,34 @@ def test_a_common_noun_opening_a_note_is_no_person(extractor):
         ("Kvarnholm released the Skiff 4 in 2010.", "Kvarnholm", "Person"),
         ("Met Ilvane, ex-Dornbrack, at the fair.", "Dornbrack", "Person"),
         ("User asked about the Tundra 10 by Pellavo.", "Pellavo", "Location"),
+        ("People mentioned: Chowdhury — paralegal, Tolvanen, Cusco.", "Tolvanen", "Location"),
+        ("Wanjiru Mwangangi from Pelkaros joined the call.", "Pelkaros", "Location"),
     ],
 )
 def test_what_only_a_firm_is_or_does_makes_a_firm(text, surface, model_type):
     at = text.index(surface)
     found = retyped(text, NamedSpan(surface, at, at + len(surface), model_type))
     assert [(s.surface, s.type) for s in found] == [(surface, "Organization")], text
+
+
+@pytest.mark.parametrize(
+    "text, surface",
+    [("ex-Nordhavn, per Mirela. Call her.", "Mirela"), ("Email from Arnaud about it.", "Arnaud")],
+)
+def test_a_given_name_a_note_cites_or_hears_from_is_a_persons(text, surface):
+    at = text.index(surface)
+    found = retyped(text, NamedSpan(surface, at, at + len(surface), "Organization"))
+    assert found[0].type == "Person", text
+    flew = "Flew in from Florence on Monday."
+    assert retyped(flew, NamedSpan("Florence", 15, 23, "Location"))[0].type == "Location"
+
+
+def test_a_longer_name_a_cued_firms_word_opens_is_that_firms():
+    text = "Velkora Energía (solar power) - RFP out. Velkora ships the Nimbra-42."
+    at = text.rindex("Velkora")
+    spans = [NamedSpan("Velkora Energía", 0, 15, "Person"),
+             NamedSpan("Velkora", at, at + 7, "Organization")]  # fmt: skip
+    assert [s.type for s in cues_agreed(text, spans)] == ["Organization", "Organization"]
 
 
 def test_a_persons_profile_after_a_colon_stays_a_persons():

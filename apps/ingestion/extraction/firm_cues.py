@@ -15,6 +15,8 @@ write around a firm is not what they write around a person or a product:
 - a job right before 'at', '@' or 'with' before it: "lab manager at Velamar Energía", "head of
   finance @ Arqueta", "a chief financial officer with Kronvik"; '@' between a name and it
   ("Ardıç @ Kivilinna");
+- a job and a city around it ("paralegal, Kjølberg, Cusco"), or a person's name and 'from'
+  before it ("Wanjiru Mwangangi from Pelagos", not a place the tables know);
 - a firm's role before it: "maker Kivilinna", "the vendor (Qaraghan)", "our contact at X";
 - what a maker or an employer is, in the words before it: "made by", "comes from",
   "interviewing at", "got a job at", "employed by", "formerly of", "employer:", "is w/
@@ -78,6 +80,9 @@ _VENDOR = re.compile(
 _MADE_BY = re.compile(r"(?:\bmade by|\bmanufactured by|\bbuilt by|\bcomes? from)\s*$", re.I)
 # "(regional sales director, Hoshizora)", "CFO | Brennholt |": a job, then the firm's field.
 _JOB_FIELD = re.compile(r"([A-Za-z-]+)\s*(,|\|)\s*$")
+_CITY_FIELD_AFTER = re.compile(r"\s*,\s*([A-Z][^\W\d_]+(?: [A-Z][^\W\d_]+)?)\s*(?:[.;|)]|$)")
+# "Wanjiru Mwangangi from Pelagos joined": a name, then 'from', then a name no map knows.
+_FROM_AFTER_NAME = re.compile(r"(?<![\w-])[A-Z][^\W\d_]+ from\s+$")
 _IS_WITH = re.compile(r"\b(?:is|was)\s+(?:w/|with)\s+$", re.IGNORECASE)
 
 
@@ -107,7 +112,10 @@ def firm_cued(text: str, span: NamedSpan) -> bool:
     if field and field.group(1).lower() in ROLE_HEADS | DEPARTMENTS:
         if re.match(r"\s*[)|]", after) and (field.group(2) == "|" or "(" in before):
             return True
-    return bool(_MADE_BY.search(before) or _AT_SIGN.search(before)
+        city = _CITY_FIELD_AFTER.match(after)
+        if field.group(2) == "," and city and is_place_name(city.group(1)):
+            return True  # "Chowdhury — paralegal, Kjølberg, Cusco": job, firm, city
+    return bool(_MADE_BY.search(before) or _AT_SIGN.search(before) or _FROM_AFTER_NAME.search(before)
                 or _WORKS_HERE.search(before) or _IS_WITH.search(before))  # fmt: skip
 
 

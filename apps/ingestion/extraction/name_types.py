@@ -78,6 +78,7 @@ _HOBBY_AFTER = re.compile(
     r"(?:into|doing)\s+[a-z]",
 )
 _PERSON_BEFORE = re.compile(r"(?:\bhow old is|\bborn(?: in)? \d{4} \()\s*$", re.IGNORECASE)
+_PER_BEFORE = re.compile(r"\b(?:per|from)\s+$", re.IGNORECASE)
 _BORN_AFTER = re.compile(r"^\s*[,:(=-]?\s*(?:was\s+)?(?:born\b|b\.|yob\b|dob\b)", re.IGNORECASE)
 
 
@@ -190,10 +191,11 @@ def person_cued(text: str, span: NamedSpan) -> bool:
         return False
     if is_city(span.surface) or organisation_form(span.surface):
         return False
-    if _HONORIFIC_BEFORE.search(text[max(0, span.start - 6) : span.start]) or _PERSON_BEFORE.search(
-        text[max(0, span.start - 24) : span.start]
-    ):
+    before = text[max(0, span.start - 24) : span.start]
+    if _HONORIFIC_BEFORE.search(before[-6:]) or _PERSON_BEFORE.search(before):
         return True
+    if _PER_BEFORE.search(before) and given_name_gender(words[0]):
+        return True  # "ex-Nordhavn, per Anahit", "Email from Arnaud": a source, a sender
     after = text[span.end : span.end + 80].split("\n", 1)[0]
     if _BORN_AFTER.match(after) or _initials_after(words, after) or _HOBBY_AFTER.match(after):
         return True
@@ -226,7 +228,8 @@ def cues_agreed(
     acting_names) takes that type: "Marrowgate (drone inspection) - RFP out. Marrowgate around
     since 1972." names one firm twice, and "Ardıç rang back ... Ardıç (facilities manager)" one
     person, not a thing and a person; a name of two or three words whose last word the note
-    uses alone for a person is that person's."""
+    uses alone for a person is that person's, and a longer name a cued firm's word opens is
+    that firm's."""
     cued: dict[str, set[str]] = {k: {v} for k, v in (parse_cued or {}).items()}
     for s in spans:
         if s.name:
@@ -238,6 +241,9 @@ def cues_agreed(
     # "Mei-Ling Tsao wrote back ... Tsao is Chiang Mai-based": a name whose last word the note
     # uses alone for a person is that person's (a firm is not called by its last word).
     surnames = {s.surface.casefold() for s in spans if s.type == "Person" and " " not in s.surface}
+    # "Velamar Energía (solar power) ... Velamar ships the Nimbra-42": a firm goes by its first
+    # word, so a longer name the cued word opens is that firm's (not a given name's).
+    firms = {k for k, v in cued.items() if v == {"Organization"} and " " not in k}
     out = []
     for s in spans:
         types = cued.get(s.surface.casefold(), set())
@@ -245,6 +251,10 @@ def cues_agreed(
             s = NamedSpan(s.surface, s.start, s.end, next(iter(types)))
         elif not s.name and s.type != "Person" and _called_by_surname(s.surface, surnames):
             s = NamedSpan(s.surface, s.start, s.end, "Person")
+        elif (not s.name and s.type != "Organization" and " " in s.surface.strip()
+              and s.surface.split()[0].casefold() in firms
+              and not given_name_gender(s.surface.split()[0])):  # fmt: skip
+            s = NamedSpan(s.surface, s.start, s.end, "Organization")
         out.append(s)
     return out
 
