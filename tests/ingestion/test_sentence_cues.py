@@ -4,6 +4,7 @@ bicycles firm" and releases a model. Names are invented: the model knows none of
 
 import pytest
 
+from apps.ingestion.extraction.model_numbers import with_codes
 from apps.ingestion.extraction.name_types import cues_agreed, retyped
 from apps.ingestion.extraction.spacy_ner import SpacyExtractor
 from apps.ingestion.working_memory import NamedSpan, WorkingMemory
@@ -125,3 +126,9 @@ def test_a_name_whose_last_word_the_note_uses_for_a_person_is_a_persons(extracto
 def test_a_city_after_a_comma_is_no_part_of_a_firms_name(extractor):
     found = typed(extractor, "- People mentioned: Babak Tavakkoli — nurse, Quellmar, Arequipa.")
     assert found.get("Quellmar") == "Organization" and "Quellmar, Arequipa" not in found
+
+
+def test_a_model_name_the_model_typed_a_firm_is_a_product():
+    text = "The Ostra-K7 is made by Pellavo Optics."
+    found = with_codes([NamedSpan("Ostra-K7", 4, 12, "Organization")], text)
+    assert [(s.surface, s.type) for s in found] == [("Ostra-K7", "Object")]

@@ -59,8 +59,8 @@ def with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
                for s in over):  # fmt: skip
             continue  # "Kestrel Z5 Pro": the longer name stands
         same = [s.type for s in over if (s.start, s.end) == (start, end)]
-        # A word and its number ('Presk 7' beside 'Presk-7') is a product, whatever NER said.
-        numbered = re.fullmatch(r"[^\W\d_]+[ -]?\d+", code) is not None
+        # A word and its number ('Presk 7', 'Lumen-X5') is a product, whatever NER said.
+        numbered = re.fullmatch(r"[^\W\d_]+[ -]?[A-Z]{0,2}\d+[a-z]?", code) is not None
         kind = (same[0] if same and same[0] not in ("Event", "Person", "Location")
                 and not (numbered and same[0] == "Organization") else "Object")  # fmt: skip
         out = [s for s in out if s not in over]
