@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from apps.ingestion.extraction.name_types import organisation_form
+from apps.ingestion.extraction.name_types import NAME_WORD_PATTERN, organisation_form
 from apps.ingestion.extraction.place_names import is_place_name
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan
@@ -61,8 +61,8 @@ _KIN = frozenset(
     "sister brother mother father mentor neighbour neighbor girlfriend boyfriend birthday job "
     "hobby hobbies desk family wedding".split()
 )
-_WORD_SHAPE = r"[^\W\d_]+(?:['-][^\W\d_]+)*"  # 'Restrepo-Uribe', "O'Neill"
-_NAME_SHAPE = re.compile(rf"^{_WORD_SHAPE}(?: {_WORD_SHAPE}){{0,2}}$")
+# One to three words of any script's letters: 'Restrepo-Uribe', "O'Neill".
+_NAME_SHAPE = re.compile(rf"^{NAME_WORD_PATTERN}(?: {NAME_WORD_PATTERN}){{0,2}}$")
 
 
 def acting_person(doc, span: NamedSpan) -> NamedSpan:

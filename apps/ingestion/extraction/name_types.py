@@ -54,7 +54,8 @@ ORGANISATION_WORDS = {"group", "holdings", "bank", "partners", "associates", "co
 _OF = " of "
 _WORD = re.compile(r"^[^\W\d_][^\W\d_'-]+$")  # a capitalised word, any script: 'Tõnis'
 # Any script's letters, hyphened or with an apostrophe: 'Kaplanoğlu', 'Restrepo-Uribe', "O'Neill".
-_NAME_WORD = re.compile(r"^[^\W\d_]+(?:['-][^\W\d_]+)*$")
+NAME_WORD_PATTERN = r"[^\W\d_]+(?:['-][^\W\d_]+)*"
+_NAME_WORD = re.compile(rf"^{NAME_WORD_PATTERN}$")
 _HONORIFIC_BEFORE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+$")
 # After the name: a separator or 'is/was (a|the)', then within four words a role's head word.
 _ROLE_LEAD = re.compile(
