@@ -28,8 +28,20 @@ _ENDS = frozenset(
     "is was are were be been has have had will would can could may might must shall should do "
     "does did its their his her our my your this these those there here since after before "
     "last next based located headquartered named called he she they it we you i who "
-    "made built produced designed developed manufactured supplied sold used owned run".split()
-)  # pronouns and participles: "a device he describes", "a cattle collar made by ..."
+    "made built produced designed developed manufactured supplied sold used owned run "
+    "during worth via per like unlike than near over under above below behind beyond across "
+    "through throughout within without inside outside around along among between toward "
+    "towards upon until despite except plus onto off out up down again also still just only "
+    "even already yet now then soon often always never ever very too so quite rather really "
+    "remains remained stays stayed seems seemed looks looked".split()
+)  # pronouns, participles, prepositions, adverbs: "a device he describes", "a Z-9 during"
+# Words that say only that it is a thing or a firm: alone they are no role ("the Z-9 model",
+# "a device he describes", "X, the role of ..."), so they never set two notes apart.
+_GENERIC = frozenset(
+    "model unit device product item thing one role version type kind series line range piece "
+    "gadget system tool machine equipment company firm business organisation organization "
+    "outfit entity name brand".split()
+)
 # Words that name an occasion or a part of a place, not what the named thing is.
 _OCCASIONS = frozenset(
     "rollout roll-out launch release update upgrade test trial review pilot-run demo project "
@@ -85,12 +97,16 @@ def _phrase(text: str, most: int = MAX_WORDS) -> str:
                 return f"{' '.join(words)} of {field}"[:MAX_ROLE_CHARS]
         if not _WORD.fullmatch(word) or word in _ENDS:
             break
+        if words and words[-1] in ROLE_HEADS and word.endswith("ing"):
+            break  # "an operations manager living in Perth"
         if word in RELATION_WORDS:
             return ""
         if word not in _OCCASIONS:
             words.append(word)
         if word != token:  # punctuation ends the phrase
             break
+    if set(words[:most]) <= _GENERIC:
+        return ""
     return " ".join(words[:most])[:MAX_ROLE_CHARS]
 
 

@@ -113,6 +113,27 @@ def test_a_known_firm_named_without_its_legal_form_is_found_whole(make_tenant):
     ), found
 
 
+def test_a_known_firm_shouted_in_capitals_is_the_firm(make_tenant):
+    # minutes seed 0: "TUPANA is where Selvaraj sits" made a thing that waited for a reviewer
+    # beside the firm 'Tupana Bio Ltda'; in the other case a known firm's name is the firm.
+    mine, other = scope_for(make_tenant()), scope_for(make_tenant())
+    text = "TUPANA is where Selvaraj sits, in case anyone asks. QUILLON too."
+    known_names_forget(other.tenant)
+    assert candidates(other, text).get("TUPANA", None) is None or (
+        candidates(other, text)["TUPANA"].type != "Organization"
+    )
+    facts(mine, "Tupana Bio Ltda", "Organization", ["Tupana"])
+    facts(mine, "Quillon", "Organization")
+    facts(mine, "Ana Ruiz", "Person")
+    known_names_forget(mine.tenant)
+    found = candidates(mine, text)
+    firm = found["Tupana Bio Ltda"]  # under the known entity's name, as an alias is
+    assert firm.type == "Organization" and [m.surface for m in firm.mentions] == ["TUPANA"]
+    assert found["Quillon"].type == "Organization", found
+    # a person's name and a short acronym are matched as written only
+    assert module._other_case("Ana Ruiz", "Person") == module._other_case("IBM", "Organization")
+
+
 def test_a_known_persons_word_an_earlier_note_made_a_thing_is_a_persons_again(make_tenant):
     # 'Tõnis' was typed a thing in the first note that named him, before his full name was
     # known: that thing's name no longer types every later 'Tõnis'.

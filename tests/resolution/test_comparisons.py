@@ -150,3 +150,16 @@ def test_a_record_comparison_has_every_comparison_in_order():
     )  # fmt: skip
     assert tuple(c.comparison for c in found) == COMPARISONS
     assert [c.level for c in found][:2] == ["exact", MISSING]
+
+
+def test_a_rare_model_name_is_not_held_back_by_how_each_note_describes_it():
+    # crm seed 4: 'Pyxo23 is their bread and butter' against "a soil moisture probe": the
+    # descriptions disagree, as a product's notes do; the rare model name is what counts.
+    def levels(**kw):
+        found = records_compare("Object", Record(["Vexa-8"]), Record(["Vexa-8"]), semantic=0.08,
+                                **kw)  # fmt: skip
+        return {c.comparison: c.level for c in found}
+
+    assert levels()["description"] == "unrelated" and levels()["rare_name"] == MISSING
+    told = levels(sole=True)
+    assert told["rare_name"] == "model" and told["description"] == MISSING

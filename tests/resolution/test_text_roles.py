@@ -26,8 +26,19 @@ from tests.resolution.test_text_identity import note
         ("The V-7 is made by Marlow.", "V-7", ""),
         ("We met Ines Holmgren of Tamarind in Cork.", "Ines Holmgren", ""),
         # field seed 0: one product's two notes read 'device he describes' / 'cattle collar
-        # made', two roles sharing no word, against their merge.
-        ("Anselm tests the Ilvo 30, a device he describes as reliable.", "Ilvo 30", "device"),
+        # made', two roles sharing no word, against their merge; 'device' says only that it
+        # is a thing, as 'model' does, and a preposition ends a role
+        ("Anselm tests the Ilvo 30, a device he describes as reliable.", "Ilvo 30", ""),
+        ("The Dravik6 model remains popular.", "Dravik6", ""),
+        ("I inspected a Dravik-6 during the visit.", "Dravik-6", ""),
+        ("At Aldermoor, the role of structural engineer is held by Ana.", "Aldermoor", ""),
+        ("The Vexa-8, a soil probe, shipped.", "Vexa-8", "soil probe"),
+        (
+            "Nino Kapanadze is an operations manager living in Perth.",
+            "Nino Kapanadze",
+            "operations manager",
+        ),
+        ("Ana Ruiz is a training manager.", "Ana Ruiz", "training manager"),
         ("The Ilvo30, a cattle collar made by Brannoch, shipped.", "Ilvo30", "cattle collar"),
         # a roll of attendees later on its line: the next words are the writer, no one's job
         (

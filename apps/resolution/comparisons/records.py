@@ -166,8 +166,7 @@ def records_compare(
     # A note's description is the words around its mention: where a job or a tie agrees, one
     # that reads otherwise is the note's other business ('b. 1967', 'chase by Friday').
     if any(c.comparison in ("role", *AFFILIATIONS) and c.level == "same" for c in found):
-        found = [Compared("description", MISSING) if c.comparison == "description"
-                 and c.level in ("low", "unrelated") else c for c in found]  # fmt: skip
+        found = _undescribed(found)
     agreeing = {(c.comparison, c.level) for c in found} & AGREEING
     if rare and coded and found[0].level in CONTEXT_NAMES and agreeing:
         why = ", ".join(sorted(f"{c} {level}" for c, level in agreeing))
@@ -177,7 +176,15 @@ def records_compare(
         found.append(
             _sole_name(kind, mine, theirs, found) if sole else Compared("rare_name", MISSING)
         )
+    if found[-1].level != MISSING:  # each note describes a product or a firm its own way
+        found = _undescribed(found)
     return found
+
+
+def _undescribed(found: list[Compared]) -> list[Compared]:
+    """`found` with a description that reads otherwise (low, unrelated) left out."""
+    return [Compared("description", MISSING) if c.comparison == "description"
+            and c.level in ("low", "unrelated") else c for c in found]  # fmt: skip
 
 
 def sole_carrier(name: str, same_name_count: int, blocked: Sequence[str]) -> bool:
