@@ -269,3 +269,26 @@ def test_a_roll_of_attendees_gives_no_one_the_next_attendees_job():
     values = {c.name: c.values for c in candidates_with_text_values(list(found.entities), text,
                                                                      source="x")}  # fmt: skip
     assert values["Kavitha Selvaraj"]["text:role"] == "site reliability engineer"
+
+
+def test_a_lone_given_name_is_the_level_given_whatever_notes_came_first():
+    # minutes seed 3: 'Harpreet' alone met the entity one note had left as 'Harpreet Dhillon'
+    # (alias 'Harpreet'): `exact`, x260, and a shared firm merged two namesakes. Without the
+    # alias it was `similar`; now both are `given`, and a firm beside it is not enough.
+    from apps.resolution.comparisons.records import Record, records_compare
+    from apps.resolution.match_model import match_score
+
+    with_alias = compare_names("Person", ["Harpreet"], ["Harpreet Dhillon", "Harpreet"])
+    assert with_alias.level == "given", with_alias
+    assert compare_names("Person", ["Harpreet Dhillon"], ["Harpreet"]).level == "given"
+    assert compare_names("Person", ["Dhillon"], ["Harpreet Dhillon"]).level == "surname"
+    assert compare_names("Person", ["Harpreet"], ["Harpreet"]).level == "exact"
+
+    firm = (("Organization", "Minatomi Precision"),)
+    lone = Record(("Harpreet",), {}, "Person", True, firm)
+    full = Record(("Harpreet Dhillon", "Harpreet"), {}, "Person", True, firm)
+    assert match_score(records_compare("Person", lone, full)).probability < 0.995
+    job = {"text:role": "head of legal"}
+    lone = Record(("Harpreet",), job, "Person", True, firm)
+    full = Record(("Harpreet Dhillon", "Harpreet"), job, "Person", True, firm)
+    assert match_score(records_compare("Person", lone, full)).probability >= 0.995

@@ -14,7 +14,15 @@ from apps.resolution.comparisons.person_names import compare_person_name
 from apps.resolution.comparisons.text_forms import comparable
 
 _DIGITS = re.compile(r"\d+")
-NAME_LEVELS = ("exact", "variant", "close", "surname", "similar", "different")  # strongest first
+NAME_LEVELS = (
+    "exact",
+    "variant",
+    "close",
+    "surname",
+    "given",
+    "similar",
+    "different",
+)  # strongest first
 
 
 def compare_names(kind: str, mine: Iterable[str], theirs: Iterable[str]) -> Compared:
@@ -28,7 +36,8 @@ def compare_names(kind: str, mine: Iterable[str], theirs: Iterable[str]) -> Comp
         # alike): two sides with full names are compared by their full names.
         mine, theirs = _full(mine), _full(theirs)
     if kind == "Person" and bool(_full(mine)) != bool(_full(theirs)):
-        said = _surname_said(mine, theirs) or _surname_said(theirs, mine)
+        said = (_surname_said(mine, theirs) or _surname_said(theirs, mine)
+                or _given_said(mine, theirs) or _given_said(theirs, mine))  # fmt: skip
         if said:
             return said
     best, pair = _best_pair(kind, mine, theirs)
@@ -48,6 +57,19 @@ def _surname_said(lone: list[str], full: list[str]) -> Compared | None:
         for name in _full(full):
             if comparable(word) and comparable(name).split()[-1] == comparable(word):
                 return Compared("name", "surname", f"'{word}' is the surname of '{name}'")
+    return None
+
+
+def _given_said(lone: list[str], full: list[str]) -> Compared | None:
+    """'Harpreet' beside 'Harpreet Dhillon', whether or not a note that named both left
+    'Harpreet' as an alias: the level `given` either way. Identical to the alias it would be
+    `exact`, as strong as a full name, and which notes came first would decide it."""
+    if _full(lone) or not _full(full):
+        return None
+    for word in lone:
+        for name in _full(full):
+            if comparable(word) and comparable(name).split()[0] == comparable(word):
+                return Compared("name", "given", f"'{word}' is the given name of '{name}'")
     return None
 
 

@@ -44,6 +44,7 @@ CONTEXT_NAMES = (
     "exact",
     "variant",
     "surname",
+    "given",
 )  # a value learned from text (apps.resolution.text_evidence)
 # Context that agrees: what lets a rare model name count (rare_name).
 AGREEING = {("context", "shared"), ("context", "many"), ("role", "same"), ("maker", "same"),
