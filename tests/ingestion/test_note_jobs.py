@@ -111,3 +111,31 @@ def test_a_plus_between_two_names_is_and(extractor):
     assert entities["Kenji Morisawa"].type == "Person"
     assert entities["Kenji Morisawa"].learned.get("role") == "cfo"
     assert "Nwakaego" in entities
+
+
+def test_a_verb_between_two_names_or_before_one_is_no_part_of_a_name(extractor):
+    # minutes seed 3: "Oyebanji brought Selvaraj" and "Forwarding Adaeze Umeadi's note" were
+    # read as people of those names, each a fragment no note names again.
+    from apps.ingestion.extraction.note_words import ran_together_split
+    from apps.ingestion.working_memory import NamedSpan
+
+    text = "FO signed for it; Oyebanji brought Selvaraj, a warehouse manager."
+    at = text.index("Oyebanji")
+    parts = ran_together_split(NamedSpan("Oyebanji brought Selvaraj", at, at + 25, "Person"))
+    assert [(p.surface, text[p.start : p.end]) for p in parts] == [
+        ("Oyebanji", "Oyebanji"), ("Selvaraj", "Selvaraj")
+    ]  # fmt: skip
+    for kept in ("Ludwig van Beethoven", "José Ortega y Gasset"):
+        assert [p.surface for p in ran_together_split(NamedSpan(kept, 0, len(kept), "Person"))] \
+            == [kept]  # fmt: skip
+    firm = NamedSpan("Bank of Kigali", 0, 14, "Organization")
+    assert ran_together_split(firm) == [firm]
+    entities = read(extractor, "Forwarding Adaeze Umeadi's note below.")
+    assert "Forwarding Adaeze Umeadi" not in entities and "Adaeze Umeadi" in entities, entities
+    entities = read(extractor, "Sterling Okafor called about the renewal.")
+    assert "Sterling Okafor" in entities, entities  # a given name stays
+    # typed a thing by the model: cut when a given name follows ("Marketing Solutions" stays)
+    entities = read(extractor, "Subject: renewal\nForwarding Harpreet Dhillon's note below.")
+    assert "Forwarding Harpreet Dhillon" not in entities and "Harpreet Dhillon" in entities
+    entities = read(extractor, "Mei-Ling Tsao wrote back on Friday.")
+    assert "Mei-Ling Tsao" in entities, entities

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from nameparser.config import CONSTANTS
 from wordfreq import zipf_frequency
 
 from apps.ingestion.extraction.place_names import is_city
@@ -54,6 +55,7 @@ COMMON_ZIPF = 4.0  # wordfreq's scale: 'email' 4.7, 'loop' 4.3; 'raleigh' 3.6, '
 # A label the model typed a person ("Contact:", "Lunch w/"): 'lunch' 4.7, 'contact' 5.0, 'age'
 # 5.3; a speaker's surname as a label stays when rarer ('baker' 4.2, 'wright' 4.2).
 PERSON_WORD_ZIPF = 4.4
+ING_ZIPF = 2.5  # 'forwarding' 3.2, 'pinging' 2.6; given names are told apart by their table
 
 
 def _opens(text: str, start: int) -> bool:
@@ -152,19 +154,31 @@ def line_cut(span: NamedSpan) -> NamedSpan | None:
     return NamedSpan(line, start, start + len(line), span.type, span.name)
 
 
-def plus_split(span: NamedSpan | None) -> list[NamedSpan]:
-    """'Nwakaego + Kenji Morisawa': a note's '+' is 'and', two names the model ran into one."""
+def ran_together_split(span: NamedSpan | None) -> list[NamedSpan]:
+    """'Nwakaego + Kenji Morisawa' (a note's '+' is 'and'), 'Oyebanji brought Selvaraj' (a
+    verb between two people): names the model ran into one span, each its own. In a person's
+    span a word in lower case is a name's only as a particle ('van', 'de', 'bin': nameparser's)
+    or a one-letter conjunction ('Ortega y Gasset')."""
     if span is None:
         return []
-    if span.name or " + " not in span.surface:
+    if span.name:
         return [span]
-    out, at = [], span.start
-    for part in span.surface.split(" + "):
-        if part.strip():
-            start = at + len(part) - len(part.lstrip())
-            out.append(NamedSpan(part.strip(), start, start + len(part.strip()), span.type))
-        at += len(part) + 3
-    return out
+    runs, run, at = [], [], span.start
+    for word in span.surface.split(" "):
+        apart = word == "+" or (span.type == "Person" and word.isalpha() and word.islower()
+                                and len(word) > 1 and word not in CONSTANTS.prefixes)  # fmt: skip
+        if apart:
+            runs.append(run)
+            run = []
+        elif word:
+            run.append((at, at + len(word)))
+        at += len(word) + 1
+    runs = [r for r in (*runs, run) if r]
+    if len(runs) < 2:
+        return [span]
+    offset = span.start
+    return [NamedSpan(span.surface[r[0][0] - offset : r[-1][1] - offset], r[0][0], r[-1][1],
+                      span.type) for r in runs]  # fmt: skip
 
 
 def opening_word_cut(text: str, span: NamedSpan) -> NamedSpan:
@@ -177,10 +191,16 @@ def opening_word_cut(text: str, span: NamedSpan) -> NamedSpan:
     if span.name or not rest[:1].isupper() or not _opens(text, span.start):
         return span
     word = first.strip(".:,").casefold()
+    # "Forwarding Adaeze Umeadi's note": a verb's -ing form rarer than COMMON_ZIPF ('forwarding'
+    # 3.2) is still no given name ('Ming', 'Sterling' are, and are kept; 'Mei-Ling' is none)
+    ing = (word.isalpha() and word.endswith("ing") and zipf_frequency(word, "en") >= ING_ZIPF
+           and not given_name_gender(first))  # fmt: skip
     if span.type != "Person":  # the model's thing or firm may become a person's name later
+        verb = word in _NOTE_VERBS or ing and given_name_gender(rest.split()[0])
         return NamedSpan(rest, span.start + len(first) + 1, span.end, span.type, span.name) \
-            if word in _NOTE_VERBS else span  # fmt: skip
-    common = zipf_frequency(word, "en") >= COMMON_ZIPF and not given_name_gender(first)
+            if verb else span  # fmt: skip
+    frequent = ing or zipf_frequency(word, "en") >= COMMON_ZIPF
+    common = frequent and not given_name_gender(first)
     if word in NOTE_WORDS or common:
         return NamedSpan(rest, span.start + len(first) + 1, span.end, span.type, span.name)
     return span

@@ -38,7 +38,7 @@ from apps.ingestion.extraction.note_words import (
     line_cut,
     note_word,
     opening_word_cut,
-    plus_split,
+    ran_together_split,
     tail_cut,
     uncased_word,
 )
@@ -131,7 +131,7 @@ class SpacyExtractor:
         parse_cued = {r.surface.casefold(): r.type for s, r in zip(spans, read, strict=True)
                       if r.type != s.type}  # fmt: skip
         spans = read
-        spans = [opening_word_cut(text, c) for s in spans for c in plus_split(line_cut(s))]
+        spans = [opening_word_cut(text, c) for s in spans for c in ran_together_split(line_cut(s))]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  and not uncased_word(text, s) and not department_after_title(text, s)
                  and not NOT_CODES.match(s.surface.strip())
