@@ -131,7 +131,8 @@ def test_a_known_firm_shouted_in_capitals_is_the_firm(make_tenant):
     assert firm.type == "Organization" and [m.surface for m in firm.mentions] == ["TUPANA"]
     assert found["Quillon"].type == "Organization", found
     # a person's name and a short acronym are matched as written only
-    assert module._other_case("Ana Ruiz", "Person") == module._other_case("IBM", "Organization")
+    known = known_names(mine, SpacyExtractor.shared().nlp)
+    assert known._shouted("Ana Ruiz") == "" and known._shouted("Tupana") == "TUPANA"
 
 
 def test_a_known_persons_word_an_earlier_note_made_a_thing_is_a_persons_again(make_tenant):

@@ -93,11 +93,22 @@ class KnownNames:
                     fresh.append(short)
             # A pattern per surface: its key is the surface itself, read back from the vocab.
             for surface, doc in zip(fresh, self.nlp.tokenizer.pipe(fresh), strict=True):
-                other = _other_case(surface, (self.by_surface.get(surface) or ("", ""))[1])
-                if other and any(w.casefold() in self.person_words for w in surface.split()):
-                    other = ""  # 'MAYA' may be the person Maya shouted
-                self._matcher.add(surface, [doc, *(self.nlp.tokenizer.pipe([other]) if other
-                                                   else ())])  # fmt: skip
+                shouted = self._shouted(surface)
+                self._matcher.add(surface, [doc, self.nlp.tokenizer(shouted)] if shouted else [doc])
+
+    def _shouted(self, surface: str) -> str:
+        """A firm's or a product's name as notes shout it ('TUPANA' for 'Tupana'), matched as
+        the name itself; '' for a person's name or a word of one ('MAYA' may be Maya shouted),
+        a name already in capitals, or one of fewer than UPPER_MIN letters ('AP', 'IT')."""
+        letters = [c for c in surface if c.isalpha()]
+        type_ = (self.by_surface.get(surface) or ("", ""))[1]
+        if type_ not in ("Organization", "Object") or len(letters) < UPPER_MIN:
+            return ""
+        if all(c.isupper() for c in letters):
+            return ""
+        if any(w.casefold() in self.person_words for w in surface.split()):
+            return ""
+        return surface.upper()
 
     def person_word(self, surface: str) -> bool:
         """Whether a lone word is a word of a person's name the tenant knows ('Sargsyan' of
@@ -172,16 +183,6 @@ def firm_short_name(name: str) -> str:
         return ""
     written = [w for w in name.split() if w.casefold() == words[0]]
     return written[0] if written and written[0] != name.strip() else ""
-
-
-def _other_case(surface: str, type_: str) -> str:
-    """A firm's or a product's name as notes shout it ('TUPANA' for 'Tupana'), matched as the
-    name itself; '' for a person's name, a name already in capitals or one of fewer than
-    UPPER_MIN letters (an acronym: 'AP', 'IT')."""
-    letters = [c for c in surface if c.isalpha()]
-    if type_ not in ("Organization", "Object") or len(letters) < UPPER_MIN:
-        return ""
-    return "" if all(c.isupper() for c in letters) else surface.upper()
 
 
 def _name_part(surface: str, name: str) -> bool:

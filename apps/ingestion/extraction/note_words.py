@@ -199,8 +199,7 @@ def opening_word_cut(text: str, span: NamedSpan) -> NamedSpan:
         verb = word in _NOTE_VERBS or ing and given_name_gender(rest.split()[0])
         return NamedSpan(rest, span.start + len(first) + 1, span.end, span.type, span.name) \
             if verb else span  # fmt: skip
-    frequent = ing or zipf_frequency(word, "en") >= COMMON_ZIPF
-    common = frequent and not given_name_gender(first)
+    common = ing or zipf_frequency(word, "en") >= COMMON_ZIPF and not given_name_gender(first)
     if word in NOTE_WORDS or common:
         return NamedSpan(rest, span.start + len(first) + 1, span.end, span.type, span.name)
     return span
