@@ -38,6 +38,34 @@ def test_a_persons_job_and_employer_are_read_whatever_the_wording(text):
     assert "Duskfield Pharma" in person.get("employer", ""), person
 
 
+@pytest.mark.parametrize(
+    "text, name, role",
+    [
+        ("Leila Haddad was recently appointed head of procurement.", "Leila Haddad",
+         "head of procurement"),
+        ("Haddad was promoted to senior geologist last spring.", "Haddad", "senior geologist"),
+        ("Haddad is their lead data scientist.", "Haddad", "lead data scientist"),
+        ("Haddad, who trained as an architect, lives in Tallinn.", "Haddad", "architect"),
+    ],
+)  # fmt: skip
+def test_a_job_given_or_held_for_a_firm_is_read_and_makes_its_holder_a_person(text, name, role):
+    # A lone surname the small model types a thing or a firm never meets the person's entity.
+    found = read(text)[name]
+    assert found["type"] == "Person", found
+    assert found.get("role") == role, found
+
+
+def test_a_job_given_to_an_object_is_not_the_subjects_and_a_firms_role_makes_no_person():
+    found = read("Duskfield Pharma appointed Leila Haddad head of sales.")
+    assert "role" not in found["Duskfield Pharma"], found
+    assert read("Quenta-4 is the lead product.")["Quenta-4"]["type"] != "Person"
+    # "her manager" says how one stands to someone, not a job: no role, and no conflict with
+    # the job the sentence gives.
+    assert "role" not in read("Leila Haddad is her manager.")["Leila Haddad"]
+    found = read("User mentioned that their manager, Leila, is a head of finance at Duskfield.")
+    assert found["Leila"].get("role") == "head of finance", found
+
+
 def test_another_persons_firm_is_not_taken_and_a_products_maker_is():
     found = read("Leila Haddad met Tomas Berg of Corvane Analytics. The Zinnia-8 from Corvane "
                  "Analytics shipped; Corvane Analytics also makes the Tamber 9.")  # fmt: skip

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from apps.ingestion.extraction.mention_attributes import GIVEN_JOB
 from apps.ingestion.extraction.name_types import NAME_WORD_PATTERN, organisation_form
 from apps.ingestion.extraction.place_names import is_place_name
 from apps.ingestion.given_names import given_name_gender
@@ -61,6 +62,13 @@ _KIN = frozenset(
     "sister brother mother father mentor neighbour neighbor girlfriend boyfriend birthday job "
     "hobby hobbies desk family wedding".split()
 )
+# A job's head word that only a person holds: a firm can be "the operator", "the auditor" or
+# "the developer" of something, not "the data scientist".
+PEOPLES_JOBS = ROLE_HEADS - frozenset(
+    "owner operator developer consultant advisor adviser counsel auditor controller associate "
+    "representative rep executive lead head chief buyer administrator practitioner".split()
+)
+_BEING = frozenset(("be", "become", "remain"))
 # One to three words of any script's letters: 'Restrepo-Uribe', "O'Neill".
 _NAME_SHAPE = re.compile(rf"^{NAME_WORD_PATTERN}(?: {NAME_WORD_PATTERN}){{0,2}}$")
 
@@ -70,7 +78,8 @@ def acting_person(doc, span: NamedSpan) -> NamedSpan:
     (AP)" as a work of art) that does what people do, as its sentence's subject, is a person's;
     so is a name of any type, not a place's, that does what only people do, has what only
     people have ("Mads's colleague"), stands in apposition to a job ("Zubrava's engineering
-    manager, Halvor"); a firm's form ("Tupana Bio Ltda.", "Vantor
+    manager, Halvor") or holds one ("Hoek is their lead data scientist", "was appointed head
+    of procurement", "who trained as an architect"); a firm's form ("Tupana Bio Ltda.", "Vantor
     Logistics") keeps its type."""
     if span.name or span.type == "Person" or not _NAME_SHAPE.match(span.surface):
         return span
@@ -92,9 +101,29 @@ def _person_deed(head) -> bool:
         return owned in _KIN or owned in ("team", "manager") and bool(given_name_gender(head.text))
     if dep == "appos":  # "Zubrava's engineering manager, Halvor"
         return owned in ROLE_HEADS and head.head.pos_ == "NOUN"
+    if dep in ("nsubj", "nsubjpass") and _job_given(verb):
+        return True
+    if any(c.dep_ == "relcl" and _job_given(c) for c in head.children):
+        return True  # "Vasić, who trained as an architect, ..."
     if dep == "nsubj":
         return _verb_in(verb, _ONLY_PEOPLE)
     return dep == "nsubjpass" and _verb_in(verb, _ONLY_PEOPLE_PASSIVE)
+
+
+def _job_given(verb) -> bool:
+    """Whether `verb` says its subject holds a person's job: "is their lead data scientist",
+    "was appointed head of procurement", "trained as an architect"."""
+    lemma = verb.lemma_.lower()
+    passive = any(c.dep_ == "auxpass" for c in verb.children)
+    nouns = []
+    for child in verb.children:
+        if child.dep_ in ("attr", "oprd") and (lemma in _BEING or passive and lemma in GIVEN_JOB):
+            nouns.append(child)
+        elif child.dep_ == "prep" and (
+            child.lower_ == "as" or child.lower_ == "to" and passive and lemma in GIVEN_JOB
+        ):
+            nouns += [c for c in child.children if c.dep_ == "pobj"]
+    return any(n.pos_ == "NOUN" and n.text.islower() and n.lower_ in PEOPLES_JOBS for n in nouns)
 
 
 def _verb_in(verb, lemmas: frozenset[str]) -> bool:

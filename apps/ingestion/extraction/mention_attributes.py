@@ -7,7 +7,8 @@ surnames and "the company"):
 - `role`: the noun phrase that says what a person is: an apposition ("X, a nurse"), a
   predicate nominal ("X is the CTO"), "as a ..." on X's verb ("X works as", "As a geologist,
   X ..."), a title before the name ("geologist Leila Haddad"), a reversed apposition ("the
-  CTO, X"), a relative clause ("X, who works as a ...");
+  CTO, X"), a relative clause ("X, who works as a ..."), a job given to the subject ("X was
+  appointed head of procurement", "was promoted to senior analyst");
 - `employer` (a person's organisation), `city` (a person's or an organisation's place) and
   `maker` (a thing's organisation): the nearest mention of that kind in the parse tree within
   MAX_PATH arcs, when no mention of the claimant's own kind stands on the path and no other
@@ -27,6 +28,7 @@ from apps.ingestion.extraction.note_fields import fields_read
 from apps.resolution.role_words import (
     DEPARTMENTS,
     RELATION_WORDS,
+    ROLE_HEADS,
     TITLE_OPENINGS,
     WRITER_WORDS,
     job_shaped,
@@ -50,6 +52,8 @@ _ROLE_DEPS = {"appos", "attr", "pobj", "compound", "oprd"}
 _SUBJECT_PRONOUNS = frozenset(("he", "she"))
 # "holds the position of manager", "took the role of": the noun that names the role.
 _ROLE_HOLDERS = frozenset("position role title job post function".split())
+# Verbs that give their passive subject a job: "was appointed CFO", "was promoted to analyst".
+GIVEN_JOB = frozenset("appoint name elect promote hire make nominate install reassign".split())
 _NOT_ROLES = RELATION_WORDS | frozenset(
     "one time part way thing lot kind type name year entry note record date birth age "
     "number phone email address reference example".split()
@@ -283,11 +287,22 @@ def apposition_holder(appos):
 
 
 def _verb_role(verb, owner, line: tuple[int, int]) -> str:
+    passive = any(c.dep_ == "auxpass" for c in verb.children)
     for child in verb.children:
         if child.dep_ in ("attr", "oprd") and verb.lemma_ in ("be", "become", "remain"):
             if child.i not in owner:
                 role = _role_phrase(child, line)
                 if role:
+                    return role
+        # "X was appointed head of procurement", "was promoted to senior analyst": the job a
+        # subject was given (passive only: "They appointed X head" gives it to X, the object).
+        if passive and verb.lemma_.lower() in GIVEN_JOB and child.i not in owner:
+            nouns = [child] if child.dep_ == "oprd" else []
+            if child.dep_ == "prep" and child.lower_ in ("to", "as"):
+                nouns = [c for c in child.children if c.dep_ == "pobj"]
+            for noun in nouns:
+                role = _role_phrase(noun, line)
+                if role and job_shaped(role):
                     return role
         if child.dep_ in ("dobj", "attr") and child.lemma_ in _ROLE_HOLDERS:  # "holds the role of"
             for prep in child.children:
@@ -335,7 +350,14 @@ def _role_phrase(noun, line: tuple[int, int], apposed: bool = False) -> str:
         if not noun.text.islower():
             return ""  # "Rapport: X ...": a note's heading, not what X is
         if any(c.dep_ == "poss" and c.pos_ == "PRON" for c in noun.children):
-            return ""  # "as his year of birth": his, not what he is; "the firm's CFO" is
+            # "as his year of birth", "their manager, Arnaud": his, not what he is; "is their
+            # lead data scientist", a job's full title, is what the subject is
+            if (
+                apposed
+                or noun.lower_ not in ROLE_HEADS
+                or not any(t.dep_ in ("compound", "amod") and t.text.islower() for t in noun.lefts)
+            ):
+                return ""
     words = [
         t.lower_
         for t in noun.lefts
