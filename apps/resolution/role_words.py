@@ -42,6 +42,13 @@ _GENERIC = frozenset(
     "gadget system tool machine equipment company firm business organisation organization "
     "outfit entity name brand".split()
 )
+# Irregular past forms and chat fillers that follow a product's name in notes.
+_PAST_FORMS = frozenset(
+    "came went broke ran got fell took gave kept held left stood sat began bought brought "
+    "caught felt found heard lost meant met paid put said sent shut spent stuck told thought "
+    "woke wore won wrote did had was were became arrived".split()
+)
+_FILLERS = frozenset("lol haha btw fyi tbh imo asap omg ok okay thanks cheers pls".split())
 # Words that name an occasion or a part of a place, not what the named thing is.
 _OCCASIONS = frozenset(
     "rollout roll-out launch release update upgrade test trial review pilot-run demo project "
@@ -141,8 +148,22 @@ def role_near(text: str, start: int, end: int) -> str:
             if role and role not in WRITER_WORDS:
                 return role
     if _AFTER_DETERMINER.search(text[max(0, start - 8) : start]) and after[:1] == " ":
-        return _phrase(after, 1)  # one word: a verb may follow ("the Z-9 drone flew")
+        role = _phrase(after, 1)  # one word: a verb may follow ("the Z-9 drone flew")
+        return "" if _verb_or_filler(role) else role
     return ""
+
+
+def _verb_or_filler(word: str) -> bool:
+    """Whether the word after "the <name>" reads as what the thing did or a chat filler ("the
+    Fenno-52 came out", "the Kestro drains fast", "hates the Fenno52 lol"), not what it is: a
+    past or third-person verb form; a product's kind after its name is a singular noun."""
+    return (
+        word in _PAST_FORMS
+        or word in _FILLERS
+        or word.endswith("ed")
+        or word.endswith("s")
+        and not word.endswith(("ss", "us", "is"))
+    )
 
 
 def roles_in(text: str, spans) -> str:

@@ -22,6 +22,13 @@ from tests.resolution.test_text_identity import note
         ("Yara Osei is a data scientist at Kestrel.", "Yara Osei", "data scientist"),
         ("Kestrel, a logistics firm based in Leeds, grew.", "Kestrel", "logistics firm"),
         ("The Z-9 drone flew over Leeds.", "Z-9", "drone"),
+        # what the thing did or a chat filler after its name is not what it is (chat seed 3:
+        # 'came' / 'lol' against 'moisture meter' kept one product's notes apart)
+        ("the Fenno-52 came out in 2008.", "Fenno-52", ""),
+        ("Papadakou hates the Fenno52 lol.", "Fenno52", ""),
+        ("the Kestro 4 drains fast.", "Kestro 4", ""),
+        ("the Kestro 4 stalled twice.", "Kestro 4", ""),
+        ("Priya liked the Z5 compass.", "Z5", "compass"),
         ("Priya asked about the Z5 rollout.", "Z5", ""),  # an occasion, not a role
         ("The V-7 is made by Marlow.", "V-7", ""),
         ("We met Ines Holmgren of Tamarind in Cork.", "Ines Holmgren", ""),
