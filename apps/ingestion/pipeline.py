@@ -198,10 +198,15 @@ def _window_done(scope, written, counts, receipts) -> None:
     """A committed window's names learned by the extractor, its counters and receipts."""
     records, extractions, embedded, layers, outcome = written
     # A chunk's receipts are its entities' in order, then its relations'.
+    # A firm's name a merge added ('Pelagos Shipping S.A.' into 'Pelagos') is the firm's alias,
+    # and its name without the legal form is matched from the next window on, as a rebuilt cache
+    # would (known_names).
     known_names_learn(scope.tenant, [
-        (c.name, c.type, list(c.aliases)) for i in outcome
-        for c, r in zip(embedded[i], outcome[i] or (), strict=False)
+        (c.name, c.type, list(c.aliases)) if r.action != "merged"
+        else (r.matched_name, c.type, [c.name, *c.aliases])
+        for i in outcome for c, r in zip(embedded[i], outcome[i] or (), strict=False)
         if r.action in ("created", "pending")
+        or r.action == "merged" and c.type == "Organization" and r.matched_name
     ])  # fmt: skip
     for i, record in enumerate(records):
         chunk_receipt = {

@@ -113,6 +113,46 @@ def test_a_known_firm_named_without_its_legal_form_is_found_whole(make_tenant):
     ), found
 
 
+def test_a_registered_name_kept_as_an_alias_is_found_without_its_legal_form(make_tenant):
+    # chat seed 3: the entity 'Pelagos' carries 'Pelagos Shipping S.A.' as an alias; "Pelagos
+    # Shipping's paralegal" was cut to the known 'Pelagos' and a thing 'Shipping'.
+    mine = scope_for(make_tenant())
+    facts(mine, "Pelagos", "Organization", ["Pelagos Shipping S.A."])
+    known_names_forget(mine.tenant)
+    found = candidates(mine, "Pelagos Shipping's paralegal, Taras Melnychuk, was cc'd.")
+    assert "Shipping" not in found, found
+    assert found["Pelagos Shipping"].type == "Organization", found
+    assert found["Taras Melnychuk"].learned.get("employer") == "Pelagos Shipping", found
+
+
+ENTITIES = """
+MATCH (e:Entity {tenant: $tenant, status: 'active'})
+RETURN e.name AS name, coalesce(e.aliases, []) AS aliases
+"""
+
+
+def test_a_registered_name_a_merge_added_is_matched_from_the_next_document(make_tenant):
+    # The cache is rebuilt from the graph at most every CACHE_SECONDS: a firm's registered name
+    # that a merge made an alias is learned at once, like a created entity's name.
+    from apps.graph import cypher
+
+    mine = scope_for(make_tenant())
+    known_names_forget(mine.tenant)
+    for content in (
+        "Pelagos (Piraeus) came up: founded 1957, does shipping.",
+        "Legal name: Pelagos Shipping S.A., in Piraeus since 1957.",
+        "Pelagos Shipping's paralegal, Taras Melnychuk, was cc'd on the thread.",
+    ):
+        found = services.check_document_submit(
+            mine, content=content, source="test", title=content[:30], wait=True
+        )
+        assert found["status"] == "done", found  # fmt: skip
+    names = {r["name"]: r["aliases"] for r in cypher.read(mine, ENTITIES)}
+    assert "Shipping" not in names, names
+    firms = [n for n, aliases in names.items() if "Pelagos Shipping S.A." in (n, *aliases)]
+    assert len(firms) == 1 and "Pelagos Shipping" not in names, names
+
+
 def test_a_known_firm_shouted_in_capitals_is_the_firm(make_tenant):
     # minutes seed 0: "TUPANA is where Selvaraj sits" made a thing that waited for a reviewer
     # beside the firm 'Tupana Bio Ltda'; in the other case a known firm's name is the firm.

@@ -72,14 +72,18 @@ class KnownNames:
                     ):
                         # A person's name a note typed a thing (the model missed it) is the person's.
                         self.by_surface[surface] = (name, type_)
-            for name, type_, _ in entries:
-                base = firm_base_name(name) if type_ == "Organization" else ""
+            # A firm's registered name kept as an alias ('Pelagos Shipping S.A.' of 'Pelagos')
+            # is said without its legal form too: "Pelagos Shipping's paralegal".
+            firms = [(full, name, type_) for name, type_, aliases in entries
+                     if type_ == "Organization" for full in (name, *aliases)]  # fmt: skip
+            for full, name, type_ in firms:
+                base = firm_base_name(full)
                 # 'Cindral Thermal' of '... Inc.': a firm, under its own name, so the gate
                 # still reads a registered name and its short form (organisation_names)
                 if base and base not in self.by_surface:
                     self.by_surface[base] = (base, type_)
                     fresh.append(base)
-                short = firm_short_name(name) if type_ == "Organization" else ""
+                short = firm_short_name(full)
                 if not short:
                     continue
                 known = self.by_surface.get(short, ())
