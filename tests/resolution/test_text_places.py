@@ -5,6 +5,8 @@ sides is one firm, unless something says otherwise (a third carrier, a conflicti
 or domain, a reviewer's NOT_SAME). A person's name alone still never merges."""
 
 from apps.graph import cypher
+from apps.resolution.candidates import EntityCandidate, MentionSpan
+from tests.chunks import chunk_ingest
 from tests.resolution.test_text_identity import note
 
 
@@ -212,6 +214,23 @@ def test_a_firms_first_word_is_that_registered_firm_whichever_came_first(scope):
                  ("Quorvane Robotics", "Organization"))["Quorvane Robotics"]  # fmt: skip
     assert trade.entity_uid == first.entity_uid, trade.reason
     assert "a firm's trade name and its first word" in trade.reason
+
+
+def test_a_trade_name_both_sides_carry_as_an_alias_is_that_firm(scope):
+    # The tenant's known names give a note's 'Quorvane Robotics' the entity's own name
+    # 'Quorvane' (the surface an alias): the trade name both carry still tells the firm.
+    first = note(scope, "Lena Park works at Quorvane.", ("Lena Park", "Person"),
+                 ("Quorvane", "Organization"))["Quorvane"]  # fmt: skip
+    note(scope, "Ana Ruiz is a buyer at Quorvane Robotics.", ("Ana Ruiz", "Person"),
+         ("Quorvane Robotics", "Organization"))  # fmt: skip
+    text = "Tomas Novak joined Quorvane Robotics."
+    at = text.index("Quorvane Robotics")
+    known = EntityCandidate("Quorvane", "Organization", aliases=("Quorvane Robotics",),
+                            mentions=(MentionSpan("Quorvane Robotics", at, at + 17),),
+                            type_guessed=True)  # fmt: skip
+    _, receipts = chunk_ingest(scope, text, [known])
+    assert receipts[0].entity_uid == first.entity_uid, receipts[0].reason
+    assert "a firm's trade name no other organisation" in receipts[0].reason
 
 
 def test_a_first_word_two_registered_firms_open_with_waits_for_a_reviewer(scope):

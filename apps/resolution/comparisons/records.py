@@ -229,7 +229,11 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
         return Compared("rare_name", MISSING)
     if level == "model" or (level == "registered" and pair is None and found[0].level == "exact"
                             and not all(legal_base(n) != comparable(n) for n in names)):  # fmt: skip
-        return _sole_told_apart(level, names)
+        # A trade name both sides carry, one as an alias: a note's 'Zelenka Motors' that the
+        # tenant's known names gave the entity's own name 'Zelenka'
+        shared = [(a, b) for a in mine.names for b in theirs.names
+                  if comparable(a) == comparable(b) and trade_named(a)]  # fmt: skip
+        return _sole_told_apart(level, shared[0] if level == "registered" and shared else names)
     if against and level == "place":  # a firm's notes describe it each their own way
         return Compared("rare_name", MISSING)
     formed = [legal_base(n) != comparable(n) for n in names]
