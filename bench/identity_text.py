@@ -169,7 +169,8 @@ def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
         if key is not None:
             entities_of[key].add(row["entity"])
             labels[row["entity"]][key] += 1
-            shown[key].add(f"{row['name']}/{row['type']}/{row['entity'][:4]}")
+            # the uid's tail: ordered uids share their first characters (the time)
+            shown[key].add(f"{row['name']}/{row['type']}/{row['entity'][-4:]}")
     named = Counter(k for d in docs for k in set(d.names.values()))
     tracked = [k for k in truths if named[k] >= 2]
     unified = sum(1 for k in tracked if len(entities_of[k]) == 1)
