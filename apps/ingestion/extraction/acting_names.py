@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from apps.ingestion.extraction.mention_attributes import GIVEN_JOB
+from apps.ingestion.extraction.mention_attributes import verb_role
 from apps.ingestion.extraction.name_types import NAME_WORD_PATTERN, organisation_form
 from apps.ingestion.extraction.place_names import is_place_name
 from apps.ingestion.given_names import given_name_gender
@@ -68,7 +68,6 @@ PEOPLES_JOBS = ROLE_HEADS - frozenset(
     "owner operator developer consultant advisor adviser counsel auditor controller associate "
     "representative rep executive lead head chief buyer administrator practitioner".split()
 )
-_BEING = frozenset(("be", "become", "remain"))
 # One to three words of any script's letters: 'Restrepo-Uribe', "O'Neill".
 _NAME_SHAPE = re.compile(rf"^{NAME_WORD_PATTERN}(?: {NAME_WORD_PATTERN}){{0,2}}$")
 
@@ -111,19 +110,9 @@ def _person_deed(head) -> bool:
 
 
 def _job_given(verb) -> bool:
-    """Whether `verb` says its subject holds a person's job: "is their lead data scientist",
-    "was appointed head of procurement", "trained as an architect"."""
-    lemma = verb.lemma_.lower()
-    passive = any(c.dep_ == "auxpass" for c in verb.children)
-    nouns = []
-    for child in verb.children:
-        if child.dep_ in ("attr", "oprd") and (lemma in _BEING or passive and lemma in GIVEN_JOB):
-            nouns.append(child)
-        elif child.dep_ == "prep" and (
-            child.lower_ == "as" or child.lower_ == "to" and passive and lemma in GIVEN_JOB
-        ):
-            nouns += [c for c in child.children if c.dep_ == "pobj"]
-    return any(n.pos_ == "NOUN" and n.text.islower() and n.lower_ in PEOPLES_JOBS for n in nouns)
+    """Whether `verb` gives its subject a job only a person holds (mention_attributes)."""
+    role = verb_role(verb)
+    return bool(role) and role.split()[-1] in PEOPLES_JOBS
 
 
 def _verb_in(verb, lemmas: frozenset[str]) -> bool:

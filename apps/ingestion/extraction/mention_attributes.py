@@ -53,7 +53,7 @@ _SUBJECT_PRONOUNS = frozenset(("he", "she"))
 # "holds the position of manager", "took the role of": the noun that names the role.
 _ROLE_HOLDERS = frozenset("position role title job post function".split())
 # Verbs that give their passive subject a job: "was appointed CFO", "was promoted to analyst".
-GIVEN_JOB = frozenset("appoint name elect promote hire make nominate install reassign".split())
+_GIVEN_JOB = frozenset("appoint name elect promote hire make nominate install reassign".split())
 _NOT_ROLES = RELATION_WORDS | frozenset(
     "one time part way thing lot kind type name year entry note record date birth age "
     "number phone email address reference example".split()
@@ -215,7 +215,7 @@ def _role_of(head, owner) -> str:
     the name's own line: a parse that runs across a line break ties a heading or the line
     before ("Handover notes for cover" over "- Kavitha Selvaraj") to the name."""
     text = head.doc.text
-    line = (text.rfind("\n", 0, head.idx) + 1, (text.find("\n", head.idx) + 1 or len(text) + 1) - 1)
+    line = _line_of(head)
     # "Attendees: X, Y (LM), the agent": appositions that are names make a list, and a role
     # after it is anyone's.
     listed = any(c.dep_ == "appos" and owner.get(c.i, owner.get(head.i)) != owner.get(head.i)
@@ -286,6 +286,18 @@ def apposition_holder(appos):
     return later[-1] if later else head
 
 
+def verb_role(verb) -> str:
+    """The job `verb` gives its subject ("is their lead data scientist", "was appointed head of
+    procurement", "trained as an architect"), read on the verb's own line; '' for none."""
+    return _verb_role(verb, {}, _line_of(verb))
+
+
+def _line_of(token) -> tuple[int, int]:
+    """The start and end offsets of the line `token` stands on."""
+    text = token.doc.text
+    return text.rfind("\n", 0, token.idx) + 1, (text.find("\n", token.idx) + 1 or len(text) + 1) - 1
+
+
 def _verb_role(verb, owner, line: tuple[int, int]) -> str:
     passive = any(c.dep_ == "auxpass" for c in verb.children)
     for child in verb.children:
@@ -296,7 +308,7 @@ def _verb_role(verb, owner, line: tuple[int, int]) -> str:
                     return role
         # "X was appointed head of procurement", "was promoted to senior analyst": the job a
         # subject was given (passive only: "They appointed X head" gives it to X, the object).
-        if passive and verb.lemma_.lower() in GIVEN_JOB and child.i not in owner:
+        if passive and verb.lemma_.lower() in _GIVEN_JOB and child.i not in owner:
             nouns = [child] if child.dep_ == "oprd" else []
             if child.dep_ == "prep" and child.lower_ in ("to", "as"):
                 nouns = [c for c in child.children if c.dep_ == "pobj"]
