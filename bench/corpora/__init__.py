@@ -1,6 +1,7 @@
-"""Corpora for identity on text, written apart from the service: five generators of short notes
+"""Corpora for identity on text, written apart from the service: seven generators of short notes
 as agents write them (CRM call notes, narrative field reports, chat and e-mail digests, meeting
-minutes with e-mail threads and handover notes, agents' memos to themselves) about
+minutes with e-mail threads and handover notes, agents' memos to themselves, stand-up logs and
+ticket comments, a research agent's press and web clips) about
 fictional people, firms and products, each named in several notes in varied wording, with two
 pairs of namesakes. Their wording and name pools were written without reading the service's
 resolution or extraction code, so that they can judge it rather than echo it.
@@ -271,7 +272,15 @@ def product_note(rng, note: Note, truths, key, co, style: Style) -> None:
 
 
 # Last: each generator imports the shared parts above.
-from . import agent_memos, chat_digests, crm_notes, field_reports, minutes  # noqa: E402
+from . import (  # noqa: E402
+    agent_memos,
+    chat_digests,
+    crm_notes,
+    field_reports,
+    minutes,
+    press_clips,
+    standup_logs,
+)
 
 GENERATORS = {
     "crm": crm_notes.documents,
@@ -279,4 +288,6 @@ GENERATORS = {
     "chat": chat_digests.documents,
     "minutes": minutes.documents,
     "memos": agent_memos.documents,
+    "standups": standup_logs.documents,
+    "clips": press_clips.documents,
 }
