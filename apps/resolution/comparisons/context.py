@@ -7,7 +7,8 @@ Levels, from the neighbours both sides name alike (an exact or variant name of a
 - `shared`: one shared neighbour that is not a place, and no employer in conflict;
 - `place`: only places shared, or a shared neighbour beside another employer;
 - `conflict`: nothing shared, and a person whose organisations (its employer) or places named
-  beside it all differ from the other side's (another employer, another city);
+  beside it all differ from the other side's (another employer, another city), none of them
+  a misspelling of the other's;
 - `none`: two people with neighbours, none alike (for others: missing, as they are named
   beside many);
 - missing when one side has none, or when the names are not identical or variants
@@ -32,6 +33,7 @@ from apps.resolution.comparisons.text_forms import comparable_tokens
 MAX_NEIGHBOURS = 40
 COMMON_ZIPF = 4.0  # wordfreq's scale: 'email' 4.7, 'minutes' 5.3; 'crochet' 3.3, 'kuching' 2.4
 ALIKE = ("exact", "variant")
+NEAR = ("close", "similar")  # a misspelt name: neither alike nor another one
 _PLACES = ("Location",)
 _DIMENSIONS = ("Organization", "Location")  # a person's: another employer, another city
 
@@ -72,7 +74,12 @@ def compare_context(
         for dimension in _DIMENSIONS:
             mine_d = {n for t, n in mine if t == dimension}
             theirs_d = {n for t, n in theirs if t == dimension}
-            if mine_d and theirs_d and dimension not in covered:
+            if (
+                mine_d
+                and theirs_d
+                and dimension not in covered
+                and not _near(dimension, mine_d, theirs_d)
+            ):
                 conflicts.append(f"{dimension.lower()}s differ ({_few(mine_d)} / {_few(theirs_d)})")
     firm = [s for s in shared if s[0] not in _PLACES or covered - set(_PLACES)]
     employer_differs = any(c.startswith("organizations") for c in conflicts)
@@ -93,6 +100,17 @@ def compare_context(
 @functools.lru_cache(maxsize=65536)  # pure; each match's neighbours meet the window's again
 def _alike(kind: str, a: str, b: str) -> bool:
     return compare_names(kind, [a], [b]).level in ALIKE
+
+
+def _near(kind: str, mine: set[str], theirs: set[str]) -> bool:
+    """Some name of one side is a slip of the other's ('Minstomi Precision' / 'Minatomi
+    Precision Co., Ltd.'): notes misspell, so that is no other employer or city."""
+    return any(_slip(kind, a, b) for a in mine for b in theirs)
+
+
+@functools.lru_cache(maxsize=65536)
+def _slip(kind: str, a: str, b: str) -> bool:
+    return compare_names(kind, [a], [b]).level in NEAR
 
 
 def _kept(neighbour: tuple[str, str], own: Sequence[str]) -> bool:
