@@ -36,6 +36,9 @@ DESCRIPTION_CAP_BITS = 1.5
 # learned (descriptions of one person in two notes read 'unrelated' so often that one tenant's
 # model weighed it x1.72 for, and it alone corroborated a namesake's name).
 DISAGREEING = frozenset({"different", "conflict", "unrelated", "low", "none"})
+# And levels that say they agree never count against them: one tenant's EM run weighed "only
+# a city named beside both" /1.45, and a person's name beside that city read as a reason apart.
+AGREEING_LEVELS = frozenset({"same", "shared", "many", "place", "related", "high"})
 # How far the name's frequency in the tenant may move the weight of an identical name.
 TF_CAP_BITS = 5.0
 
@@ -123,6 +126,8 @@ def match_score(
             weight = max(-DESCRIPTION_CAP_BITS, min(DESCRIPTION_CAP_BITS, weight))
         if compared.level in DISAGREEING:
             weight = min(0.0, weight)
+        elif compared.level in AGREEING_LEVELS and compared.comparison != "name":
+            weight = max(0.0, weight)
         if FORBIDDING.get(compared.comparison) == compared.level:
             forbidden.append(compared.comparison)
         if compared.comparison not in quiet and weight > 0:

@@ -97,6 +97,26 @@ def test_a_level_that_disagrees_is_never_evidence_for_whatever_a_tenant_learned(
     assert match_score(close, params=learned).corroborated  # agreeing levels keep their weight
 
 
+def test_a_level_that_agrees_never_counts_against_whatever_a_tenant_learned():
+    # A tenant's EM run weighed "only a city named beside both" /1.45: two notes naming one
+    # person beside the same city read as a reason to keep them apart.
+    learned = model_params() | {"comparisons": {**model_params()["comparisons"], "context": {
+        "levels": {**model_params()["comparisons"]["context"]["levels"],
+                   "place": {"m": 0.05, "u": 0.0725}}}}}  # fmt: skip
+    near = [("Location", "Almaty")]
+    compared = records_compare("Person", Record(["Tomas Vela"], {}, context=near),
+                               Record(["Tomas Vela"], {}, context=near))  # fmt: skip
+    found = match_score(compared, params=learned)
+    [context] = [p for p in found.parts if p.compared.comparison == "context"]
+    assert context.compared.level == "place" and context.weight == 0.0
+    assert (
+        found.probability
+        == match_score(
+            [c for c in compared if c.comparison != "context"], params=learned
+        ).probability
+    )
+
+
 def test_an_identical_name_counts_less_where_it_is_common():
     young = name_tf_adjustment(same_name_count=1, entity_count=1, distinct_names=1)
     common = name_tf_adjustment(same_name_count=40, entity_count=2000, distinct_names=1900)
