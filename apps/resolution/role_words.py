@@ -53,7 +53,7 @@ _FILLERS = frozenset("lol haha btw fyi tbh imo asap omg ok okay thanks cheers pl
 _OCCASIONS = frozenset(
     "rollout roll-out launch release update upgrade test trial review pilot-run demo project "
     "programme program team office site budget plan deal order meeting call visit event "
-    "contract account case issue report".split()
+    "contract account case issue report side end".split()
 )
 # Words that say how a person stands to another, not what they are ("a colleague of X"): no
 # role, so two notes calling one person a chemist and a colleague do not disagree.

@@ -13,6 +13,7 @@ from apps.ingestion import services
 from apps.ingestion.extraction.spacy_ner import SpacyExtractor
 from apps.ingestion.working_memory import WorkingMemory
 from apps.resolution.comparisons.affiliations import compare_affiliation
+from apps.resolution.comparisons.context import compare_context
 
 
 def read(text: str) -> dict:
@@ -154,6 +155,41 @@ def test_ties_compare_by_organisation_names_and_a_firm_has_no_city_conflict():
         == "different"  # fmt: skip
     assert compare_affiliation("city", "Organization", "Lyon", "Cork").level == "missing"
     assert compare_affiliation("maker", "Person", "Corvane", "Corvane").level == "missing"
+
+
+def test_a_firm_tied_to_a_thing_named_after_a_person_is_the_things():
+    # A one-line note strings its items with semicolons: the maker of the product in the next
+    # item was read as the attendee's employer, a false conflict with her real one.
+    found = read("in the room: Ilse Marten, the agent, taking notes; The Corvo 3 comes from "
+                 "Brightwell Precision; Ask Ilse Marten before changing the config")  # fmt: skip
+    assert "employer" not in found["Ilse Marten"], found
+    assert found["Corvo 3"].get("maker") == "Brightwell Precision", found
+    found = read("Lukas Oberwinkler; CFO; Oxalis Devices GmbH")
+    assert found["Lukas Oberwinkler"].get("employer") == "Oxalis Devices GmbH", found  # fields
+
+
+def test_a_fields_label_a_later_item_and_a_firms_side_are_no_job():
+    found = read("Bartosz Arvell (employer: Ostemark Printing): pairing on the ticket")
+    assert found["Bartosz Arvell"].get("employer") == "Ostemark Printing", found
+    assert "role" not in found["Bartosz Arvell"], found
+    found = read("* hardware buyer Selam Arvell: today: onboarding docs; blocker: laptop late")
+    assert found["Selam Arvell"].get("role") == "hardware buyer", found  # not 'blocker'
+    found = read("Ximena Fonoti on the Ostemark Printing side: out from Monday")
+    assert "role" not in found.get("Ostemark Printing", {}), found
+
+
+def test_a_misspelt_employer_or_city_is_not_another_one():
+    # Notes misspell ('Minstomi' for 'Minatomi'): no evidence either way, not a conflict.
+    assert compare_affiliation("employer", "Person", "Brightwel Precision",
+                               "Brightwell Precision Co., Ltd.").level == "missing"  # fmt: skip
+    assert compare_affiliation("city", "Person", "Zaragosa", "Zaragoza").level == "missing"
+    assert compare_affiliation("employer", "Person", "Qaraghan", "Brightwell").level == "different"
+    slip = compare_context("Person", [("Organization", "Brightwel Precision")],
+                           [("Organization", "Brightwell Precision Co., Ltd.")])  # fmt: skip
+    assert slip.level == "none", slip
+    other = compare_context("Person", [("Organization", "Qaraghan LLP")],
+                            [("Organization", "Brightwell Precision Co., Ltd.")])  # fmt: skip
+    assert other.level == "conflict", other
 
 
 def ingest(scope, content: str) -> None:

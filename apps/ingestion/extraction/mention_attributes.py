@@ -22,9 +22,9 @@ tie ("X emailed Y") can disagree for one person."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from apps.ingestion.extraction.note_fields import fields_read
+from apps.ingestion.extraction.pronoun_mentions import pronoun_mentions
 from apps.resolution.role_words import (
     DEPARTMENTS,
     RELATION_WORDS,
@@ -49,13 +49,12 @@ _TIES = {
     "maker": (("Organization",), ("Object",)),
 }
 _ROLE_DEPS = {"appos", "attr", "pobj", "compound", "oprd"}
-_SUBJECT_PRONOUNS = frozenset(("he", "she"))
 # "holds the position of manager", "took the role of": the noun that names the role.
 _ROLE_HOLDERS = frozenset("position role title job post function".split())
 # Verbs that give their passive subject a job: "was appointed CFO", "was promoted to analyst".
 _GIVEN_JOB = frozenset("appoint name elect promote hire make nominate install reassign".split())
 _NOT_ROLES = RELATION_WORDS | frozenset(
-    "one time part way thing lot kind type name year entry note record date birth age "
+    "one time part way thing lot kind type name year entry note record date birth age employer "
     "number phone email address reference example".split()
 )
 
@@ -65,7 +64,7 @@ def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
     name, type) in the parsed `doc`; several values of one attribute are joined by '; '."""
     spans = []  # (head token, mention)
     owner: dict[int, int] = {}
-    for m in [*mentions, *_pronouns(doc, mentions)]:
+    for m in [*mentions, *pronoun_mentions(doc, mentions)]:
         tokens = doc.char_span(m.start, m.end, alignment_mode="expand")
         if tokens is None or not len(tokens):
             continue
@@ -106,59 +105,6 @@ def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
     return out
 
 
-@dataclass(frozen=True)
-class _Pronoun:
-    start: int
-    end: int
-    name: str
-    type: str = "Person"
-
-
-def _pronouns(doc, mentions: Sequence) -> list[_Pronoun]:
-    """'He', 'she' as a sentence's subject: the person the chunk named last before it, when
-    only one person was named in that sentence or the one before ("Yaw Asiedu called. He holds
-    the position of operations manager.")."""
-    people = sorted((m for m in mentions if m.type == "Person"), key=lambda m: m.start)
-    found = []
-    for token in doc:
-        if token.lower_ not in _SUBJECT_PRONOUNS or token.dep_ not in ("nsubj", "nsubjpass"):
-            continue
-        before = [m for m in people if m.end <= token.idx]
-        if not before:
-            continue
-        last = before[-1]
-        recent = {m.name for m in before if m.start >= _sentence_before(token).start_char}
-        if len(recent) <= 1:
-            found.append(_Pronoun(token.idx, token.idx + len(token), last.name))
-    return found + _quoted_writers(doc, people)
-
-
-def _quoted_writers(doc, people: list) -> list[_Pronoun]:
-    """'I' as a subject in a quoted reply ("On 01.02., Rói Joensen wrote:" then lines opening
-    with '>'): the writer, so "> As head of legal I can sign off" is Rói Joensen's job."""
-    blocks, text, at = [], doc.text, 0
-    for line in text.splitlines(keepends=True):
-        start, at = at, at + len(line)
-        if line.rstrip().endswith("wrote:"):
-            writers = [m for m in people if start <= m.start and m.end <= at]
-            blocks.append([at, at, writers[-1].name if writers else None])
-        elif blocks and line.lstrip().startswith(">") and blocks[-1][1] == start:
-            blocks[-1][1] = at
-    found = []
-    for token in doc:
-        if token.text != "I" or token.dep_ not in ("nsubj", "nsubjpass"):
-            continue
-        for start, end, writer in blocks:
-            if writer and start <= token.idx < end:
-                found.append(_Pronoun(token.idx, token.idx + 1, writer))
-    return found
-
-
-def _sentence_before(token):
-    sent = token.sent
-    return sent.doc[sent.start - 1].sent if sent.start > 0 else sent
-
-
 def _span_head(tokens):
     """The token of the span whose head lies outside it (the span's root)."""
     inside = {t.i for t in tokens}
@@ -172,6 +118,7 @@ def _claimants(spans, owner, value_i, value_head, kinds) -> list[int]:
     """The mentions of `kinds` nearest to the value's head in the parse (within MAX_PATH arcs
     and the same sentence), with no mention of their own kind on the path between."""
     distances = []
+    named = {t: spans[j][1].name for t, j in owner.items()}  # token -> the mention's name
     for i, (head, m) in enumerate(spans):
         if i == value_i or m.type not in kinds or head.sent.start != value_head.sent.start:
             continue
@@ -183,13 +130,28 @@ def _claimants(spans, owner, value_i, value_head, kinds) -> list[int]:
         if steps > MAX_PATH:
             continue
         between = {owner[t.i] for t in path[1:-1] if t.i in owner} - {i, value_i}
-        if any(spans[j][1].type == m.type for j in between):
+        if any(spans[j][1].type == m.type for j in between) or _subject_else(
+            path, named, m.name, spans[value_i][1].name
+        ):
             continue
         distances.append((steps, i))
     if not distances:
         return []
     nearest = min(d for d, _ in distances)
     return [i for d, i in distances if d == nearest]
+
+
+def _subject_else(path: list, named: dict[int, str], claimant: str, value: str) -> bool:
+    """Whether a verb on the path has another named thing for its subject, nearer to it than
+    the claimant: the tie is that thing's ("X, taking notes; The Lirra 3 comes from Minstomi"
+    parsed X as a second subject of 'comes': Minstomi is the Lirra's maker, not X's employer)."""
+    for verb in path[1:-1]:
+        subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass") and c.i in named]
+        others = [abs(c.i - verb.i) for c in subjects if named[c.i] not in (claimant, value)]
+        mine = [abs(c.i - verb.i) for c in subjects if named[c.i] == claimant]
+        if others and (not mine or min(others) < min(mine)):
+            return True
+    return False
 
 
 def _coordinated(path: list) -> bool:
@@ -272,6 +234,8 @@ def _appositions(head) -> list:
     """`head`'s children, but an apposition the parse hung on a first conjunct after a later
     one is that later one's: in "Y and X (product manager) met", X is the manager, not Y."""
     out = [c for c in head.children if c.dep_ != "appos" or apposition_holder(c).i == head.i]
+    # "X: today: docs; blocker: laptop": a semicolon ends what is said of X
+    out = [c for c in out if c.dep_ != "appos" or ";" not in head.doc[head.i : c.i].text]
     if head.dep_ == "conj":
         out += [c for c in head.head.children
                 if c.dep_ == "appos" and apposition_holder(c).i == head.i]  # fmt: skip

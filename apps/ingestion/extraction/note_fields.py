@@ -30,6 +30,8 @@ def fields_read(text: str, mentions: Sequence, titles: frozenset[str],
     fields = list(zip(cuts[:-1], starts, strict=False))
     found: dict[str, dict[str, str]] = {}
     people = [m for m in mentions if m.type == "Person"]
+    # "X, taking notes; The Lirra 3 comes from Minstomi": a field naming a thing is the thing's
+    others = [m for m in mentions if m.type in ("Person", "Object")]
     for person in people:
         at = next((i for i, (s, e) in enumerate(fields) if s <= person.start < max(e, s + 1)),
                   None)  # fmt: skip
@@ -46,9 +48,9 @@ def fields_read(text: str, mentions: Sequence, titles: frozenset[str],
                 # pos keeps the field's own last character: the separator after "there." is
                 # the space alone, the stop stays in the field before it
                 or _SENTENCE_END.search(text, previous_end - 1, start)
-                or any(start <= p.start < end for p in people if p.name != person.name)
+                or any(start <= p.start < end for p in others if p.name != person.name)
             ):
-                break  # another line or sentence, or another person's fields
+                break  # another line or sentence, or another person's or thing's fields
             previous_end = end
             inside = [m for m in mentions if start <= m.start < end and m.name != person.name]
             for m in inside:
