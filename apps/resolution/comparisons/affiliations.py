@@ -7,9 +7,9 @@ employer, a shared city and a shared job add up instead of standing for one anot
 - `same`: a value of one side names a value of the other (organisations by their names without
   legal forms, an acronym, or a short name that opens the long one: 'Corvane' / 'Corvane
   Analytics Inc.'; places by their comparable form; pastimes by a word that tells which);
-- `different`: both sides have values and none is alike nor a misspelling of the other (weighed mildly: a looser tie, "X
-  emailed Y", can differ for one person); never for an organisation's city, as a firm is
-  named beside its offices and its clients' towns;
+- `different`: both sides have values and none is alike nor a misspelling of the other
+  (weighed mildly: a looser tie, "X emailed Y", can differ for one person); never for an
+  organisation's city, as a firm is named beside its offices and its clients' towns;
 - missing when either side has none.
 
 Which comparisons an entity type has: a person's employer, city and hobby, an organisation's
@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 
 from apps.resolution.comparisons import MISSING, Compared
-from apps.resolution.comparisons.names import compare_names
+from apps.resolution.comparisons.names import misspelt
 from apps.resolution.comparisons.organisation_names import acronym, legal_base
 from apps.resolution.comparisons.text_forms import comparable
 from apps.resolution.hobby_words import hobbies_alike
@@ -58,7 +58,7 @@ def compare_affiliation(key: str, kind: str, a: object, b: object) -> Compared:
         return Compared(
             key, MISSING
         )  # a firm is named beside many places: only a shared one counts
-    if key in _NAMED and any(_slip(_NAMED[key], x, y) for x in mine for y in theirs):
+    if key in _NAMED and any(misspelt(_NAMED[key], x, y) for x in mine for y in theirs):
         return Compared(key, MISSING)  # 'Minstomi Precision' / 'Minatomi': a slip, not another
     return Compared(key, "different", f"{_few(mine)} / {_few(theirs)}")
 
@@ -80,11 +80,6 @@ def _alike(key: str, a: str, b: str) -> bool:
     return (len(short) == 1 and short[0] == acronym(" ".join(long))) or (
         comparable(a).replace(" ", "") == comparable(b).replace(" ", "")
     )
-
-
-@functools.lru_cache(maxsize=65536)
-def _slip(kind: str, a: str, b: str) -> bool:
-    return compare_names(kind, [a], [b]).level in ("close", "similar")
 
 
 def _few(values: list[str]) -> str:

@@ -27,13 +27,12 @@ from wordfreq import zipf_frequency
 
 from apps.resolution.comparisons import MISSING, Compared
 from apps.resolution.comparisons.entity_types import types_may_meet
-from apps.resolution.comparisons.names import compare_names
+from apps.resolution.comparisons.names import compare_names, misspelt
 from apps.resolution.comparisons.text_forms import comparable_tokens
 
 MAX_NEIGHBOURS = 40
 COMMON_ZIPF = 4.0  # wordfreq's scale: 'email' 4.7, 'minutes' 5.3; 'crochet' 3.3, 'kuching' 2.4
 ALIKE = ("exact", "variant")
-NEAR = ("close", "similar")  # a misspelt name: neither alike nor another one
 _PLACES = ("Location",)
 _DIMENSIONS = ("Organization", "Location")  # a person's: another employer, another city
 
@@ -105,12 +104,7 @@ def _alike(kind: str, a: str, b: str) -> bool:
 def _near(kind: str, mine: set[str], theirs: set[str]) -> bool:
     """Some name of one side is a slip of the other's ('Minstomi Precision' / 'Minatomi
     Precision Co., Ltd.'): notes misspell, so that is no other employer or city."""
-    return any(_slip(kind, a, b) for a in mine for b in theirs)
-
-
-@functools.lru_cache(maxsize=65536)
-def _slip(kind: str, a: str, b: str) -> bool:
-    return compare_names(kind, [a], [b]).level in NEAR
+    return any(misspelt(kind, a, b) for a in mine for b in theirs)
 
 
 def _kept(neighbour: tuple[str, str], own: Sequence[str]) -> bool:

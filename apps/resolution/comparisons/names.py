@@ -108,6 +108,13 @@ def _pair_compared(kind: str, a: str, b: str) -> Compared:
     return compare_organisation_name(a, b, legal_forms=kind == "Organization")
 
 
+@functools.lru_cache(maxsize=65536)
+def misspelt(kind: str, a: str, b: str) -> bool:
+    """Whether one name is a slip of the other ('Minstomi Precision' / 'Minatomi Precision Co.,
+    Ltd.'): neither the same name nor another one."""
+    return compare_names(kind, [a], [b]).level in ("close", "similar")
+
+
 def _own_names_said(found: Compared, pair: tuple[str, str], own: tuple[str, str]) -> Compared:
     """'Corvane Analytics Inc.' = 'Corvane Analytics Inc.' says nothing of a pair whose one side
     is named so by an alias: that side's name is written as "'Corvane Analytics' (alias
