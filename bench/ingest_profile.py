@@ -52,8 +52,15 @@ def query_labels() -> dict[str, str]:
         if not name.startswith("apps.") or module is None:
             continue
         for attr, value in vars(module).items():
-            if attr.isupper() and isinstance(value, str) and "$tenant" in value:
-                labels.setdefault(value, f"{name.removeprefix('apps.')}.{attr}")
+            if not attr.isupper():
+                continue
+            label = f"{name.removeprefix('apps.')}.{attr}"
+            if isinstance(value, str) and "$tenant" in value:
+                labels.setdefault(value, label)
+            elif isinstance(value, dict):  # a family of queries keyed by a variant (BLOCK_HITS)
+                for key, query in value.items():
+                    if isinstance(query, str) and "$tenant" in query:
+                        labels.setdefault(query, f"{label}[{key}]")
     return labels
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from itertools import islice
 
 from wordfreq import zipf_frequency
 
@@ -54,8 +55,9 @@ def compare_context(
     """`mine` and `theirs`: (type, name) of the entities named beside each side; `own`: both
     sides' names, so a neighbour that is a part of them ('Castellanos' beside 'Elena
     Castellanos', a split of the entity itself) is not counted as a neighbour."""
-    mine = [n for n in dict.fromkeys(mine) if _kept(n, own)][:MAX_NEIGHBOURS]
-    theirs = [n for n in dict.fromkeys(theirs) if _kept(n, own)][:MAX_NEIGHBOURS]
+    own_words = [_words(o) for o in dict.fromkeys(own)]
+    mine = list(islice((n for n in dict.fromkeys(mine) if _kept(n, own_words)), MAX_NEIGHBOURS))
+    theirs = list(islice((n for n in dict.fromkeys(theirs) if _kept(n, own_words)), MAX_NEIGHBOURS))
     if not mine or not theirs:
         return Compared("context", MISSING)
     shared: list[tuple[str, str, str]] = []
@@ -107,20 +109,27 @@ def _near(kind: str, mine: set[str], theirs: set[str]) -> bool:
     return any(misspelt(kind, a, b) for a in mine for b in theirs)
 
 
-def _kept(neighbour: tuple[str, str], own: Sequence[str]) -> bool:
-    """A neighbour that says who a side is: not a part of its own name, and not one common word
-    a note capitalised ("Email", "Minutes", "May" beside two namesakes says nothing); a firm
-    or a place keeps its name whatever its frequency ("Apple", "Paris")."""
+def _kept(neighbour: tuple[str, str], own_words: Sequence[frozenset[str]]) -> bool:
+    """A neighbour that says who a side is: not a part of its own name (`own_words`: the words
+    of each of its names), and not one common word a note capitalised ("Email", "Minutes",
+    "May" beside two namesakes says nothing); a firm or a place keeps its name whatever its
+    frequency ("Apple", "Paris")."""
     type_, name = neighbour
-    if type_ not in ("Organization", "Location") and " " not in name.strip():
-        if zipf_frequency(name.strip().casefold(), "en") >= COMMON_ZIPF:
-            return False
-    return not _part_of(name, own)
+    if type_ not in ("Organization", "Location") and _common_word(name):
+        return False
+    words = _words(name)
+    return not (words and any(words <= o for o in own_words))
 
 
-def _part_of(name: str, own: Sequence[str]) -> bool:
-    words = set(comparable_tokens(name))
-    return bool(words) and any(words <= set(comparable_tokens(o)) for o in own)
+# Both pure and asked again for each pair an entity is in (its neighbours, its names).
+@functools.lru_cache(maxsize=65536)
+def _words(name: str) -> frozenset[str]:
+    return frozenset(comparable_tokens(name))
+
+
+@functools.lru_cache(maxsize=65536)
+def _common_word(name: str) -> bool:
+    return " " not in name.strip() and zipf_frequency(name.strip().casefold(), "en") >= COMMON_ZIPF
 
 
 def _few(names) -> str:
