@@ -163,3 +163,28 @@ def test_a_rare_model_name_is_not_held_back_by_how_each_note_describes_it():
     assert levels()["description"] == "unrelated" and levels()["rare_name"] == MISSING
     told = levels(sole=True)
     assert told["rare_name"] == "model" and told["description"] == MISSING
+
+
+def test_a_shared_city_settles_the_other_towns_named_beside_a_person():
+    # A stand-up names everyone's town: beside both notes' one city, the other towns named
+    # near each side are the colleagues', no other home town.
+    def context(**values):
+        mine = Record(["Imre Kovacs"], values, context=[("Location", "Sopron")])
+        theirs = Record(["Imre Kovacs"], values, context=[("Location", "Esbjerg")])
+        return {c.comparison: c.level for c in records_compare("Person", mine, theirs)}
+
+    assert context()["context"] == "conflict"
+    both = context(city="Trieste")
+    assert both["city"] == "same" and both["context"] != "conflict"
+
+
+def test_towns_or_firms_named_beside_many_people_are_no_conflict():
+    found = {c.comparison: c for c in records_compare(
+        "Person", Record(["Imre Kovacs"], context=[("Location", "Sopron"), ("Location", "Pula")]),
+        Record(["Imre Kovacs"], context=[("Location", "Esbjerg")]))}  # fmt: skip
+    assert found["context"].level == "conflict"
+    crowded = {c.comparison: c for c in records_compare(
+        "Person", Record(["Imre Kovacs"], context=[("Location", n) for n in
+                                                   ("Sopron", "Pula", "Gdynia")]),
+        Record(["Imre Kovacs"], context=[("Location", "Esbjerg")]))}  # fmt: skip
+    assert crowded["context"].level != "conflict", crowded["context"]

@@ -36,6 +36,9 @@ COMMON_ZIPF = 4.0  # wordfreq's scale: 'email' 4.7, 'minutes' 5.3; 'crochet' 3.3
 ALIKE = ("exact", "variant")
 _PLACES = ("Location",)
 _DIMENSIONS = ("Organization", "Location")  # a person's: another employer, another city
+# A side named beside more firms or towns than this is named in notes about many people (a
+# stand-up, a digest): those are theirs, so none differing says nothing of this one.
+MAX_OWN = 2
 
 
 def neighbour_kind(a: str, b: str) -> str:
@@ -51,10 +54,13 @@ def compare_context(
     mine: Sequence[tuple[str, str]],
     theirs: Sequence[tuple[str, str]],
     own: Sequence[str] = (),
+    settled: frozenset[str] = frozenset(),
 ) -> Compared:
     """`mine` and `theirs`: (type, name) of the entities named beside each side; `own`: both
     sides' names, so a neighbour that is a part of them ('Castellanos' beside 'Elena
-    Castellanos', a split of the entity itself) is not counted as a neighbour."""
+    Castellanos', a split of the entity itself) is not counted as a neighbour; `settled`: the
+    types whose tie the two sides share outright (an employer, a city: records_compare), so
+    their other neighbours of that type say nothing against them."""
     own_words = [_words(o) for o in dict.fromkeys(own)]
     mine = list(islice((n for n in dict.fromkeys(mine) if _kept(n, own_words)), MAX_NEIGHBOURS))
     theirs = list(islice((n for n in dict.fromkeys(theirs) if _kept(n, own_words)), MAX_NEIGHBOURS))
@@ -78,7 +84,8 @@ def compare_context(
             if (
                 mine_d
                 and theirs_d
-                and dimension not in covered
+                and dimension not in covered | settled
+                and max(len(mine_d), len(theirs_d)) <= MAX_OWN
                 and not _near(dimension, mine_d, theirs_d)
             ):
                 conflicts.append(f"{dimension.lower()}s differ ({_few(mine_d)} / {_few(theirs_d)})")

@@ -49,6 +49,9 @@ CONTEXT_NAMES = (
 # Context that agrees: what lets a rare model name count (rare_name).
 AGREEING = {("context", "shared"), ("context", "many"), ("role", "same"), ("maker", "same"),
             ("employer", "same")}  # fmt: skip
+# A tie shared outright settles its kind of neighbour: another city named beside one side is
+# no other home town when both name the same city as theirs.
+_SETTLES = {"employer": "Organization", "city": "Location"}
 # A name is rare when at most this many other entities of the type carry it (a duplicate that
 # waits for a reviewer is one of them).
 RARE_CARRIERS = 2
@@ -143,8 +146,10 @@ def records_compare(
     if found[0].level not in CONTEXT_NAMES:  # as context_counts says
         found.append(Compared("context", MISSING))
     else:  # a model number guessed a Person is no person: no employer or city conflicts
+        settled = frozenset(_SETTLES[t.comparison] for t in ties
+                            if t.comparison in _SETTLES and t.level == "same")  # fmt: skip
         found.append(compare_context("Object" if coded else kind, mine.context, theirs.context,
-                                     (*names, *tied)))  # fmt: skip
+                                     (*names, *tied), settled))  # fmt: skip
     role = compare_roles(a.get("role"), b.get("role"))
     if role.level != "different" and found[0].level not in CONTEXT_NAMES:
         role = Compared("role", MISSING)  # a role agreeing beside a name a slip apart: a reviewer's
