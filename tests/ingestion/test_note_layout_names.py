@@ -1,6 +1,7 @@
 """Names in notes laid out in lines (minutes, handovers, e-mail threads), on the real offline
 spaCy model: a name stays on its line, without the bullet or the note's verb before it; a
-person's initials and given name later in the note are that person's."""
+person's initials and given name later in the note are that person's; a name written surname
+first or as an initial and a surname is one person's (extraction/name_forms.py)."""
 
 import pytest
 
@@ -234,3 +235,44 @@ def test_a_surname_of_several_words_typed_a_place_is_the_person_and_a_month_name
     assert set(entities) == {"Rangi Te Awhitu", "Yonatan"}, entities
     assert "city" not in entities["Yonatan"].learned
     assert "role" not in entities["Rangi Te Awhitu"].learned
+
+
+def test_a_name_written_surname_first_is_one_person_with_their_ties(extractor):
+    entities = read(extractor, "- Lindqvist, Maja, based in Gothenburg: on leave until Monday\n"
+                               "- account manager Haugen, Tobias from Brekkefjord: no update")  # fmt: skip
+    maja, tobias = entities["Maja Lindqvist"], entities["Tobias Haugen"]
+    assert maja.type == tobias.type == "Person"
+    assert maja.learned.get("city") == "Gothenburg"
+    assert tobias.learned.get("employer") == "Brekkefjord"
+    assert tobias.learned.get("role") == "account manager"
+    assert not {"Lindqvist", "Maja", "Haugen", "Tobias"} & set(entities)
+
+
+def test_a_comma_between_two_people_or_after_a_word_joins_no_name(extractor):
+    entities = read(extractor, "Thanks, Maria. Met Trinh, Novak and Obi in Lyon, France. "
+                               "On 9 Dec, Tsao wrote back; Ferreira, Mon 3 Feb. "
+                               "Okafor, Lindqvist: both on leave.")  # fmt: skip
+    assert not any("," in name or " " in name for name in entities), entities
+    assert "Maria" in entities
+
+
+def test_an_initial_and_a_surname_is_a_person(extractor):
+    entities = read(extractor, "- K. Østergaard (data engineer) pushed the hotfix\n"
+                               "- ping N. Obradović re the invoice")  # fmt: skip
+    assert entities["K. Østergaard"].type == "Person"
+    assert entities["K. Østergaard"].learned.get("role") == "data engineer"
+    assert entities["N. Obradović"].type == "Person"
+
+
+def test_a_bullet_of_another_script_is_no_part_of_a_name(extractor):
+    entities = read(extractor, "Δ Vellacourt Shipping Oy renewed the contract\n"
+                               "Δ Quillon 7 shipped late again")  # fmt: skip
+    assert "Vellacourt Shipping Oy" in entities
+    assert not any(name.startswith("Δ") for name in entities)
+
+
+def test_a_place_of_work_or_a_negated_phrase_is_no_job(extractor):
+    entities = read(extractor, "- Tobias Haugen (Gothenburg office) is out on Friday\n"
+                               "- account manager Kavitha Selvaraj: no update")  # fmt: skip
+    assert "role" not in entities["Tobias Haugen"].learned, entities["Tobias Haugen"].learned
+    assert entities["Kavitha Selvaraj"].learned.get("role") == "account manager"

@@ -55,7 +55,7 @@ _ROLE_HOLDERS = frozenset("position role title job post function".split())
 _GIVEN_JOB = frozenset("appoint name elect promote hire make nominate install reassign".split())
 _NOT_ROLES = RELATION_WORDS | frozenset(
     "one time part way thing lot kind type name year entry note record date birth age employer "
-    "number phone email address reference example".split()
+    "number phone email address reference example office site branch hq".split()
 )
 
 
@@ -343,6 +343,8 @@ def _role_phrase(noun, line: tuple[int, int], apposed: bool = False) -> str:
     word = noun.lower_.strip(".")
     if word in _NOT_ROLES or not word.replace("-", "").isalpha():
         return ""
+    if any(c.lower_ in ("no", "not", "never") for c in noun.lefts):
+        return ""  # "X: no update", "not a blocker": nothing X is
     if word in WRITER_WORDS and not words:
         return ""  # "X, the agent, taking notes": the note's writer, no job ("travel agent" is)
     if word in TITLE_OPENINGS and not words:  # "head of procurement", "VP of Sales"

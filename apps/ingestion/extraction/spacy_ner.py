@@ -28,6 +28,7 @@ from apps.ingestion.extraction.mention_attributes import (
     attributes_read,
 )
 from apps.ingestion.extraction.model_numbers import NOT_CODES, with_codes
+from apps.ingestion.extraction.name_forms import bullet_cut, initial_surname_typed, inverted_names
 from apps.ingestion.extraction.name_types import cues_agreed, retyped
 from apps.ingestion.extraction.note_parsing import note_parser
 from apps.ingestion.extraction.note_words import (
@@ -135,9 +136,11 @@ class SpacyExtractor:
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  and not uncased_word(text, s) and not department_after_title(text, s)
                  and not NOT_CODES.match(s.surface.strip())
-                 for r in retyped(text, lead_word_cut(tail_cut(s)))
+                 for r in retyped(text, lead_word_cut(tail_cut(bullet_cut(s))))
                  if not common_word_opening(text, r, doc)]  # fmt: skip
-        spans = [self._person_word_typed(employer_named(doc, s)) for s in spans]
+        spans = [self._person_word_typed(initial_surname_typed(employer_named(doc, s)))
+                 for s in spans]  # fmt: skip
+        spans = inverted_names(doc, spans, text)
         spans = names_repeated(text, cues_agreed(text, spans, parse_cued))
         spans = self.known.halves_joined(spans) if self.known else spans
         people = [n for n, t in state.view().active_entities if t == "Person"]
