@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from apps.ingestion.working_memory import ActiveEntity, ShortTermState
 
 ACRONYM = re.compile(r"^[A-Z][A-Z&]{1,7}$")
+_MODEL = re.compile(r"^([^\W\d_]{3,})[- ]?\d+$")  # one word and a number: 'haldo-510'
 TYPO_JW = 0.88  # each word of a name written twice in one document, one of them misspelt
 HONORIFICS = {"mr", "mrs", "ms", "dr", "prof", "sir", "lady", "lord", "miss"}
 
@@ -50,6 +51,11 @@ def name_owner(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
             return found, other
         if ACRONYM.match(given.strip()) and acronym(found.name) == word:
             return found, other
+        # A model's name without its number, typed a firm or a place ("Haldo" after "Haldo510"):
+        # the thing, as "Tamber" after "Tamber 9".
+        if other == "Object" and _MODEL.match(found.name.strip().lower()):
+            if _MODEL.match(found.name.strip().lower()).group(1) == word:
+                return found, other
         # The first word of a name seen in this document, typed a place ("Kavitha" after
         # "Kavitha Rao", "Obelo" after "Obelo 7"), is that name unless it is a known place
         # ("Paris" after "Paris Hilton", "Georgia" after "Georgia Whitfield").

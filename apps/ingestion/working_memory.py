@@ -250,7 +250,14 @@ def _person_in_name_only(entities: list[ActiveEntity]) -> ActiveEntity | None:
 
 def _name_tokens(name: str) -> frozenset[str]:
     words = re.findall(r"[\w'-]+", name.lower())
+    # A model's name is its stem and its number however joined: 'Haldo510', 'Haldo-510' and
+    # 'Haldo 510' are one name, and 'Haldo' alone a part of it.
+    words = [p for w in words for p in (_CODE_PARTS.findall(w) if _CODED.search(w) else [w])]
     return frozenset(w for w in words if w not in HONORIFICS)
+
+
+_CODED = re.compile(r"[^\W\d_]\d|\d[^\W\d_]|[^\W\d_]-\d")
+_CODE_PARTS = re.compile(r"[^\W\d_]+|\d+")
 
 
 @dataclass(frozen=True)

@@ -132,3 +132,9 @@ def test_a_model_name_the_model_typed_a_firm_is_a_product():
     text = "The Ostra-K7 is made by Pellavo Optics."
     found = with_codes([NamedSpan("Ostra-K7", 4, 12, "Organization")], text)
     assert [(s.surface, s.type) for s in found] == [("Ostra-K7", "Object")]
+
+
+def test_a_models_stem_and_its_number_however_joined_are_the_model_within_a_note(extractor):
+    found = typed(extractor, "Field log: the Vostrel-51 bricked again. Vostrel 51 units "
+                             "ship Monday; order 4 more Vostrel.")  # fmt: skip
+    assert found == {"Vostrel-51": "Object"}, found
