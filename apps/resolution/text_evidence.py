@@ -37,7 +37,11 @@ MAX_SENTENCE_CHARS = 600
 MAX_TEXT_CHARS = 20_000  # a chunk's domains are looked for in its first characters
 SPELLED_MIN = 4
 MAX_HOBBIES = 3  # a chunk's, for one person
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+# No end after an abbreviation a name or a year follows ("Dr. Haddad", "b. 1997").
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\bb\.)(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bSt\.)"
+    r"\s+(?=[A-Z0-9\"'(])"
+)
 _EMAIL = re.compile(r"\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
 _URL = re.compile(r"\bhttps?://[^\s/$.?#][^\s]*", re.IGNORECASE)
 _DOMAIN = re.compile(r"(?<![@\w.-])(?:www\.)?(?:[a-z0-9-]+\.)+(?:[a-z]{2,})(?![\w-])")
@@ -174,7 +178,9 @@ def candidates_with_text_values(
         for key, value in values_in(text[start:end]):
             if key in ("domain", "url") and _host(value) in spelled_hosts:
                 continue
-            owner = _owner(key, named, recent, candidates)
+            on_line = _named_on_line(text, start, end, value, named, candidates)
+            owner = _owner(key, on_line, {}, candidates) if on_line else None
+            owner = _owner(key, named, recent, candidates) if owner is None else owner
             if owner is not None:
                 learned[owner].setdefault(key, value)
         for i in named:
@@ -198,6 +204,21 @@ def candidates_with_text_values(
             found.setdefault(key, value)
         out.append(candidate_learns(candidate, found, source=source))
     return out
+
+
+def _named_on_line(text: str, start: int, end: int, value: str, named: list[int], candidates):
+    """Of `named`, those named on the line of text[start:end] that writes `value`: a note laid
+    out in lines without stops is one sentence, and "- yob 1997 (Raghunathan)" says its year
+    of the person on its line, not of the sentence's first ([] when the value is not written
+    as found, or no one is named on its line)."""
+    at = text.casefold().find(value.casefold(), start, end)
+    if at < 0 or "\n" not in text[start:end]:
+        return []
+    line_start = text.rfind("\n", start, at) + 1 or start
+    line_end = text.find("\n", at, end) % (end + 1) or end
+    return [
+        i for i in named if any(line_start <= m.start < line_end for m in candidates[i].mentions)
+    ]
 
 
 def _hobbies(candidates: list[EntityCandidate], text: str) -> dict[int, list[str]]:

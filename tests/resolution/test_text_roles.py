@@ -299,3 +299,24 @@ def test_a_lone_given_name_is_the_level_given_whatever_notes_came_first():
     lone = Record(("Harpreet",), job, "Person", True, firm)
     full = Record(("Harpreet Dhillon", "Harpreet"), job, "Person", True, firm)
     assert match_score(records_compare("Person", lone, full)).probability >= 0.995
+
+
+def test_a_year_on_a_line_of_a_note_without_stops_is_the_person_named_on_that_line():
+    from apps.ingestion.extraction.spacy_ner import SpacyExtractor
+    from apps.ingestion.working_memory import WorkingMemory
+    from apps.resolution.text_evidence import candidates_with_text_values
+
+    def values(text):
+        found = SpacyExtractor.shared().extract(text, state=WorkingMemory())
+        return {c.name: c.values for c in candidates_with_text_values(list(found.entities), text,
+                                                                      source="x")}  # fmt: skip
+
+    found = values("+ Dagny Ismail (firmware developer) is out thu-fri\n"
+                   "not great: Ioana Raghunathan, now a support engineer, wrote the runbook\n"
+                   "not great: yob 1997 (Raghunathan, for the badge form)")  # fmt: skip
+    assert found["Ioana Raghunathan"].get("text:born") == "1997", found
+    assert "text:born" not in found["Dagny Ismail"], found
+    assert not any("1997" in name for name in found), found  # 'yob 1997' is no product
+    # "b." ends no sentence: the year is the person's on that line
+    found = values("- Ngozi Nowak: blocked on creds\n- Nowak b. 1984\n- Dagny Ismail: fine")
+    assert found["Ngozi Nowak"].get("text:born") == "1984", found

@@ -17,7 +17,8 @@ _CODE = re.compile(
 )
 # The same in lower case, as chat writes it ("trying the kumo-28", "the vexa 39"): a word no
 # dictionary knows (wordfreq), so "top 10", "covid-19" and "user42" stay words.
-_LOWER_CODE = re.compile(r"(?<![\w@.+/-])([a-z]{3,})(?:-| )?\d{1,4}(?![\w-])")
+# A year after a word is a date ("yob 1979", "est 1998"), no model.
+_LOWER_CODE = re.compile(r"(?<![\w@.+/-])([a-z]{3,})(?:-| )?(?!(?:19|20)\d\d\b)\d{1,4}(?![\w-])")
 _RARE_ZIPF = 2.5
 # A capitalised word and a small number that name no product ("Room 5", "May 3", "Step 2").
 _NOT_NUMBERED = frozenset(
