@@ -53,9 +53,9 @@ def name_owner(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
             return found, other
         # A model's name without its number, typed a firm or a place ("Haldo" after "Haldo510"):
         # the thing, as "Tamber" after "Tamber 9".
-        if other == "Object" and _MODEL.match(found.name.strip().lower()):
-            if _MODEL.match(found.name.strip().lower()).group(1) == word:
-                return found, other
+        model = _MODEL.match(found.name.strip().lower()) if other == "Object" else None
+        if model and model.group(1) == word:
+            return found, other
         # The first word of a name seen in this document, typed a place ("Kavitha" after
         # "Kavitha Rao", "Obelo" after "Obelo 7"), is that name unless it is a known place
         # ("Paris" after "Paris Hilton", "Georgia" after "Georgia Whitfield").

@@ -211,11 +211,15 @@ def _named_on_line(text: str, start: int, end: int, value: str, named: list[int]
     out in lines without stops is one sentence, and "- yob 1997 (Raghunathan)" says its year
     of the person on its line, not of the sentence's first ([] when the value is not written
     as found, or no one is named on its line)."""
-    at = text.casefold().find(value.casefold(), start, end)
-    if at < 0 or "\n" not in text[start:end]:
+    if "\n" not in text[start:end]:
         return []
-    line_start = text.rfind("\n", start, at) + 1 or start
-    line_end = text.find("\n", at, end) % (end + 1) or end
+    found = re.search(re.escape(value), text[start:end], re.IGNORECASE)
+    if found is None:
+        return []
+    at = start + found.start()
+    line_start = max(start, text.rfind("\n", start, at) + 1)
+    line_end = text.find("\n", at, end)
+    line_end = end if line_end < 0 else line_end
     return [
         i for i in named if any(line_start <= m.start < line_end for m in candidates[i].mentions)
     ]
