@@ -3,7 +3,7 @@ and month swapped, one day or month off), or conflicting, at the precision both 
 (YYYY, YYYY-MM, YYYY-MM-DD). A typist's slip is `close`, weighed by the model; only a date no
 slip explains is a `conflict`, which forbids an automatic merge. A year alone ("born in 1961", as
 notes write it) is weaker evidence than a whole date: `year` when equal, `year_close` when one
-digit apart (weighed against: more often two people than a slip)."""
+digit apart or two swapped (weighed against: more often two people than a slip)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,10 @@ def compare_dates(key: str, a: object, b: object) -> Compared:
     if depth == 1 and len(da) == len(db) and sum(x != y for x, y in zip(da, db, strict=True)) == 1:
         # Two years a digit apart are more often two people than a slip (1963 / 1968).
         return Compared(key, "year_close", shown + " (years one digit apart)")
+    if depth == 1 and adjacent_swap(da, db):
+        # So are two years with their last digits swapped (1979 / 1997: standups seed 4 merged
+        # namesakes on it as on a whole date's slip); a swap inside a whole date stays `close`.
+        return Compared(key, "year_close", shown + " (years two digits swapped)")
     if len(da) == len(db) and sum(x != y for x, y in zip(da, db, strict=True)) == 1:
         return Compared(key, "close", shown + " (one digit apart)")
     if adjacent_swap(da, db):
