@@ -136,7 +136,7 @@ def run_set(set_name: str, args) -> dict:
             pass
         tenant.delete()
     found = _scored(docs, truths, pairs, names_of, mentions, pending, spent)
-    found["fingerprint"] = _fingerprint(docs, names_of, mentions)
+    found["fingerprint"], found["clusters"] = _fingerprint(docs, names_of, mentions)
     # Each merge with the true entity its mention names (a gate's merge: the document's
     # surface), so the wrong one among an entity's merges shows; a collective merge: '?'.
     found["wrong"] = [(sorted(found["labels"][uid]), [
@@ -145,15 +145,16 @@ def run_set(set_name: str, args) -> dict:
     return found
 
 
-def _fingerprint(docs, names_of, mentions) -> str:
+def _fingerprint(docs, names_of, mentions) -> tuple[str, list]:
     """The clusters as sets of (document text, surface), hashed: two runs that fed the same
-    documents in different orders (--shuffle) end in the same clusters when these match."""
+    documents in different orders (--shuffle) end in the same clusters when these match; and
+    the clusters themselves (to say which differ)."""
     text_of = _texts(docs, names_of)
     groups: dict[str, set] = defaultdict(set)
     for row in mentions:
         groups[row["entity"]].add((text_of.get(row["document"], ""), row["surface"]))
     flat = sorted(sorted(g) for g in groups.values())
-    return hashlib.sha256(repr(flat).encode()).hexdigest()[:12]
+    return hashlib.sha256(repr(flat).encode()).hexdigest()[:12], flat
 
 
 def _texts(docs, names_of) -> dict:
@@ -253,6 +254,12 @@ def main() -> None:
     parser.add_argument("--wrong", action="store_true",
                         help="list entities holding two true entities, with why they merged")  # fmt: skip
     parser.add_argument(
+        "--orders-shown",
+        type=int,
+        default=6,
+        help="with --orders: how many differing clusters to name",
+    )
+    parser.add_argument(
         "--twins",
         action="store_true",
         help="per P(same) threshold: pending pairs at or above it, how many false",
@@ -308,6 +315,15 @@ def _orders_run(name: str, args) -> None:
         print(f"{name:9} order {order}: unified {r['unified']:.3f}, ent/true {r['per_true']:.2f}, "
               f"namesakes {r['namesakes']}, pend/doc {r['pending_per_doc']:.2f}, "
               f"clusters {r['fingerprint']}", flush=True)  # fmt: skip
+    for order, r in enumerate(runs[1:], 1):  # what order 0 groups otherwise, by surfaces
+        mine = {repr(c) for c in runs[0]["clusters"]}
+        theirs = {repr(c) for c in r["clusters"]}
+        only = [sorted({s for _, s in c}) for c in runs[0]["clusters"] if repr(c) not in theirs]
+        other = [sorted({s for _, s in c}) for c in r["clusters"] if repr(c) not in mine]
+        if only or other:
+            print(f"  order 0 vs {order}: {len(only)} cluster(s) of order 0 not in order {order} "
+                  f"(surfaces {only[:args.orders_shown]}); {len(other)} of order {order} not in "
+                  f"order 0 (surfaces {other[:args.orders_shown]})")  # fmt: skip
     unified = [r["unified"] for r in runs]
     print(f"{name:9} {args.orders} orders: {len({r['fingerprint'] for r in runs})} cluster "
           f"set(s) (goal 1), unified {min(unified):.3f}-{max(unified):.3f}", flush=True)  # fmt: skip
