@@ -276,3 +276,15 @@ def test_a_place_of_work_or_a_negated_phrase_is_no_job(extractor):
                                "- account manager Kavitha Selvaraj: no update")  # fmt: skip
     assert "role" not in entities["Tobias Haugen"].learned, entities["Tobias Haugen"].learned
     assert entities["Kavitha Selvaraj"].learned.get("role") == "account manager"
+
+
+def test_a_legal_form_with_its_stop_ends_the_sentence(extractor):
+    # "GmbH." kept its stop and ended no sentence: the parse hung the firm on the next
+    # sentence's subject, who took both firms as employers, and the one who works there none.
+    entities = read(extractor, "Tomasz Nowak works for Kestrel Labs GmbH. Ruth Bader joined "
+                               "Ana Ruiz LLC.")  # fmt: skip
+    assert entities["Tomasz Nowak"].learned.get("employer") == "Kestrel Labs GmbH."
+    assert entities["Ruth Bader"].learned.get("employer") == "Ana Ruiz LLC"
+    # Two legal forms in a row are one firm's, within one sentence.
+    entities = read(extractor, "Mia Holt joined Kestrel Co. Ltd. in May.")
+    assert entities["Mia Holt"].learned.get("employer") == "Kestrel Co. Ltd."

@@ -29,7 +29,29 @@ def line_sentences(doc):
         )
         if not wrapped:
             token.is_sent_start = True
+    for token in doc[1:-1]:
+        last = doc[token.i - 1]
+        if _legal_stop(last) and token.text[:1].isupper() and not _legal_stop(token):
+            token.is_sent_start = True
     return doc
+
+
+# Legal forms the tokenizer keeps their stop in ("GmbH.", "Inc."): one ending a sentence ended
+# no sentence, and the parse hung the firm on the next sentence's subject ("X works for Kestrel
+# Labs GmbH. Ruth Bader joined Y." gave Ruth Bader both firms and X none).
+_LEGAL_ABBREVIATIONS = frozenset(
+    "inc ltd co corp gmbh llc plc ag sa s.a bv b.v nv n.v oy ab srl spa s.p.a kk k.k pty pte "
+    "sas s.a.s lp llp".split()
+)
+
+
+def _legal_stop(token) -> bool:
+    text = token.text
+    return (
+        text.endswith(".")
+        and bool(token.whitespace_)
+        and text[:-1].casefold() in _LEGAL_ABBREVIATIONS
+    )
 
 
 def note_parser(nlp):
