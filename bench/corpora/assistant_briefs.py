@@ -12,11 +12,11 @@ from __future__ import annotations
 import datetime
 import random
 import string
-import unicodedata
 from collections import Counter
 
 from . import SIZES, Doc, Note, Truth
 from . import assistant_briefs_wording as W
+from .assistant_briefs_wording import an, plain
 
 REF_YEAR = 2025  # the year the notes are written in; ages are counted from it
 CAP = 8  # most notes a thing is planned into (check allows 9)
@@ -33,16 +33,6 @@ def fields(template: str) -> set[str]:
 
 def facts_of(template: str) -> set[str]:
     return {FACT[f] for f in fields(template) if f in FACT}
-
-
-def an(word: str) -> str:
-    vowel = word[:1].lower() in "aeiou" or (word[:2].isupper() and word[0] in "AEFHILMNORSX")
-    return ("an " if vowel else "a ") + word
-
-
-def plain(text: str) -> str:
-    folded = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in folded if c.isascii() and c.isalnum()).lower()
 
 
 class Memo(Note):

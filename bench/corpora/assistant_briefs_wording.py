@@ -10,6 +10,21 @@ a former employer; M maker; X/X2 a product in two spellings, Xk its kind, aXk, X
 Noise: day, day2, date, time, room, npers, nfirm, ncity, hotel, food, event, tool, n.
 """
 
+import unicodedata
+
+
+def an(word: str) -> str:
+    """The article a word takes, read aloud ('an HR lead', 'a UX lead')."""
+    vowel = word[:1].lower() in "aeiou" or (word[:2].isupper() and word[0] in "AEFHILMNORSX")
+    return ("an " if vowel else "a ") + word
+
+
+def plain(text: str) -> str:
+    """A name folded to plain lower-case letters and digits (an e-mail's or a domain's)."""
+    folded = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in folded if c.isascii() and c.isalnum()).lower()
+
+
 GIVEN = (
     "Ana f|Chiamaka f|Ingrid f|Mei f|Priya f|Sofía f|Yuki f|Aisha f|Léa f|Zofia f|Amara f|"
     "Nadia f|Hana f|Marisol f|Freya f|Saoirse f|Thandiwe f|Elif f|Dagny f|Lucía f|Keiko f|"
