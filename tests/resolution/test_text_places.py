@@ -247,3 +247,17 @@ def test_a_first_word_two_registered_firms_open_with_waits_for_a_reviewer(scope)
     full = note(scope, "Lena Park works at Summit Labs Ltd.", ("Lena Park", "Person"),
                 ("Summit Labs Ltd", "Organization"))["Summit Labs Ltd"]  # fmt: skip
     assert full.entity_uid != common.entity_uid, full.reason  # a common word opens many firms
+
+
+def test_a_registered_name_described_two_ways_is_one_firm(scope):
+    """What a note says a firm is describes it, as a description does: the same registered
+    name, legal form and all, said to be a boatyard in one note and 'the invoice dispute' in
+    another is still that name's one firm."""
+    first = note(scope, "Brakstad Marine AS, a boat-building company in Alesund, sent a quote.",
+                 ("Brakstad Marine AS", "Organization"))["Brakstad Marine AS"]  # fmt: skip
+    again = note(scope, "Call log - Brakstad Marine AS, the invoice dispute.",
+                 ("Brakstad Marine AS", "Organization"))["Brakstad Marine AS"]  # fmt: skip
+    assert again.action in ("merged", "unchanged"), again.reason
+    assert "role" not in again.signals, again.reason  # neither against it nor stopping it
+    assert again.entity_uid == first.entity_uid
+    assert "rare_name registered (a registered name (with its legal form)" in again.reason

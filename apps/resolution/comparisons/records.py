@@ -183,14 +183,26 @@ def records_compare(
             _sole_name(kind, mine, theirs, found) if sole else Compared("rare_name", MISSING)
         )
     if found[-1].level != MISSING:  # each note describes a product or a firm its own way
-        found = _undescribed(found)
+        found = _undescribed(found, roles=_registered_both(kind, mine, theirs, found))
     return found
 
 
-def _undescribed(found: list[Compared]) -> list[Compared]:
-    """`found` with a description that reads otherwise (low, unrelated) left out."""
-    return [Compared("description", MISSING) if c.comparison == "description"
-            and c.level in ("low", "unrelated") else c for c in found]  # fmt: skip
+def _undescribed(found: list[Compared], *, roles: bool = False) -> list[Compared]:
+    """`found` with a description that reads otherwise (low, unrelated) left out; with `roles`,
+    a role that differs too."""
+    return [Compared(c.comparison, MISSING) if c.comparison == "description"
+            and c.level in ("low", "unrelated") or roles and c.comparison == "role"
+            and c.level == "different" else c for c in found]  # fmt: skip
+
+
+def _registered_both(kind: str, mine: Record, theirs: Record, found: list[Compared]) -> bool:
+    """One registered name, legal form and all, on both sides of a firm: what a note says the
+    firm is ("an agri-tech company", "the invoice dispute") describes it, as a description
+    does, and neither stops the `registered` level nor weighs against it."""
+    if SOLE_LEVELS.get(kind) != "registered" or found[0].level != "exact":
+        return False
+    names = _registered_pair(mine.names, theirs.names) or (mine.names[0], theirs.names[0])
+    return all(legal_base(n) != comparable(n) for n in names)
 
 
 def sole_carrier(name: str, same_name_count: int, blocked: Sequence[str]) -> bool:
@@ -230,7 +242,9 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
     names = pair or (mine.names[0], theirs.names[0])
     if level is None or types != {kind} or found[0].level not in CONTEXT_NAMES:
         return Compared("rare_name", MISSING)
-    if any(c.comparison != "description" for c in against):
+    registered = _registered_both(kind, mine, theirs, found)
+    if any(c.comparison != "description" and not (registered and c.comparison == "role")
+           for c in against):  # fmt: skip
         return Compared("rare_name", MISSING)
     if level == "model" or (level == "registered" and pair is None and found[0].level == "exact"
                             and not all(legal_base(n) != comparable(n) for n in names)):  # fmt: skip
