@@ -242,3 +242,15 @@ def test_learned_values_are_marked_on_the_pages_rows():
 
     rows = values_rows({"text:phone": "+442079460958", "email": "m@example.org"}, {})
     assert [(r["key"], r["learned"]) for r in rows] == [("email", False), ("text:phone", True)]
+
+
+def test_initials_beside_the_name_they_stand_for_share_no_neighbour(scope):
+    # Minutes write an attendee's initials beside their name: 'TB' named beside 'Thanakorn
+    # Boonmee' is that person twice, not a neighbour two notes' 'TB's share (two namesakes').
+    note(scope, "Minutes. TB to chase the PO. Thanakorn Boonmee, a buyer in Hanoi, chaired.",
+         ("TB", "Organization"), ("Thanakorn Boonmee", "Person"), ("Hanoi", "Location"))  # fmt: skip
+    again = note(scope, "Minutes. TB to book the hangar. Thanakorn Boonmee, a pilot in Perth, "
+                        "chaired.", ("TB", "Organization"), ("Thanakorn Boonmee", "Person"),
+                 ("Perth", "Location"))["TB"]  # fmt: skip
+    assert again.action == "pending", again.reason
+    assert "context" not in again.signals, again.reason

@@ -21,6 +21,7 @@ cities, so for the rest only what is shared counts."""
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Sequence
 from itertools import islice
 
@@ -61,9 +62,15 @@ def compare_context(
     Castellanos', a split of the entity itself) is not counted as a neighbour; `settled`: the
     types whose tie the two sides share outright (an employer, a city: records_compare), so
     their other neighbours of that type say nothing against them."""
-    own_words = [_words(o) for o in dict.fromkeys(own)]
-    mine = list(islice((n for n in dict.fromkeys(mine) if _kept(n, own_words)), MAX_NEIGHBOURS))
-    theirs = list(islice((n for n in dict.fromkeys(theirs) if _kept(n, own_words)), MAX_NEIGHBOURS))
+    own = list(dict.fromkeys(own))
+    own_words = [_words(o) for o in own]
+    # Its names' initials, and its names written as initials ('TB').
+    initials = (frozenset(_initials(o) for o in own) - {""},
+                frozenset(o.strip().casefold() for o in own if _INITIALS.match(o)))  # fmt: skip
+    mine = list(islice((n for n in dict.fromkeys(mine) if _kept(n, own_words, initials)),
+                       MAX_NEIGHBOURS))  # fmt: skip
+    theirs = list(islice((n for n in dict.fromkeys(theirs) if _kept(n, own_words, initials)),
+                         MAX_NEIGHBOURS))  # fmt: skip
     if not mine or not theirs:
         return Compared("context", MISSING)
     shared: list[tuple[str, str, str]] = []
@@ -116,16 +123,35 @@ def _near(kind: str, mine: set[str], theirs: set[str]) -> bool:
     return any(misspelt(kind, a, b) for a in mine for b in theirs)
 
 
-def _kept(neighbour: tuple[str, str], own_words: Sequence[frozenset[str]]) -> bool:
+def _kept(
+    neighbour: tuple[str, str],
+    own_words: Sequence[frozenset[str]],
+    initials: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+) -> bool:
     """A neighbour that says who a side is: not a part of its own name (`own_words`: the words
-    of each of its names), and not one common word a note capitalised ("Email", "Minutes",
-    "May" beside two namesakes says nothing); a firm or a place keeps its name whatever its
-    frequency ("Apple", "Paris")."""
+    of each of its names), nor its name and its initials the one for the other (`initials`:
+    of its names, and those written as initials: 'TB' beside 'Thanakorn Boonmee' is the
+    person twice, as minutes name attendees), and not one common word a note capitalised
+    ("Email", "Minutes", "May" beside two namesakes says nothing); a firm or a place keeps its
+    name whatever its frequency ("Apple", "Paris")."""
     type_, name = neighbour
     if type_ not in ("Organization", "Location") and _common_word(name):
         return False
+    of_names, written = initials
+    if _initials(name) in written or _INITIALS.match(name) and name.strip().casefold() in of_names:
+        return False
     words = _words(name)
     return not (words and any(words <= o for o in own_words))
+
+
+_INITIALS = re.compile(r"^\s*[A-Z]{2,4}\s*$")
+
+
+@functools.lru_cache(maxsize=65536)
+def _initials(name: str) -> str:
+    """'tb' of 'Thanakorn Boonmee'; none of a name of one word."""
+    words = comparable_tokens(name)
+    return "".join(w[0] for w in words) if len(words) >= 2 else ""
 
 
 # Both pure and asked again for each pair an entity is in (its neighbours, its names).
