@@ -10,6 +10,7 @@ RSS of this process, which does what a worker does (both models and the pipeline
     .venv/bin/python bench/ingest_throughput.py --components   # and each spaCy component's time
     .venv/bin/python bench/ingest_throughput.py --floor   # and the floor (bench/ingest_floor.py)
     .venv/bin/python bench/ingest_throughput.py --receipts after.txt --diff before.txt
+    .venv/bin/python bench/ingest_throughput.py --warmup 0   # time a cold Neo4j too
     .venv/bin/python bench/ingest_throughput.py --check-neighbours   # bench/ingest_neighbours_check.py
 
 Prints a profile (bench/ingest_profile.py): this process's CPU by stage and the local Neo4j's
@@ -83,6 +84,10 @@ def main() -> None:
     parser.add_argument("--receipts", help="write the run's decisions (one line each) here")
     parser.add_argument("--diff", help="compare the run's decisions with this --receipts file")
     parser.add_argument("--no-profile", action="store_true", help="no hooks, no profile")
+    parser.add_argument("--warmup", type=int, default=1,
+                        help="passes of other documents through the pipeline, untimed, in a "
+                             "throwaway tenant first: a Neo4j just started spends 2-6x the CPU "
+                             "a warm one does on the same queries (its JIT compiles them)")  # fmt: skip
     parser.add_argument("--check-neighbours", action="store_true",
                         help="decide each window twice, with the cut's neighbours and every "
                              "match's, and count the names decided otherwise (no timing)")  # fmt: skip
@@ -117,6 +122,19 @@ def main() -> None:
     embedder, extractor = get_embedder(), SpacyExtractor.shared()
     embedder.embed(["warm up"])  # load both models before timing
     extractor.nlp("Warm up.")
+
+    for run in range(args.warmup):  # another seed's documents: the same shapes, other names
+        warm = tenant_create(slug=f"{slug}-w{run}", name=f"{slug}-w{run}")
+        warm_scope = Scope(tenant=warm.uid, actor="bench", actor_kind="system")
+        try:
+            for text in [document(random.Random(args.seed + 1000 + run), i, args.size)
+                         for i in range(args.documents)]:  # fmt: skip
+                size = validate_document_fields(warm_scope, content=text, source="bench", url=None)
+                stored = document_store(warm_scope, content=text, source="bench", size=size)
+                document_ingest(warm_scope, document_uid=stored.uid, extractor=extractor)
+        finally:
+            cypher.write(warm_scope, "MATCH (n) WHERE n.tenant = $tenant DETACH DELETE n")
+            warm.delete()
 
     chunks = [c.text for text in docs for c in chunk_document(text)]
     import torch  # only now: imported before django.setup(), it made the model ~3x slower
