@@ -32,7 +32,6 @@ from __future__ import annotations
 import re
 
 from cleanco import basename
-from unidecode import unidecode
 
 from apps.ingestion.extraction.firm_cues import firm_cued
 from apps.ingestion.extraction.place_names import (
@@ -46,6 +45,7 @@ from apps.ingestion.extraction.place_names import (
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
 from apps.resolution.comparisons.organisation_names import TRADE_WORDS, comparable, legal_base
+from apps.resolution.comparisons.text_forms import initials
 from apps.resolution.role_words import ROLE_HEADS
 
 ORGANISATION_WORDS = {"group", "holdings", "bank", "partners", "associates", "corporation",
@@ -180,8 +180,7 @@ def _initials_after(words: list[str], after: str) -> bool:
     glossed = _INITIALS.match(after)
     if not glossed or len(words) < 2:
         return False
-    letters = "".join(p[0] for w in words for p in w.split("-") if p)
-    return unidecode(glossed.group(1)).upper() == unidecode(letters).upper()
+    return comparable(glossed.group(1)) == initials(" ".join(words))
 
 
 def person_cued(text: str, span: NamedSpan) -> bool:

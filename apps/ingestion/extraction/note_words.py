@@ -14,6 +14,7 @@ from wordfreq import zipf_frequency
 from apps.ingestion.extraction.place_names import is_city
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
+from apps.resolution.comparisons.text_forms import initials
 from apps.resolution.role_words import DEPARTMENTS, TITLE_OPENINGS
 
 MONTHS = frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
@@ -225,15 +226,10 @@ def initials_named(text: str, spans: list[NamedSpan], people: list[str]) -> list
         if span.name or not _INITIALS.match(span.surface):
             out.append(span)
             continue
-        whose = {n for n in named if _initials(n) == span.surface.casefold()}
+        whose = {n for n in named if initials(n) == span.surface.casefold()}
         before = text[: span.start].rstrip(" ")
         defined = before.endswith("(") and any(before[:-1].rstrip().endswith(n) for n in whose)
         if len(whose) == 1 and (defined or _opens(text, span.start)):
             span = NamedSpan(span.surface, span.start, span.end, "Person", whose.pop())
         out.append(span)
     return out
-
-
-def _initials(name: str) -> str:
-    words = re.findall(r"[^\W\d_]+", name)
-    return "".join(w[0] for w in words).casefold() if len(words) >= 2 else ""

@@ -30,7 +30,7 @@ from wordfreq import zipf_frequency
 from apps.resolution.comparisons import MISSING, Compared
 from apps.resolution.comparisons.entity_types import types_may_meet
 from apps.resolution.comparisons.names import compare_names, misspelt
-from apps.resolution.comparisons.text_forms import comparable_tokens
+from apps.resolution.comparisons.text_forms import comparable_tokens, initials
 
 MAX_NEIGHBOURS = 40
 COMMON_ZIPF = 4.0  # wordfreq's scale: 'email' 4.7, 'minutes' 5.3; 'crochet' 3.3, 'kuching' 2.4
@@ -65,11 +65,11 @@ def compare_context(
     own = list(dict.fromkeys(own))
     own_words = [_words(o) for o in own]
     # Its names' initials, and its names written as initials ('TB').
-    initials = (frozenset(_initials(o) for o in own) - {""},
+    own_initials = (frozenset(initials(o) for o in own) - {""},
                 frozenset(o.strip().casefold() for o in own if _INITIALS.match(o)))  # fmt: skip
-    mine = list(islice((n for n in dict.fromkeys(mine) if _kept(n, own_words, initials)),
+    mine = list(islice((n for n in dict.fromkeys(mine) if _kept(n, own_words, own_initials)),
                        MAX_NEIGHBOURS))  # fmt: skip
-    theirs = list(islice((n for n in dict.fromkeys(theirs) if _kept(n, own_words, initials)),
+    theirs = list(islice((n for n in dict.fromkeys(theirs) if _kept(n, own_words, own_initials)),
                          MAX_NEIGHBOURS))  # fmt: skip
     if not mine or not theirs:
         return Compared("context", MISSING)
@@ -126,10 +126,10 @@ def _near(kind: str, mine: set[str], theirs: set[str]) -> bool:
 def _kept(
     neighbour: tuple[str, str],
     own_words: Sequence[frozenset[str]],
-    initials: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
+    own_initials: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset()),
 ) -> bool:
     """A neighbour that says who a side is: not a part of its own name (`own_words`: the words
-    of each of its names), nor its name and its initials the one for the other (`initials`:
+    of each of its names), nor its name and its initials the one for the other (`own_initials`:
     of its names, and those written as initials: 'TB' beside 'Thanakorn Boonmee' is the
     person twice, as minutes name attendees), and not one common word a note capitalised
     ("Email", "Minutes", "May" beside two namesakes says nothing); a firm or a place keeps its
@@ -137,21 +137,14 @@ def _kept(
     type_, name = neighbour
     if type_ not in ("Organization", "Location") and _common_word(name):
         return False
-    of_names, written = initials
-    if _initials(name) in written or _INITIALS.match(name) and name.strip().casefold() in of_names:
+    of_names, written = own_initials
+    if initials(name) in written or _INITIALS.match(name) and name.strip().casefold() in of_names:
         return False
     words = _words(name)
     return not (words and any(words <= o for o in own_words))
 
 
 _INITIALS = re.compile(r"^\s*[A-Z]{2,4}\s*$")
-
-
-@functools.lru_cache(maxsize=65536)
-def _initials(name: str) -> str:
-    """'tb' of 'Thanakorn Boonmee'; none of a name of one word."""
-    words = comparable_tokens(name)
-    return "".join(w[0] for w in words) if len(words) >= 2 else ""
 
 
 # Both pure and asked again for each pair an entity is in (its neighbours, its names).

@@ -173,6 +173,8 @@ def records_compare(
     # that reads otherwise is the note's other business ('b. 1967', 'chase by Friday').
     if any(c.comparison in ("role", *AFFILIATIONS) and c.level == "same" for c in found):
         found = _undescribed(found)
+    # Only where a sole name may merge is a registered firm's role left out (below).
+    registered = sole and _registered_both(kind, mine, theirs, found)
     agreeing = {(c.comparison, c.level) for c in found} & AGREEING
     if rare and coded and found[0].level in CONTEXT_NAMES and agreeing:
         why = ", ".join(sorted(f"{c} {level}" for c, level in agreeing))
@@ -180,10 +182,12 @@ def records_compare(
                               f"carry, with agreeing context ({why})"))  # fmt: skip
     else:
         found.append(
-            _sole_name(kind, mine, theirs, found) if sole else Compared("rare_name", MISSING)
+            _sole_name(kind, mine, theirs, found, registered=registered)
+            if sole
+            else Compared("rare_name", MISSING)
         )
     if found[-1].level != MISSING:  # each note describes a product or a firm its own way
-        found = _undescribed(found, roles=_registered_both(kind, mine, theirs, found))
+        found = _undescribed(found, roles=registered)
     return found
 
 
@@ -226,7 +230,9 @@ def sole_carrier(name: str, same_name_count: int, blocked: Sequence[str]) -> boo
             and len(families) <= 1 and len(shorts) <= 1 and not rivals)  # fmt: skip
 
 
-def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -> Compared:
+def _sole_name(
+    kind: str, mine: Record, theirs: Record, found: list[Compared], *, registered: bool
+) -> Compared:
     """The `rare_name` level `place` or `registered` (SOLE_LEVELS): an identical name of that
     type on both sides (for a firm: its registered name twice, or once and its short form
     once where an extractor typed a side), that no third entity of the tenant carries (`sole_carrier`), with nothing against it
@@ -242,7 +248,6 @@ def _sole_name(kind: str, mine: Record, theirs: Record, found: list[Compared]) -
     names = pair or (mine.names[0], theirs.names[0])
     if level is None or types != {kind} or found[0].level not in CONTEXT_NAMES:
         return Compared("rare_name", MISSING)
-    registered = _registered_both(kind, mine, theirs, found)
     if any(c.comparison != "description" and not (registered and c.comparison == "role")
            for c in against):  # fmt: skip
         return Compared("rare_name", MISSING)

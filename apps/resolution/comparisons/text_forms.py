@@ -19,3 +19,11 @@ def comparable(text: str) -> str:
 
 def comparable_tokens(text: str) -> list[str]:
     return comparable(text).split()
+
+
+@functools.lru_cache(maxsize=65536)
+def initials(name: str) -> str:
+    """'mlt' of 'Mei-Ling Tsao', the first letter of each word (compared as `comparable`
+    spells); none of a name of one word."""
+    words = comparable_tokens(name)
+    return "".join(w[0] for w in words) if len(words) >= 2 else ""
