@@ -22,7 +22,7 @@ ARGUMENTS_FIND = """
 CALL db.index.fulltext.queryNodes('argument_text', $lucene, {limit: $depth})
 YIELD node, score
 WITH node AS a, score WHERE a.tenant = $tenant
-MATCH (d:Document {tenant: $tenant, uid: a.document_uid})
+MATCH (d:Document {tenant: $tenant, uid: a.document_uid}) USING INDEX SEEK d:Document(uid)
 OPTIONAL MATCH (a)-[:ABOUT]->(e:Entity {tenant: $tenant})
 WITH a, d, score, collect(DISTINCT e.name) AS about
 RETURN a.uid AS uid, a.kind AS kind, a.text AS text, a.chunk_uid AS chunk_uid, about,

@@ -11,7 +11,7 @@ from apps.ingestion.arguments import ArgumentSpan, argument_uid
 
 ARGUMENTS_MERGE = """
 UNWIND $arguments AS x
-MATCH (c:Chunk {tenant: $tenant, uid: x.chunk})
+MATCH (c:Chunk {tenant: $tenant, uid: x.chunk}) USING INDEX SEEK c:Chunk(uid)
 MERGE (a:Argument {tenant: $tenant, uid: x.uid})
 ON CREATE SET a.kind = x.kind, a.text = x.text, a.start = x.start, a.end = x.end,
               a.document_uid = c.document_uid, a.chunk_uid = c.uid,

@@ -48,7 +48,7 @@ class ChunkRecord:
 
 
 CHUNK_MERGE = """
-MATCH (d:Document {tenant: $tenant, uid: $document})
+MATCH (d:Document {tenant: $tenant, uid: $document}) USING INDEX SEEK d:Document(uid)
 MERGE (c:Chunk {uid: $uid})
 ON CREATE SET c.tenant = $tenant, c.text = $text, c.content_hash = $hash, c.position = $position,
               c.start = $start, c.end = $end, c.section_path = $section_path,
@@ -65,11 +65,13 @@ CALL (d, c, fresh) {
   // chunks were written in (a re-run may fill a gap left by a failed chunk).
   CALL (c) {
     OPTIONAL MATCH (p:Chunk {tenant: $tenant, document_uid: $document})
+    USING INDEX SEEK p:Chunk(document_uid)
     WHERE p.position < $position
     RETURN p ORDER BY p.position DESC LIMIT 1
   }
   CALL (c) {
     OPTIONAL MATCH (n:Chunk {tenant: $tenant, document_uid: $document})
+    USING INDEX SEEK n:Chunk(document_uid)
     WHERE n.position > $position
     RETURN n ORDER BY n.position ASC LIMIT 1
   }
@@ -111,7 +113,7 @@ def do_chunk_merge(stx: ScopedTx, record: ChunkRecord) -> bool:
 # after it) is relinked from the chunks that exist, so chunks skipped in the window (duplicates,
 # failed extractions) and gaps left by an earlier run are bridged, and a replay changes nothing.
 WINDOW_CHUNKS_MERGE = """
-MATCH (d:Document {tenant: $tenant, uid: $document})
+MATCH (d:Document {tenant: $tenant, uid: $document}) USING INDEX SEEK d:Document(uid)
 UNWIND $chunks AS k
 MERGE (c:Chunk {uid: k.uid})
 ON CREATE SET c.tenant = $tenant, c.text = k.text, c.content_hash = k.hash,
@@ -129,15 +131,17 @@ CALL (rows) {
   WITH rows WHERE any(r IN rows WHERE r.placed)
   CALL () {
     OPTIONAL MATCH (p:Chunk {tenant: $tenant, document_uid: $document})
+    USING INDEX SEEK p:Chunk(document_uid)
     WHERE 0 <= p.position < $lo
     RETURN p.position AS below ORDER BY below DESC LIMIT 1
   }
   CALL () {
     OPTIONAL MATCH (n:Chunk {tenant: $tenant, document_uid: $document})
+    USING INDEX SEEK n:Chunk(document_uid)
     WHERE n.position > $hi
     RETURN n.position AS above ORDER BY above ASC LIMIT 1
   }
-  MATCH (x:Chunk {tenant: $tenant, document_uid: $document})
+  MATCH (x:Chunk {tenant: $tenant, document_uid: $document}) USING INDEX SEEK x:Chunk(document_uid)
   WHERE coalesce(below, $lo) <= x.position <= coalesce(above, $hi)
   WITH x ORDER BY x.position
   WITH collect(x) AS line
@@ -221,8 +225,8 @@ class WindowChunk:
 
 WINDOW_MENTIONS = """
 UNWIND $mentions AS m
-MATCH (c:Chunk {tenant: $tenant, uid: m.chunk})
-MATCH (e:Entity {tenant: $tenant, uid: m.entity})
+MATCH (c:Chunk {tenant: $tenant, uid: m.chunk}) USING INDEX SEEK c:Chunk(uid)
+MATCH (e:Entity {tenant: $tenant, uid: m.entity}) USING INDEX SEEK e:Entity(uid)
 MERGE (c)-[r:MENTIONS {surface: m.surface, start: m.start, end: m.end}]->(e)
 ON CREATE SET r.tenant = $tenant, r.created_at = datetime(), r.moved_by = m.moved_by
 // An entity a dated document mentions existed by the document's date (apps.timeline).
@@ -236,8 +240,9 @@ RETURN count(r) AS n
 # The entities a document's written chunks already mention, by (type, normalized name or
 # alias): a resumed run starts from them (within one document one name is one entity).
 DOCUMENT_NAMES = """
-MATCH (c:Chunk {tenant: $tenant, document_uid: $document})-[:MENTIONS]->(e:Entity {tenant: $tenant})
-WHERE e.status = 'active'
+MATCH (c:Chunk {tenant: $tenant, document_uid: $document})-[:MENTIONS]->(e)
+USING INDEX SEEK c:Chunk(document_uid)
+WHERE 'Entity' IN labels(e) AND e.tenant = $tenant AND e.status = 'active'
 RETURN DISTINCT e.uid AS uid, e.type AS type, e.norm_name AS norm,
        coalesce(e.norm_aliases, []) AS norm_aliases
 """

@@ -37,9 +37,10 @@ class ChunkProbe:
 
 CHUNKS_SEEN = """
 UNWIND $rows AS row
-OPTIONAL MATCH (own:Chunk {tenant: $tenant, uid: row.uid})
+OPTIONAL MATCH (own:Chunk {tenant: $tenant, uid: row.uid}) USING INDEX SEEK own:Chunk(uid)
 CALL (own, row) {
   OPTIONAL MATCH (same:Chunk {tenant: $tenant, content_hash: row.hash})
+  USING INDEX SEEK same:Chunk(content_hash)
   WHERE same.uid <> row.uid
   RETURN same.uid AS same_hash LIMIT 1
 }

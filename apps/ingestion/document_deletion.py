@@ -46,7 +46,7 @@ SWEEPS = 3
 T = TypeVar("T")
 
 LOCKED = """
-MATCH (d:Document {tenant: $tenant, uid: $uid})
+MATCH (d:Document {tenant: $tenant, uid: $uid}) USING INDEX SEEK d:Document(uid)
 SET d.deleting = true, d._lock = true
 REMOVE d._lock
 """
@@ -120,7 +120,7 @@ ENTITIES_DELETE = (
     + """
 WITH d
 UNWIND $entities AS eu
-MATCH (e:Entity {tenant: $tenant, uid: eu})
+MATCH (e:Entity {tenant: $tenant, uid: eu}) USING INDEX SEEK e:Entity(uid)
 WHERE e.status = 'active' AND e.named_by_facts IS NULL
   AND NOT EXISTS { (:Chunk)-[:MENTIONS]->(e) }
   AND NOT EXISTS { (e)-[x]-() WHERE NOT type(x) IN ['KEY_OF', 'SAME_AS'] }
@@ -137,7 +137,7 @@ FOREACH (x IN keys + records | DETACH DELETE x)
 WITH e, pairs, e.uid AS uid
 DETACH DELETE e
 WITH collect(uid) AS removed, sum(pairs) AS pairs
-MATCH (d:Document {tenant: $tenant, uid: $uid})
+MATCH (d:Document {tenant: $tenant, uid: $uid}) USING INDEX SEEK d:Document(uid)
 SET d.deleted_entities = coalesce(d.deleted_entities, []) + removed
 WITH removed, pairs
 CALL (removed) {
@@ -157,7 +157,7 @@ RETURN count(*) AS n
 """
 )
 EXISTS = """
-MATCH (d:Document {tenant: $tenant, uid: $uid})
+MATCH (d:Document {tenant: $tenant, uid: $uid}) USING INDEX SEEK d:Document(uid)
 RETURN COUNT { (:Chunk {tenant: $tenant})-[:PART_OF]->(d) } AS chunks
 """
 

@@ -20,7 +20,7 @@ MERGES_BATCH = 100
 AUTO_MERGES_OF = """
 MATCH (am:AutoMerge {tenant: $tenant}) WHERE am.document_uid = $uid
 WITH am LIMIT $limit
-OPTIONAL MATCH (e:Entity {tenant: $tenant, uid: am.entity_uid})
+OPTIONAL MATCH (e:Entity {tenant: $tenant, uid: am.entity_uid}) USING INDEX SEEK e:Entity(uid)
 SET e._lock = true
 REMOVE e._lock
 RETURN am {.uid, .absorbed_aliases, .absorbed_norm_aliases, .absorbed_description,
@@ -29,7 +29,7 @@ RETURN am {.uid, .absorbed_aliases, .absorbed_norm_aliases, .absorbed_descriptio
        e {.uid, .values_json, .value_conflicts_json} AS entity
 """
 AUTO_MERGE_UNDO = """
-OPTIONAL MATCH (e:Entity {tenant: $tenant, uid: $entity})
+OPTIONAL MATCH (e:Entity {tenant: $tenant, uid: $entity}) USING INDEX SEEK e:Entity(uid)
 FOREACH (x IN CASE WHEN e IS NULL THEN [] ELSE [e] END |
   SET x.aliases = [a IN coalesce(x.aliases, []) WHERE NOT a IN $aliases],
       x.norm_aliases = [a IN coalesce(x.norm_aliases, []) WHERE NOT a IN $norm_aliases],
@@ -40,14 +40,14 @@ FOREACH (x IN CASE WHEN e IS NULL THEN [] ELSE [e] END |
       x.values_json = $values_json, x.value_conflicts_json = $conflicts_json,
       x.updated_at = datetime())
 WITH 1 AS one
-MATCH (am:AutoMerge {tenant: $tenant, uid: $merge})
+MATCH (am:AutoMerge {tenant: $tenant, uid: $merge}) USING INDEX SEEK am:AutoMerge(uid)
 DETACH DELETE am
 """
 # Sources are chunk uids, a document uid or "description" (entity_writes._source), so a
 # source's uid inside the JSON text is that source.
 TAUGHT = """
 UNWIND $entities AS eu
-MATCH (e:Entity {tenant: $tenant, uid: eu})
+MATCH (e:Entity {tenant: $tenant, uid: eu}) USING INDEX SEEK e:Entity(uid)
 WHERE any(s IN $sources WHERE e.value_sources_json CONTAINS s)
 SET e._lock = true
 REMOVE e._lock
@@ -55,7 +55,7 @@ RETURN e.uid AS uid, e.values_json AS values_json, e.value_sources_json AS sourc
 """
 UNTAUGHT = """
 UNWIND $rows AS row
-MATCH (e:Entity {tenant: $tenant, uid: row.uid})
+MATCH (e:Entity {tenant: $tenant, uid: row.uid}) USING INDEX SEEK e:Entity(uid)
 SET e.values_json = row.values_json, e.value_sources_json = row.sources_json,
     e.updated_at = datetime()
 """

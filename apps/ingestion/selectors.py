@@ -13,7 +13,7 @@ from apps.tenants.models import Job
 # A job's subject is its document's uid; people know a document by its title or source.
 DOCUMENT_NAMES = """
 UNWIND $uids AS uid
-MATCH (d:Document {tenant: $tenant, uid: uid})
+MATCH (d:Document {tenant: $tenant, uid: uid}) USING INDEX SEEK d:Document(uid)
 RETURN d.uid AS uid, coalesce(d.title, d.source) AS name
 """
 
@@ -105,7 +105,7 @@ def documents_list(
 # Relations it supports: those observed from one of its chunks (or from it, for a write with
 # no chunk), found from the entities its chunks mention (index-bound, no scan of all edges).
 DOCUMENT_DETAIL = """
-MATCH (d:Document {tenant: $tenant, uid: $uid})
+MATCH (d:Document {tenant: $tenant, uid: $uid}) USING INDEX SEEK d:Document(uid)
 CALL (d) {
   OPTIONAL MATCH (c:Chunk {tenant: $tenant})-[:PART_OF]->(d)
   WITH c ORDER BY c.position

@@ -67,7 +67,7 @@ RETURN created_uid, by_url.uid AS url_uid, by_hash.uid AS hash_uid
 
 # Undoes a store whose ingestion could not be queued (nothing of it was read yet).
 DROP_UNREAD = """
-MATCH (d:Document {tenant: $tenant, uid: $uid})
+MATCH (d:Document {tenant: $tenant, uid: $uid}) USING INDEX SEEK d:Document(uid)
 WHERE NOT EXISTS { (:Chunk)-[:PART_OF]->(d) }
 DETACH DELETE d
 """
@@ -208,7 +208,7 @@ def document_ingest_job_run(job: Job, *, extractor: Extractor | None = None) -> 
 # Entities an agent stated with no text: a document's deletion keeps them.
 FACTS_NAMED = """
 UNWIND $uids AS uid
-MATCH (e:Entity {tenant: $tenant, uid: uid})
+MATCH (e:Entity {tenant: $tenant, uid: uid}) USING INDEX SEEK e:Entity(uid)
 SET e.named_by_facts = true
 """
 

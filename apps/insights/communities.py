@@ -74,19 +74,19 @@ CREATE (c:Community {uid: row.uid, tenant: $tenant, run: $run, level: 0,
 WITH c, row
 CALL (c, row) {
   UNWIND row.members AS m
-  MATCH (e:Entity {tenant: $tenant, uid: m.uid})
+  MATCH (e:Entity {tenant: $tenant, uid: m.uid}) USING INDEX SEEK e:Entity(uid)
   CREATE (e)-[:IN_COMMUNITY {tenant: $tenant, rank: m.rank, score: m.score}]->(c)
   RETURN count(*) AS members
 }
 CALL (c, row) {
   UNWIND row.documents AS x
-  MATCH (d:Document {tenant: $tenant, uid: x.uid})
+  MATCH (d:Document {tenant: $tenant, uid: x.uid}) USING INDEX SEEK d:Document(uid)
   CREATE (c)-[:DRAWS_FROM {tenant: $tenant, chunks: x.chunks}]->(d)
   RETURN count(*) AS documents
 }
 CALL (c, row) {
   UNWIND row.passages AS p
-  MATCH (ch:Chunk {tenant: $tenant, uid: p})
+  MATCH (ch:Chunk {tenant: $tenant, uid: p}) USING INDEX SEEK ch:Chunk(uid)
   CREATE (c)-[:SUMMARISES {tenant: $tenant}]->(ch)
   RETURN count(*) AS passages
 }

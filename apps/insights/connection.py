@@ -23,7 +23,7 @@ MAX_LENGTH = 50
 
 ENDS = """
 UNWIND $uids AS uid
-MATCH (e:Entity {tenant: $tenant, uid: uid, status: 'active'})
+MATCH (e:Entity {tenant: $tenant, uid: uid, status: 'active'}) USING INDEX SEEK e:Entity(uid)
 WHERE $at IS NULL OR e.created_at <= $at
 RETURN e.uid AS uid
 """

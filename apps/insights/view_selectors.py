@@ -20,7 +20,7 @@ MAX_NODES = 300
 
 NEIGHBOURHOOD = """
 UNWIND $uids AS uid
-MATCH (e:Entity {tenant: $tenant, uid: uid})
+MATCH (e:Entity {tenant: $tenant, uid: uid}) USING INDEX SEEK e:Entity(uid)
 WHERE e.status = 'active'
 RETURN e {.uid, .name, .type} AS seed,
   COUNT { (e)-[:RELATED_TO]-(:Entity {status: 'active'}) } AS degree,

@@ -50,7 +50,7 @@ CALL () {
   RETURN nodes[i] AS en, null AS word_place, i + 1 AS meaning_place
 }
 WITH en, min(word_place) AS word_place, min(meaning_place) AS meaning_place
-OPTIONAL MATCH (ep:Episode {tenant: $tenant, uid: en.episode})
+OPTIONAL MATCH (ep:Episode {tenant: $tenant, uid: en.episode}) USING INDEX SEEK ep:Episode(uid)
 RETURN en.uid AS uid, en.text AS text, en.type AS type, en.seq AS seq, en.by AS by,
        toString(en.created_at) AS at, ep.uid AS episode, coalesce(ep.title, ep.key, '') AS title,
        word_place, meaning_place,

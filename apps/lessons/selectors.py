@@ -13,7 +13,7 @@ from memoryproject.json_values import stored_json_loads, validate_json_object
 # --- episodes ---------------------------------------------------------------------------------
 
 EPISODE = """
-MATCH (ep:Episode {tenant: $tenant, uid: $episode})
+MATCH (ep:Episode {tenant: $tenant, uid: $episode}) USING INDEX SEEK ep:Episode(uid)
 OPTIONAL MATCH (ep)-[:ABOUT]->(e:Entity)
 WITH ep, collect({id: e.uid, name: e.name, type: e.type}) AS about
 OPTIONAL MATCH (ep)-[:HAS]->(en:Entry)

@@ -48,7 +48,7 @@ RETURN count(am) AS n
 # Only a record still `done` changes: one a reviewer decided meanwhile stays decided.
 CHECKED_WRITE = """
 UNWIND $rows AS r
-MATCH (am:AutoMerge {tenant: $tenant, uid: r.uid})
+MATCH (am:AutoMerge {tenant: $tenant, uid: r.uid}) USING INDEX SEEK am:AutoMerge(uid)
 WHERE am.status = 'done'
 SET am.checked = $checked, am.rescored_probability = r.probability,
     am.rescored_evidence = r.evidence, am.rescored_version = $version,

@@ -36,7 +36,7 @@ MAX_SEEDS = 64
 
 SEEDS = """
 UNWIND $uids AS seed
-MATCH (e:Entity {tenant: $tenant, uid: seed})
+MATCH (e:Entity {tenant: $tenant, uid: seed}) USING INDEX SEEK e:Entity(uid)
 WHERE e.status = 'active'
 RETURN e.uid AS uid, e.name AS name, coalesce(e.aliases, []) AS aliases, e.type AS type,
        e.values_json AS values_json
@@ -46,7 +46,7 @@ RETURN e.uid AS uid, e.name AS name, coalesce(e.aliases, []) AS aliases, e.type 
 # per entity: a seed meets up to HITS entities and a hit several seeds.
 _BLOCK = """
 UNWIND $seeds AS seed
-MATCH (a:Entity {tenant: $tenant, uid: seed.uid})
+MATCH (a:Entity {tenant: $tenant, uid: seed.uid}) USING INDEX SEEK a:Entity(uid)
 CALL (seed, a) {
   CALL db.index.fulltext.queryNodes('entity_names', seed.words, {limit: $hits}) YIELD node
   WITH node AS b
@@ -62,7 +62,7 @@ BLOCK_HITS = {
 SIDES = (
     """
 UNWIND $uids AS uid
-MATCH (e:Entity {tenant: $tenant, uid: uid})
+MATCH (e:Entity {tenant: $tenant, uid: uid}) USING INDEX SEEK e:Entity(uid)
 WITH collect({"""
     + SIDE_FIELDS
     + "}) AS sides\nRETURN sides, "
@@ -72,8 +72,8 @@ WITH collect({"""
 # The pair proposed, unless a concurrent worker paired or ruled it meanwhile (both locked).
 PROPOSE = """
 UNWIND $pairs AS p
-MATCH (a:Entity {tenant: $tenant, uid: p.a})
-MATCH (b:Entity {tenant: $tenant, uid: p.b})
+MATCH (a:Entity {tenant: $tenant, uid: p.a}) USING INDEX SEEK a:Entity(uid)
+MATCH (b:Entity {tenant: $tenant, uid: p.b}) USING INDEX SEEK b:Entity(uid)
 SET a._lock = true, b._lock = true
 REMOVE a._lock, b._lock
 WITH p, a, b

@@ -72,7 +72,7 @@ MERGE (k)-[:KEY_OF]->(e)
 WITH e
 CALL (e) {
   UNWIND $proposals AS p
-  MATCH (found:Entity {tenant: $tenant, uid: p.uid})
+  MATCH (found:Entity {tenant: $tenant, uid: p.uid}) USING INDEX SEEK found:Entity(uid)
   SET found._lock = true
   REMOVE found._lock
   WITH p, found
@@ -94,7 +94,7 @@ RETURN e.uid AS uid
 # merged the gate's match away since the gate read it: once locked, a tombstone is followed to
 # its survivor, so nothing is written to a merged entity.
 ENTITY_ABSORB = """
-MATCH (found:Entity {tenant: $tenant, uid: $uid})
+MATCH (found:Entity {tenant: $tenant, uid: $uid}) USING INDEX SEEK found:Entity(uid)
 SET found._lock = true
 REMOVE found._lock
 WITH found
@@ -162,7 +162,7 @@ RETURN e.uid AS uid, size(fresh) > 0 OR fills_description AS changed,
 # Only after ENTITY_ABSORB in the same transaction: the entity is write-locked, so the values
 # read there are still its values.
 VALUES_WRITE = """
-MATCH (e:Entity {tenant: $tenant, uid: $uid})
+MATCH (e:Entity {tenant: $tenant, uid: $uid}) USING INDEX SEEK e:Entity(uid)
 SET e.values_json = $values_json, e.value_conflicts_json = $conflicts_json,
     e.value_sources_json = $sources_json
 """

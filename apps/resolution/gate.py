@@ -64,9 +64,10 @@ _KEY_CLAIMED = (
 MERGE (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
 ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
 WITH k
-OPTIONAL MATCH (k)-[:KEY_OF]->(anchor:Entity {tenant: $tenant, status: 'active'})
+OPTIONAL MATCH (k)-[:KEY_OF]->(anchor)
+WHERE 'Entity' IN labels(anchor) AND anchor.tenant = $tenant AND anchor.status = 'active'
 OPTIONAL CALL (anchor) {
-  MATCH (e:Entity {tenant: $tenant, norm_name: $norm})
+  MATCH (e:Entity {tenant: $tenant, norm_name: $norm}) USING INDEX SEEK e:Entity(tenant, norm_name)
   WHERE e.type IN $types AND e.status = 'active'
   RETURN e
   UNION
@@ -78,14 +79,17 @@ WITH anchor, [x IN collect(CASE WHEN e IS NULL THEN null ELSE {"""
     + SIDE_FIELDS
     + """} END) WHERE x IS NOT NULL] AS same_name
 OPTIONAL CALL () {
-  MATCH (:Chunk {tenant: $tenant, uid: $chunk_uid})-[:MENTIONS]->(seen:Entity {tenant: $tenant})
-  WHERE seen.type IN $types AND seen.status = 'active'
+  MATCH (c:Chunk {tenant: $tenant, uid: $chunk_uid})-[:MENTIONS]->(seen)
+  USING INDEX SEEK c:Chunk(uid)
+  WHERE 'Entity' IN labels(seen) AND seen.tenant = $tenant
+    AND seen.type IN $types AND seen.status = 'active'
     AND (seen.norm_name = $norm OR $norm IN coalesce(seen.norm_aliases, []))
   RETURN seen
   UNION
-  MATCH (:Document {tenant: $tenant, uid: $document_uid})<-[:PART_OF]-(:Chunk {tenant: $tenant})
-        -[:MENTIONS]->(seen:Entity {tenant: $tenant})
-  WHERE seen.type IN $types AND seen.status = 'active'
+  MATCH (d:Document {tenant: $tenant, uid: $document_uid})<-[:PART_OF]-(c)-[:MENTIONS]->(seen)
+  USING INDEX SEEK d:Document(uid)
+  WHERE 'Chunk' IN labels(c) AND c.tenant = $tenant AND 'Entity' IN labels(seen)
+    AND seen.tenant = $tenant AND seen.type IN $types AND seen.status = 'active'
     AND (seen.norm_name = $norm OR $norm IN coalesce(seen.norm_aliases, []))
   RETURN seen
 }
@@ -94,12 +98,18 @@ WITH anchor.uid AS anchor, same_name, seen_here,
        COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
          AS model_json,
        COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: $norm})  // pending fragments: one
-               WHERE e.type = $type AND e.status = 'active' AND NOT EXISTS { (e)-[:SAME_AS
-               {status: 'pending'}]->(:Entity {norm_name: $norm, status: 'active'}) } } AS same_name_count,
-       COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: $norm})-[:NOT_SAME]-(o:Entity)
-                 WHERE x.type IN $types AND o.tenant = $tenant RETURN DISTINCT o.uid
+               USING INDEX SEEK e:Entity(tenant, norm_name)
+               WHERE e.type = $type AND e.status = 'active' AND NOT EXISTS {
+                 MATCH (e)-[:SAME_AS {status: 'pending'}]->(t)
+                 WHERE 'Entity' IN labels(t) AND t.norm_name = $norm AND t.status = 'active'
+               } } AS same_name_count,
+       COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: $norm})-[:NOT_SAME]-(o)
+                 USING INDEX SEEK x:Entity(tenant, norm_name)
+                 WHERE x.type IN $types AND 'Entity' IN labels(o) AND o.tenant = $tenant
+                 RETURN DISTINCT o.uid
                  UNION
-                 MATCH (anchor)-[:NOT_SAME]-(o:Entity {tenant: $tenant}) RETURN o.uid } AS not_same
+                 MATCH (anchor)-[:NOT_SAME]-(o) WHERE 'Entity' IN labels(o) AND o.tenant = $tenant
+                 RETURN o.uid } AS not_same
 """
 )
 KEY_CLAIM = _KEY_CLAIMED + "RETURN *"

@@ -62,10 +62,12 @@ UNWIND $rows AS row
 MERGE (k:EntityKey {tenant: $tenant, type: row.type, norm: row.norm})
 ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
 WITH row, k
-OPTIONAL MATCH (k)-[:KEY_OF]->(anchor:Entity {tenant: $tenant, status: 'active'})
+OPTIONAL MATCH (k)-[:KEY_OF]->(anchor)
+WHERE 'Entity' IN labels(anchor) AND anchor.tenant = $tenant AND anchor.status = 'active'
 CALL (row, anchor) {
   OPTIONAL CALL (row, anchor) {
     MATCH (e:Entity {tenant: $tenant, norm_name: row.norm})
+    USING INDEX SEEK e:Entity(tenant, norm_name)
     WHERE e.type IN row.types AND e.status = 'active'
     RETURN e
     UNION
@@ -79,6 +81,7 @@ CALL (row, anchor) {
 }
 OPTIONAL CALL (row) {
   MATCH (seen:Entity {tenant: $tenant, uid: row.seen})
+  USING INDEX SEEK seen:Entity(uid)
   WHERE seen.type IN row.types AND seen.status = 'active'
     AND (seen.norm_name = row.norm OR row.norm IN coalesce(seen.norm_aliases, []))
   RETURN seen.uid AS seen_here
@@ -87,13 +90,18 @@ RETURN row.index AS index, anchor.uid AS anchor, same_name, seen_here,
        COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
          AS model_json,
        COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: row.norm})  // fragments pending
-               WHERE e.type = row.type AND e.status = 'active' AND NOT EXISTS {  // as one: one
-                 (e)-[:SAME_AS {status: 'pending'}]->(:Entity {norm_name: row.norm, status: 'active'})
-               } } AS same_name_count,  // carrier (gate.KEY_CLAIM)
-       COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: row.norm})-[:NOT_SAME]-(o:Entity)
-                 WHERE x.type IN row.types AND o.tenant = $tenant RETURN DISTINCT o.uid
+               USING INDEX SEEK e:Entity(tenant, norm_name)  // as one: one carrier (gate.KEY_CLAIM)
+               WHERE e.type = row.type AND e.status = 'active' AND NOT EXISTS {
+                 MATCH (e)-[:SAME_AS {status: 'pending'}]->(t)
+                 WHERE 'Entity' IN labels(t) AND t.norm_name = row.norm AND t.status = 'active'
+               } } AS same_name_count,
+       COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: row.norm})-[:NOT_SAME]-(o)
+                 USING INDEX SEEK x:Entity(tenant, norm_name)
+                 WHERE x.type IN row.types AND 'Entity' IN labels(o) AND o.tenant = $tenant
+                 RETURN DISTINCT o.uid
                  UNION
-                 MATCH (anchor)-[:NOT_SAME]-(o:Entity {tenant: $tenant}) RETURN o.uid } AS not_same
+                 MATCH (anchor)-[:NOT_SAME]-(o) WHERE 'Entity' IN labels(o) AND o.tenant = $tenant
+                 RETURN o.uid } AS not_same
 """
 )
 
@@ -150,7 +158,7 @@ RETURN rows, sides
 CONTEXTS_READ = (
     """
 UNWIND $uids AS uid
-MATCH (e:Entity {tenant: $tenant, uid: uid})
+MATCH (e:Entity {tenant: $tenant, uid: uid}) USING INDEX SEEK e:Entity(uid)
 RETURN uid, e {"""
     + NEIGHBOURS
     + """} AS side

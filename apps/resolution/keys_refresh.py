@@ -24,7 +24,7 @@ ORDER BY e.uid LIMIT $limit
 
 _KEYS_ADD = """
 UNWIND $rows AS row
-MATCH (e:Entity {tenant: $tenant, uid: row.uid})
+MATCH (e:Entity {tenant: $tenant, uid: row.uid}) USING INDEX SEEK e:Entity(uid)
 WITH e, row, coalesce(e.name_keys, []) AS kept
 WITH e, kept, (kept + [k IN row.keys WHERE NOT k IN kept])[..$max_keys] AS keys
 WHERE keys <> kept

@@ -16,15 +16,15 @@ CONTEXT_PARAMS = {"context_chunks": CONTEXT_CHUNKS, "context_names": CONTEXT_NAM
 NEIGHBOURS = """
   context: COLLECT {
     CALL (e) {
-      MATCH (e)<-[:MENTIONS]-(c:Chunk {tenant: $tenant})
+      MATCH (e)<-[:MENTIONS]-(c) WHERE 'Chunk' IN labels(c) AND c.tenant = $tenant
       WITH DISTINCT c LIMIT $context_scan
       WITH c ORDER BY c.content_hash, c.uid LIMIT $context_chunks
-      MATCH (c)-[:MENTIONS]->(o:Entity {tenant: $tenant})
-      WHERE o <> e AND o.status = 'active'
+      MATCH (c)-[:MENTIONS]->(o)
+      WHERE o <> e AND 'Entity' IN labels(o) AND o.tenant = $tenant AND o.status = 'active'
       RETURN o
-      UNION ALL  // o unlabelled here: with a label the planner may seek every active entity
-      MATCH (e)-[:RELATED_TO]-(o) WHERE o <> e  // and Expand(Into) each (a tenant scan)
-      WITH o WHERE o:Entity AND o.tenant = $tenant AND o.status = 'active'
+      UNION ALL
+      MATCH (e)-[:RELATED_TO]-(o)
+      WHERE o <> e AND 'Entity' IN labels(o) AND o.tenant = $tenant AND o.status = 'active'
       RETURN o LIMIT $context_scan
     }
     WITH o.type AS type, o.name AS name, count(*) AS times ORDER BY times DESC, type, name

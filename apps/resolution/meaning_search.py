@@ -27,7 +27,8 @@ def pool_small(type_expr: str) -> str:
     (a count that stops at the bound)."""
     return (
         "size(COLLECT { MATCH (pool:Entity {tenant: $tenant, type: " + type_expr
-        + ", status: 'active'}) RETURN pool.uid LIMIT $exact_pool }) < $exact_pool"
+        + ", status: 'active'}) USING INDEX SEEK pool:Entity(tenant, type, status)"
+        + " RETURN pool.uid LIMIT $exact_pool }) < $exact_pool"
     )  # fmt: skip
 
 
@@ -37,6 +38,7 @@ _NEAREST = """
   CALL (<scope>) {
     WHEN <small> THEN {
       MATCH (<exact>:Entity {tenant: $tenant, type: <type>, status: 'active'})
+      USING INDEX SEEK <exact>:Entity(tenant, type, status)
       WHERE <exact>.<prop> IS NOT NULL
       WITH <exact> ORDER BY vector.similarity.cosine(<exact>.<prop>, <vector>) DESC, <exact>.uid
       LIMIT $meaning_hits

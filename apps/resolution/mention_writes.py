@@ -9,9 +9,9 @@ from apps.graph.cypher import ScopedTx
 from apps.resolution.candidates import MentionSpan
 
 MENTIONS_WRITE = """
-MATCH (c:Chunk {tenant: $tenant, uid: $chunk_uid})
+MATCH (c:Chunk {tenant: $tenant, uid: $chunk_uid}) USING INDEX SEEK c:Chunk(uid)
 UNWIND $mentions AS m
-MATCH (e:Entity {tenant: $tenant, uid: m.entity})
+MATCH (e:Entity {tenant: $tenant, uid: m.entity}) USING INDEX SEEK e:Entity(uid)
 MERGE (c)-[r:MENTIONS {surface: m.surface, start: m.start, end: m.end}]->(e)
 ON CREATE SET r.tenant = $tenant, r.created_at = datetime(), r.moved_by = m.moved_by
 RETURN count(r) AS n

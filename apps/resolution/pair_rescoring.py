@@ -24,8 +24,10 @@ PAIR_FIGURES = """CASE WHEN a.description_embedding IS NULL OR b.description_emb
             ELSE 2 * vector.similarity.cosine(a.description_embedding,
                                               b.description_embedding) - 1 END AS semantic,
        COUNT { MATCH (x:Entity {tenant: $tenant, norm_name: a.norm_name})
+               USING INDEX SEEK x:Entity(tenant, norm_name)
                WHERE x.type = a.type AND x.status = 'active' } AS same_name_count,
        COUNT { MATCH (x:Entity {tenant: $tenant, norm_name: a.norm_name})
+               USING INDEX SEEK x:Entity(tenant, norm_name)
                WHERE x.type = a.type AND x.status = 'active' AND x <> a AND x <> b
                  AND NOT EXISTS { (x)-[:SAME_AS {status: 'pending'}]-(a) }
                  AND NOT EXISTS { (x)-[:SAME_AS {status: 'pending'}]-(b) } } AS apart_count"""
@@ -51,8 +53,9 @@ WITH *, """
 PENDING_SIDES = (
     """
 UNWIND $uids AS seed
-MATCH (:Entity {tenant: $tenant, uid: seed})-[s:SAME_AS {status: 'pending'}]-(:Entity)
-WHERE s.tenant = $tenant
+MATCH (seeded:Entity {tenant: $tenant, uid: seed})-[s:SAME_AS {status: 'pending'}]-(other)
+USING INDEX SEEK seeded:Entity(uid)
+WHERE s.tenant = $tenant AND 'Entity' IN labels(other)
 WITH DISTINCT s LIMIT $pairs
 WITH s, startNode(s) AS a, endNode(s) AS b  // a MATCH on bound s may scan the tenant's entities
 WHERE a:Entity AND b:Entity AND a.tenant = $tenant AND b.tenant = $tenant

@@ -17,8 +17,8 @@ MAX_NUANCE_CHARS = 2000
 # queue on the node locks: no duplicate edge, no lost weight.
 RELATIONS_UPSERT = """
 UNWIND $relations AS rel
-MATCH (s:Entity {tenant: $tenant, uid: rel.subject})
-MATCH (o:Entity {tenant: $tenant, uid: rel.object})
+MATCH (s:Entity {tenant: $tenant, uid: rel.subject}) USING INDEX SEEK s:Entity(uid)
+MATCH (o:Entity {tenant: $tenant, uid: rel.object}) USING INDEX SEEK o:Entity(uid)
 SET s.updated_at = datetime(), o.updated_at = datetime()
 // When the fact became true: its own time, else its document's date (apps.timeline), else now.
 WITH rel, s, o, coalesce(rel.valid_from, COLLECT {
@@ -55,17 +55,19 @@ WITH rel, r, created, fresh
 CALL (rel, r) {
   MATCH (k:Kind {tenant: $tenant}) WHERE rel.predicate IN k.one_relations AND r.valid_to IS NULL
   WITH DISTINCT rel, r
-  MATCH (:Entity {tenant: $tenant, uid: rel.subject})-[old:RELATED_TO {predicate: rel.predicate}]->
-        (o:Entity)
-  WHERE o.uid <> rel.object AND old.valid_to IS NULL AND old.valid_from < r.valid_from
+  MATCH (subject:Entity {tenant: $tenant, uid: rel.subject})
+        -[old:RELATED_TO {predicate: rel.predicate}]->(o)
+  USING INDEX SEEK subject:Entity(uid)
+  WHERE 'Entity' IN labels(o) AND o.uid <> rel.object AND old.valid_to IS NULL AND old.valid_from < r.valid_from
   SET old.valid_to = r.valid_from
 }
 CALL (rel, r) {
   MATCH (k:Kind {tenant: $tenant}) WHERE rel.predicate IN k.one_relations
   WITH DISTINCT rel, r
-  MATCH (:Entity {tenant: $tenant, uid: rel.subject})-[later:RELATED_TO {predicate: rel.predicate}]->
-        (o:Entity)
-  WHERE o.uid <> rel.object AND later.valid_from > r.valid_from
+  MATCH (subject:Entity {tenant: $tenant, uid: rel.subject})
+        -[later:RELATED_TO {predicate: rel.predicate}]->(o)
+  USING INDEX SEEK subject:Entity(uid)
+  WHERE 'Entity' IN labels(o) AND o.uid <> rel.object AND later.valid_from > r.valid_from
   WITH r, min(later.valid_from) AS until
   SET r.valid_to = CASE WHEN r.valid_to IS NULL OR until < r.valid_to THEN until ELSE r.valid_to END
 }

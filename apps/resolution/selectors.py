@@ -79,7 +79,7 @@ ORDER BY e.updated_at DESC, e.name LIMIT $limit
 """
 
 DETAIL = """
-MATCH (e:Entity {tenant: $tenant, uid: $uid})
+MATCH (e:Entity {tenant: $tenant, uid: $uid}) USING INDEX SEEK e:Entity(uid)
 RETURN e.uid AS uid, e.name AS name, e.type AS type, coalesce(e.aliases, []) AS aliases,
        coalesce(e.description, '') AS description, e.status AS status,
        coalesce(e.absorbed_descriptions, []) AS absorbed_descriptions,

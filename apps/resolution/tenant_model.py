@@ -37,7 +37,7 @@ CALL () {
   RETURN m.evidence AS evidence, true AS same, m.created_at AS at
   UNION ALL
   MATCH ()-[s:SAME_AS]->()
-  USING INDEX s:SAME_AS(tenant, status)
+  USING INDEX SEEK s:SAME_AS(tenant, status)
   WHERE s.tenant = $tenant AND s.status = 'rejected' AND s.evidence IS NOT NULL
   RETURN s.evidence AS evidence, false AS same, s.decided_at AS at
 }

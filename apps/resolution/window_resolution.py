@@ -38,6 +38,7 @@ from apps.resolution.text_evidence import candidates_with_text_values
 ENTITIES_CREATE = """
 UNWIND $rows AS row
 MATCH (k:EntityKey {tenant: $tenant, type: row.type, norm: row.norm})
+USING INDEX SEEK k:EntityKey(tenant, type, norm)
 CREATE (e:Entity {uid: row.uid, tenant: $tenant, name: row.name, norm_name: row.norm,
                   type: row.type, aliases: row.aliases, norm_aliases: row.norm_aliases,
                   description: row.description, name_keys: row.name_keys,
@@ -61,11 +62,12 @@ CALL (k, e) {
 }
 CALL (row, e) {
   UNWIND row.proposals AS p
-  MATCH (found:Entity {tenant: $tenant, uid: p.uid})
+  MATCH (found:Entity {tenant: $tenant, uid: p.uid}) USING INDEX SEEK found:Entity(uid)
   SET found._lock = true
   REMOVE found._lock
   WITH p, found
-  OPTIONAL MATCH (found)-[:MERGED_INTO*1..8]->(survivor:Entity {tenant: $tenant, status: 'active'})
+  OPTIONAL MATCH (found)-[:MERGED_INTO*1..8]->(survivor)
+  WHERE 'Entity' IN labels(survivor) AND survivor.tenant = $tenant AND survivor.status = 'active'
   WITH p, head(collect(coalesce(survivor, found))) AS m
   WHERE m <> e
   MERGE (e)-[s:SAME_AS]->(m)
@@ -81,17 +83,19 @@ RETURN row.index AS index, e.uid AS uid
 ENTITIES_ABSORB = """
 UNWIND $rows AS row
 CALL (row) {
-  MATCH (found:Entity {tenant: $tenant, uid: row.uid})
+  MATCH (found:Entity {tenant: $tenant, uid: row.uid}) USING INDEX SEEK found:Entity(uid)
   SET found._lock = true
   REMOVE found._lock
   WITH found
-  OPTIONAL MATCH (found)-[:MERGED_INTO*1..8]->(survivor:Entity {tenant: $tenant, status: 'active'})
+  OPTIONAL MATCH (found)-[:MERGED_INTO*1..8]->(survivor)
+  WHERE 'Entity' IN labels(survivor) AND survivor.tenant = $tenant AND survivor.status = 'active'
   RETURN coalesce(survivor, found) AS e LIMIT 1
 }
 SET e.updated_at = datetime()
 WITH row, e
 CALL (row, e) {
   MATCH (k:EntityKey {tenant: $tenant, type: row.type, norm: row.norm})
+  USING INDEX SEEK k:EntityKey(tenant, type, norm)
   OPTIONAL MATCH (k)-[stale:KEY_OF]->(other) WHERE other <> e
   DELETE stale
   MERGE (k)-[:KEY_OF]->(e)
@@ -151,7 +155,7 @@ RETURN row.index AS index, e.uid AS uid, e.type AS type, e.norm_name AS norm,
 
 VALUES_WRITE = """
 UNWIND $rows AS row
-MATCH (e:Entity {tenant: $tenant, uid: row.uid})
+MATCH (e:Entity {tenant: $tenant, uid: row.uid}) USING INDEX SEEK e:Entity(uid)
 SET e.values_json = row.values_json, e.value_conflicts_json = row.conflicts_json,
     e.value_sources_json = row.sources_json
 """

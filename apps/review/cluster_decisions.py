@@ -47,8 +47,8 @@ ORDER BY p.score DESC, o.uid
 """
 
 PAIR_MAKE = """
-MATCH (a:Entity {tenant: $tenant, uid: $merged})
-MATCH (b:Entity {tenant: $tenant, uid: $survivor})
+MATCH (a:Entity {tenant: $tenant, uid: $merged}) USING INDEX SEEK a:Entity(uid)
+MATCH (b:Entity {tenant: $tenant, uid: $survivor}) USING INDEX SEEK b:Entity(uid)
 CREATE (a)-[s:SAME_AS {uid: $uid, tenant: $tenant, status: 'pending', agent: $actor,
                        reason: 'put in one group by a cluster decision',
                        cluster_decision: $decision, created_at: datetime()}]->(b)
@@ -58,7 +58,7 @@ RETURN s.uid AS uid
 APART = """
 UNWIND $survivors AS uid
 MATCH (a:Entity {uid: uid})
-USING INDEX a:Entity(uid)
+USING INDEX SEEK a:Entity(uid)
 WHERE a.tenant = $tenant
 RETURN a.uid AS uid,
   COLLECT { MATCH (a)-[s:SAME_AS {status: 'pending'}]->(b:Entity) WHERE b.uid IN $survivors
@@ -75,7 +75,7 @@ RETURN toString(d.created_at) AS created_at
 
 LAST_DECISION = """
 MATCH (d:ClusterDecision {cluster_id: $cluster_id})
-USING INDEX d:ClusterDecision(cluster_id)
+USING INDEX SEEK d:ClusterDecision(cluster_id)
 WHERE d.tenant = $tenant
 RETURN d {.uid, .decision, .members, .actor, .status, .record, .undone_by,
           created_at: toString(d.created_at), undone_at: toString(d.undone_at)} AS decision
@@ -87,7 +87,7 @@ ORDER BY d.created_at DESC LIMIT 1
 UNDO_STATE = """
 RETURN COLLECT { MATCH (m:Merge {tenant: $tenant, status: 'done'}) WHERE m.uid IN $merges
                  RETURN m.uid } AS merges_done,
-       COLLECT { MATCH (e:Entity) USING INDEX e:Entity(uid)
+       COLLECT { MATCH (e:Entity) USING INDEX SEEK e:Entity(uid)
                  WHERE e.uid IN $kept AND e.tenant = $tenant AND e.status <> 'active'
                  RETURN e.name } AS kept_gone
 """
@@ -101,7 +101,7 @@ CALL () {
 CALL () {
   UNWIND $rejected AS uid
   MATCH ()-[s:SAME_AS {uid: uid}]->()
-  USING INDEX s:SAME_AS(uid)
+  USING INDEX SEEK s:SAME_AS(uid)
   WHERE s.tenant = $tenant AND s.status = 'rejected'
   SET s.status = 'pending', s.decided_by = null, s.decided_at = null
 }
@@ -116,7 +116,7 @@ DELETE s
 """
 
 DECISION_UNDONE = """
-MATCH (d:ClusterDecision {tenant: $tenant, uid: $uid})
+MATCH (d:ClusterDecision {tenant: $tenant, uid: $uid}) USING INDEX SEEK d:ClusterDecision(uid)
 SET d.status = 'undone', d.undone_by = $actor, d.undone_at = datetime()
 RETURN toString(d.undone_at) AS undone_at
 """

@@ -37,7 +37,7 @@ MEMBER = """{uid: o.uid, name: o.name, type: o.type, created_at: o.created_at,
 # among them.
 COMPONENT = (
     """
-MATCH (e:Entity {tenant: $tenant, uid: $uid})
+MATCH (e:Entity {tenant: $tenant, uid: $uid}) USING INDEX SEEK e:Entity(uid)
 WHERE e.status = 'active'
 CALL (e) {
   MATCH ANY SHORTEST (e)(()-[s:SAME_AS WHERE s.status = 'pending']-(:Entity {status: 'active'})){0,}(o:Entity)
@@ -61,7 +61,7 @@ RETURN [o IN nodes | """
 
 # Where a cluster's start is now: its status, and the entity it was merged into, if it was.
 ENTITY_NOW = """
-MATCH (e:Entity {tenant: $tenant, uid: $uid})
+MATCH (e:Entity {tenant: $tenant, uid: $uid}) USING INDEX SEEK e:Entity(uid)
 OPTIONAL MATCH (e)-[:MERGED_INTO*1..8]->(s)
 WHERE s.status = 'active' AND s.tenant = $tenant
 RETURN e.status AS status, s.uid AS survivor

@@ -30,7 +30,7 @@ WORDS_PER_SIDE = 3
 # index; numbers and names only, the clusters are made from them in Python.
 PENDING_PAIRS = """
 MATCH (a:Entity)-[s:SAME_AS]->(b:Entity)
-USING INDEX s:SAME_AS(tenant, status)
+USING INDEX SEEK s:SAME_AS(tenant, status)
 WHERE s.tenant = $tenant AND s.status = 'pending' AND a.tenant = $tenant
   AND a.status = 'active' AND b.status = 'active'
 RETURN s.uid AS uid, s.score AS score, a.uid AS a, b.uid AS b,
@@ -43,7 +43,7 @@ LIMIT $limit
 MEMBERS = """
 UNWIND $uids AS uid
 MATCH (e:Entity {uid: uid})
-USING INDEX e:Entity(uid)
+USING INDEX SEEK e:Entity(uid)
 WHERE e.tenant = $tenant
 RETURN e {.uid, .name, .type, .description, .values_json, .value_conflicts_json,
           aliases: coalesce(e.aliases, []), created_at: toString(e.created_at),

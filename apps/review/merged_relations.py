@@ -24,7 +24,7 @@ RETURN r.uid AS uid, startNode(r) = b AS out, o.uid AS other, properties(r) AS p
 
 # The restored side's edge is created, then the survivor's is cut down or deleted.
 TAKE_BACK = """
-MATCH (a:Entity {tenant: $tenant, uid: $restored})
+MATCH (a:Entity {tenant: $tenant, uid: $restored}) USING INDEX SEEK a:Entity(uid)
 UNWIND $edges AS x
 MATCH (:Entity {tenant: $tenant, uid: $survivor})-[r:RELATED_TO {uid: x.uid}]-
       (o:Entity {tenant: $tenant, uid: x.other})

@@ -36,7 +36,7 @@ RETURN l.uid AS uid, l.decisions AS decisions
 # Through the pair's uid index: left to itself the planner walked every entity of the tenant.
 PAIR_STATE = """
 MATCH (a:Entity)-[s:SAME_AS {uid: $uid}]->(b:Entity)
-USING INDEX s:SAME_AS(uid)
+USING INDEX SEEK s:SAME_AS(uid)
 WHERE s.tenant = $tenant AND a.tenant = $tenant AND b.tenant = $tenant
 RETURN s.status AS status, s.decided_by AS decided_by, toString(s.decided_at) AS decided_at,
        a.uid AS a, b.uid AS b, a.name AS a_name, b.name AS b_name,
@@ -48,7 +48,7 @@ LIMIT 1
 
 PAIR_DECIDED_BY_MERGE = """
 MATCH (m:Merge {same_as_uid: $uid})
-USING INDEX m:Merge(same_as_uid)
+USING INDEX SEEK m:Merge(same_as_uid)
 WHERE m.tenant = $tenant
 RETURN m.uid AS merge_uid, m.actor AS actor, toString(m.created_at) AS at, m.status AS status
 ORDER BY m.created_at DESC LIMIT 1
@@ -81,8 +81,8 @@ NAMES = """{.name, .aliases, .norm_name, .norm_aliases, .description, .values_js
 
 MERGE_READ = (
     """
-MATCH (a:Entity {tenant: $tenant, uid: $merged})
-MATCH (b:Entity {tenant: $tenant, uid: $survivor})
+MATCH (a:Entity {tenant: $tenant, uid: $merged}) USING INDEX SEEK a:Entity(uid)
+MATCH (b:Entity {tenant: $tenant, uid: $survivor}) USING INDEX SEEK b:Entity(uid)
 SET a._lock = true, b._lock = true
 REMOVE a._lock, b._lock
 WITH a, b
@@ -100,8 +100,8 @@ RETURN a """
 # The merge's writes in one statement: the merged entity's edges go, the plan's moves and
 # combines are made on the survivor, the names and values are the survivor's, the record kept.
 MERGE_WRITE = """
-MATCH (a:Entity {tenant: $tenant, uid: $merged})
-MATCH (b:Entity {tenant: $tenant, uid: $survivor})
+MATCH (a:Entity {tenant: $tenant, uid: $merged}) USING INDEX SEEK a:Entity(uid)
+MATCH (b:Entity {tenant: $tenant, uid: $survivor}) USING INDEX SEEK b:Entity(uid)
 CALL (a) {
   MATCH (a)-[r]-()
   DELETE r

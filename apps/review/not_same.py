@@ -11,9 +11,9 @@ from apps.graph.scope import Scope
 # Both ends through the uid index: left to itself the planner read the tenant's entities.
 NOT_SAME_RECORD = """
 MATCH (a:Entity {uid: $low})
-USING INDEX a:Entity(uid)
+USING INDEX SEEK a:Entity(uid)
 WHERE a.tenant = $tenant
-MATCH (b:Entity {tenant: $tenant, uid: $high})
+MATCH (b:Entity {tenant: $tenant, uid: $high}) USING INDEX SEEK b:Entity(uid)
 MERGE (a)-[n:NOT_SAME]->(b)
 ON CREATE SET n.tenant = $tenant, n.actor = $actor, n.reason = $reason, n.created_at = datetime()
 WITH a, b, n

@@ -25,13 +25,13 @@ HISTORY = 50
 QUEUE = """
 CALL () {
   MATCH ()-[s:SAME_AS]->()
-  USING INDEX s:SAME_AS(tenant, status)
+  USING INDEX SEEK s:SAME_AS(tenant, status)
   WHERE s.tenant = $tenant AND s.status = 'pending'
   RETURN count(s) AS pending
 }
 CALL () {
   MATCH (a:Entity)-[s:SAME_AS]->(b:Entity)
-  USING INDEX s:SAME_AS(tenant, status)
+  USING INDEX SEEK s:SAME_AS(tenant, status)
   WHERE s.tenant = $tenant AND s.status = 'pending' AND a.tenant = $tenant
     AND ($type IS NULL OR a.type = $type) AND ($min_score IS NULL OR s.score >= $min_score)
     AND ($max_score IS NULL OR s.score < $max_score) AND NOT s.uid IN $skipped
@@ -75,7 +75,7 @@ _SIDE = """
 PAIR = (
     """
 MATCH (a:Entity)-[s:SAME_AS {uid: $uid}]->(b:Entity)
-USING INDEX s:SAME_AS(uid)
+USING INDEX SEEK s:SAME_AS(uid)
 WHERE s.tenant = $tenant AND a.tenant = $tenant AND b.tenant = $tenant
 CALL (a, b) {
   UNWIND [a, b] AS e
@@ -126,7 +126,7 @@ RETURN merge ORDER BY at DESC LIMIT $limit
 """
 
 NEIGHBOURHOOD = """
-MATCH (e:Entity {tenant: $tenant, uid: $uid})
+MATCH (e:Entity {tenant: $tenant, uid: $uid}) USING INDEX SEEK e:Entity(uid)
 RETURN e {.uid, .name, .type, .status} AS centre,
   COLLECT { MATCH (e)-[r:RELATED_TO|SAME_AS|NOT_SAME|MERGED_INTO]-(o:Entity {tenant: $tenant})
             RETURN {kind: type(r), label: coalesce(r.predicate, r.status, ''),

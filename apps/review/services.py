@@ -21,7 +21,7 @@ MAX_REASON_CHARS = 2000
 
 REJECTION_UNDO = """
 MATCH (a:Entity)-[s:SAME_AS {uid: $uid}]->(b:Entity)
-USING INDEX s:SAME_AS(uid)
+USING INDEX SEEK s:SAME_AS(uid)
 WHERE s.tenant = $tenant AND a.tenant = $tenant AND b.tenant = $tenant
 OPTIONAL MATCH (a)-[n:NOT_SAME]-(b)
 DELETE n

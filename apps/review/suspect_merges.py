@@ -32,7 +32,7 @@ from memoryproject.api_errors import ConflictError, NotFoundError
 
 SUSPECTS = """
 MATCH (am:AutoMerge {tenant: $tenant, status: 'suspect'})
-OPTIONAL MATCH (e:Entity {tenant: $tenant, uid: am.entity_uid})
+OPTIONAL MATCH (e:Entity {tenant: $tenant, uid: am.entity_uid}) USING INDEX SEEK e:Entity(uid)
 RETURN am.uid AS uid, am.name AS name, am.type AS type, e.uid AS entity_uid,
        e.name AS entity_name, am.probability AS probability,
        am.rescored_probability AS rescored_probability, toString(am.created_at) AS merged_at
@@ -44,9 +44,9 @@ MATCH (am:AutoMerge {tenant: $tenant, status: 'suspect'}) RETURN count(am) AS n
 """
 
 SUSPECT = """
-MATCH (am:AutoMerge {tenant: $tenant, uid: $uid})
-OPTIONAL MATCH (e:Entity {tenant: $tenant, uid: am.entity_uid})
-OPTIONAL MATCH (d:Document {tenant: $tenant, uid: am.document_uid})
+MATCH (am:AutoMerge {tenant: $tenant, uid: $uid}) USING INDEX SEEK am:AutoMerge(uid)
+OPTIONAL MATCH (e:Entity {tenant: $tenant, uid: am.entity_uid}) USING INDEX SEEK e:Entity(uid)
+OPTIONAL MATCH (d:Document {tenant: $tenant, uid: am.document_uid}) USING INDEX SEEK d:Document(uid)
 RETURN am {.uid, .status, .name, .type, .aliases, .norm_name, .norm_aliases, .description,
            .values_json, .probability, .evidence, .rescored_probability, .rescored_evidence,
            .model_version, .rescored_version, .reason, .decided_by, .entity_uid,
@@ -61,7 +61,7 @@ RETURN am {.uid, .status, .name, .type, .aliases, .norm_name, .norm_aliases, .de
 """
 
 SUSPECT_DECIDE = """
-MATCH (am:AutoMerge {tenant: $tenant, uid: $uid})
+MATCH (am:AutoMerge {tenant: $tenant, uid: $uid}) USING INDEX SEEK am:AutoMerge(uid)
 SET am.status = $status, am.decided_by = $actor, am.decided_at = datetime(),
     am.restored_uid = $restored_uid
 RETURN toString(am.decided_at) AS decided_at
@@ -70,8 +70,8 @@ RETURN toString(am.decided_at) AS decided_at
 # The mention's side as a reviewer's merge would have left it: a tombstone MERGED_INTO the
 # entity and a Merge record (status done, created when the gate merged), for do_merge_undo.
 AS_REVIEWED_MERGE = """
-MATCH (am:AutoMerge {tenant: $tenant, uid: $uid})
-MATCH (b:Entity {tenant: $tenant, uid: am.entity_uid})
+MATCH (am:AutoMerge {tenant: $tenant, uid: $uid}) USING INDEX SEEK am:AutoMerge(uid)
+MATCH (b:Entity {tenant: $tenant, uid: am.entity_uid}) USING INDEX SEEK b:Entity(uid)
 CREATE (a:Entity {uid: $entity_uid, tenant: $tenant, name: am.name, norm_name: am.norm_name,
                   type: am.type, aliases: coalesce(am.aliases, []),
                   norm_aliases: coalesce(am.norm_aliases, []),

@@ -14,12 +14,12 @@ MAX_DAYS = 365
 
 TRENDS = """
 CALL () {
-  MATCH ()-[s:SAME_AS]->() USING INDEX s:SAME_AS(tenant, status)
+  MATCH ()-[s:SAME_AS]->() USING INDEX SEEK s:SAME_AS(tenant, status)
   WHERE s.tenant = $tenant AND s.status = 'pending'
   RETURN collect(s.score) AS scores
 }
 CALL () {
-  MATCH ()-[s:SAME_AS]->() USING INDEX s:SAME_AS(tenant, status)
+  MATCH ()-[s:SAME_AS]->() USING INDEX SEEK s:SAME_AS(tenant, status)
   WHERE s.tenant = $tenant AND s.status IS NOT NULL
     AND (s.created_at >= $since OR s.decided_at >= $since)
   RETURN collect({created: date(s.created_at), decided: date(s.decided_at),

@@ -28,9 +28,11 @@ from memoryproject.api_errors import ConflictError, NotFoundError
 # Every entity through the uid index (index hints): on a small tenant the planner otherwise
 # reads the tenant's entities by its tenant index, a cost that grows with the graph.
 MERGE_STATE = """
-MATCH (m:Merge {tenant: $tenant, uid: $uid})
-OPTIONAL MATCH (b:Entity {uid: m.survivor_uid}) USING INDEX b:Entity(uid) WHERE b.tenant = $tenant
-OPTIONAL MATCH (a:Entity {uid: m.merged_uid}) USING INDEX a:Entity(uid) WHERE a.tenant = $tenant
+MATCH (m:Merge {tenant: $tenant, uid: $uid}) USING INDEX SEEK m:Merge(uid)
+OPTIONAL MATCH (b:Entity {uid: m.survivor_uid})
+USING INDEX SEEK b:Entity(uid) WHERE b.tenant = $tenant
+OPTIONAL MATCH (a:Entity {uid: m.merged_uid})
+USING INDEX SEEK a:Entity(uid) WHERE a.tenant = $tenant
 RETURN m.status AS status, m.undone_by AS undone_by, toString(m.undone_at) AS undone_at,
        m.record AS record, m.created_at AS created_at, m.survivor_uid AS survivor,
        m.merged_uid AS merged, m.same_as_uid AS same_as_uid, a.status AS a_status,
@@ -45,7 +47,7 @@ RETURN m.status AS status, m.undone_by AS undone_by, toString(m.undone_at) AS un
 """
 
 MOVE_BACK = """
-MATCH (a:Entity {tenant: $tenant, uid: $merged})
+MATCH (a:Entity {tenant: $tenant, uid: $merged}) USING INDEX SEEK a:Entity(uid)
 MATCH (b:Entity {tenant: $tenant, uid: $survivor})-[r]-(o)
 WHERE r.moved_by IS NOT NULL AND last(r.moved_by) = $merge_uid
 WITH a, b, r, o, startNode(r) = b AS out, type(r) AS t, properties(r) AS props,
@@ -70,7 +72,7 @@ RETURN elementId(r) AS id, r.surface AS surface
 """
 
 MENTIONS_BACK = """
-MATCH (a:Entity {tenant: $tenant, uid: $merged})
+MATCH (a:Entity {tenant: $tenant, uid: $merged}) USING INDEX SEEK a:Entity(uid)
 UNWIND $ids AS id
 MATCH (c)-[r:MENTIONS]->() WHERE elementId(r) = id AND c.tenant = $tenant
 CREATE (c)-[n:MENTIONS]->(a) SET n = properties(r)
@@ -79,7 +81,7 @@ RETURN count(n) AS n
 """
 
 RECREATE_OUT = """
-MATCH (a:Entity {tenant: $tenant, uid: $merged})
+MATCH (a:Entity {tenant: $tenant, uid: $merged}) USING INDEX SEEK a:Entity(uid)
 UNWIND $edges AS e
 MATCH (o:$(e.other_label) {tenant: $tenant, uid: e.other_uid})
 CREATE (a)-[r:$(e.type)]->(o) SET r = e.props
@@ -87,7 +89,7 @@ RETURN count(r) AS n
 """
 
 RECREATE_IN = """
-MATCH (a:Entity {tenant: $tenant, uid: $merged})
+MATCH (a:Entity {tenant: $tenant, uid: $merged}) USING INDEX SEEK a:Entity(uid)
 UNWIND $edges AS e
 MATCH (o:$(e.other_label) {tenant: $tenant, uid: e.other_uid})
 CREATE (o)-[r:$(e.type)]->(a) SET r = e.props
@@ -110,7 +112,7 @@ RETURN count(r) AS n
 
 RESTORE_ENTITIES = """
 MATCH (a:Entity {uid: $merged})-[f:MERGED_INTO]->(b:Entity)
-USING INDEX a:Entity(uid)
+USING INDEX SEEK a:Entity(uid)
 WHERE a.tenant = $tenant AND b.tenant = $tenant
 DELETE f
 WITH DISTINCT a, b
@@ -121,7 +123,7 @@ SET a.status = 'active', a.merged_into = null, a.updated_at = datetime(),
     b.values_json = $values_json, b.value_conflicts_json = $conflicts_json,
     b.absorbed_descriptions = $absorbed_descriptions, b.updated_at = datetime()
 WITH a
-MATCH (m:Merge {tenant: $tenant, uid: $merge_uid})
+MATCH (m:Merge {tenant: $tenant, uid: $merge_uid}) USING INDEX SEEK m:Merge(uid)
 SET m.status = 'undone', m.undone_by = $actor, m.undone_at = datetime()
 RETURN toString(m.undone_at) AS undone_at
 """

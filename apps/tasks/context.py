@@ -37,7 +37,7 @@ DETAIL_BATCH = 2  # texts read per call: twice the item limit, again only when t
 # vector index, above the tenant's threshold (Neo4j scores cosine as (1 + cos) / 2). One read.
 SEEDS = """
 CYPHER 25
-OPTIONAL MATCH (a:Task {tenant: $tenant, uid: $id})
+OPTIONAL MATCH (a:Task {tenant: $tenant, uid: $id}) USING INDEX SEEK a:Task(uid)
 OPTIONAL MATCH (b:Task {tenant: $tenant, short_id: $id})
 WITH coalesce(a, b) AS t WHERE t IS NOT NULL
 OPTIONAL MATCH path = (t)-[:SUBTASK_OF*1..20]->(p:Task {tenant: $tenant})

@@ -53,7 +53,7 @@ SET r.verdict = p.verdict, r.verdict_model = p.model
 """
 WRITE = """
 UNWIND $rows AS row
-MATCH (e:Evidence {tenant: $tenant, uid: row.uid})
+MATCH (e:Evidence {tenant: $tenant, uid: row.uid}) USING INDEX SEEK e:Evidence(uid)
 SET e.corroborated_by = row.n, e.corroborated_strength = row.strength
 """
 

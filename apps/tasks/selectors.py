@@ -12,7 +12,7 @@ MAX_DAG_TASKS = 5000
 MAX_ID_CHARS = 64
 
 TASK = """
-MATCH (t:Task {tenant: $tenant, uid: $uid})
+MATCH (t:Task {tenant: $tenant, uid: $uid}) USING INDEX SEEK t:Task(uid)
 RETURN t.uid AS uid, t.short_id AS id, t.kind AS kind, t.description AS description,
        t.embed_text AS embed_text, t.embedded_text AS embedded_text,
        t.prepared_prompt AS prepared_prompt, t.antifocus AS antifocus, t.status AS status, t.result_summary AS result_summary,
@@ -98,7 +98,7 @@ def task_dag(scope: Scope, *, limit: int = MAX_DAG_TASKS) -> list[dict]:
 
 
 EVIDENCE = """
-OPTIONAL MATCH (a:Evidence {tenant: $tenant, uid: $id})
+OPTIONAL MATCH (a:Evidence {tenant: $tenant, uid: $id}) USING INDEX SEEK a:Evidence(uid)
 OPTIONAL MATCH (b:Evidence {tenant: $tenant, short_id: $id})
 WITH coalesce(a, b) AS e WHERE e IS NOT NULL
 RETURN e.uid AS uid, e.short_id AS id, e.content AS content, e.embed_text AS embed_text,
@@ -143,7 +143,7 @@ RETURN t.short_id AS id, t.status AS status, t.description AS description,
        [(t)-[:DEPENDS_ON]->(d) | d.short_id] AS depends_on
 """
 TRAIL = """
-MATCH (t:Task {tenant: $tenant, uid: $parent})
+MATCH (t:Task {tenant: $tenant, uid: $parent}) USING INDEX SEEK t:Task(uid)
 OPTIONAL MATCH path = (t)-[:SUBTASK_OF*1..20]->(a:Task {tenant: $tenant})
 WITH t, a, length(path) AS depth ORDER BY depth DESC
 WITH t, collect(a) AS ancestors

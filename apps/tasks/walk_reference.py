@@ -52,7 +52,7 @@ RETURN g.nodeCount AS nodes
 """
 PAGERANK = """
 UNWIND range(0, size($seeds) - 1) AS i
-MATCH (s:Task {tenant: $tenant, uid: $seeds[i]})
+MATCH (s:Task {tenant: $tenant, uid: $seeds[i]}) USING INDEX SEEK s:Task(uid)
 WITH collect([s, $seed_weights[i]]) AS seeds
 CALL gds.pageRank.stream($tenant + '/' + $call, {sourceNodes: seeds,
   dampingFactor: 0.85, maxIterations: 100, tolerance: 1e-8,

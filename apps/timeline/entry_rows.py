@@ -54,14 +54,14 @@ RETURN m.serial AS serial
 # tenant's index and sorts every entry of the tenant); ORDER BY names both of its properties.
 WAITING = """
 MATCH (en:Entry {tenant: $tenant})
-USING INDEX en:Entry(tenant, serial)
+USING INDEX SEEK en:Entry(tenant, serial)
 WHERE en.serial > $after AND coalesce(en.text, '') <> '' AND ($types IS NULL OR en.type IN $types)
 RETURN count(en) AS n
 """
 
 ENTRIES = """
 MATCH (en:Entry {tenant: $tenant})
-USING INDEX en:Entry(tenant, serial)
+USING INDEX SEEK en:Entry(tenant, serial)
 WHERE en.serial > $after AND coalesce(en.text, '') <> '' AND ($types IS NULL OR en.type IN $types)
 WITH en ORDER BY en.tenant, en.serial LIMIT $limit
 RETURN en.uid AS uid, en.serial AS serial, en.type AS type, en.text AS text,
@@ -76,7 +76,7 @@ MATCH (m:ExtractionMark {tenant: $tenant, kind: $kind})
 SET m._lock = true
 REMOVE m._lock
 WITH m WHERE m.serial < $serial
-MATCH (en:Entry {tenant: $tenant, uid: $entry})
+MATCH (en:Entry {tenant: $tenant, uid: $entry}) USING INDEX SEEK en:Entry(uid)
 CREATE (en)-[:READ_FOR {kind: $kind, at: datetime(), rows: 0}]->(m)
 RETURN m.serial AS serial
 """

@@ -21,7 +21,7 @@ MAX_LISTED = 200
 MAX_REASON_CHARS = 500
 
 MARK = """
-MATCH (n:Entry {tenant: $tenant, uid: $entry})
+MATCH (n:Entry {tenant: $tenant, uid: $entry}) USING INDEX SEEK n:Entry(uid)
 WITH n, n.invalid IS NOT NULL AS before
 SET n.invalid = coalesce(n.invalid, true), n.invalidated_by = coalesce(n.invalidated_by, $actor),
     n.invalidated_at = coalesce(n.invalidated_at, datetime()),
@@ -65,7 +65,7 @@ ORDER BY p.key LIMIT $limit
 """
 
 ENTRY = """
-MATCH (n:Entry {tenant: $tenant, uid: $entry})
+MATCH (n:Entry {tenant: $tenant, uid: $entry}) USING INDEX SEEK n:Entry(uid)
 RETURN n.uid AS id, n.episode AS episode, n.seq AS seq, n.type AS type, n.by AS by,
        n.text AS text, n.values AS values, n.invalid IS NOT NULL AS invalid, n.invalidated_by AS invalidated_by,
        n.invalidated_at AS invalidated_at, n.invalid_reason AS reason
@@ -102,14 +102,14 @@ def _as_if_marked(query: str) -> str:
 
 
 STATE = """
-MATCH (s:State {tenant: $tenant, uid: $state})
+MATCH (s:State {tenant: $tenant, uid: $state}) USING INDEX SEEK s:State(uid)
 RETURN s.uid AS state, s.kind AS kind, s.key AS key, s.entity AS entity, s.valid_from AS valid_from,
        s.valid_to AS valid_to, s.by AS by, s.entry AS entry
 """
 
 # The relation windows a State opened: its entity's kind relations that begin at its time.
 OPENED_BY = """
-MATCH (s:State {tenant: $tenant, uid: $state})
+MATCH (s:State {tenant: $tenant, uid: $state}) USING INDEX SEEK s:State(uid)
 MATCH (e:Entity {tenant: $tenant, uid: s.entity})-[r:RELATED_TO]->(x:Entity {tenant: $tenant})
 WHERE r.kind_relation AND r.valid_from.epochSeconds = s.valid_from.epochSeconds AND (r.valid_to IS NULL OR r.valid_to > r.valid_from)
 RETURN r.predicate AS rel, coalesce(x.key, x.name) AS target, r.valid_to AS valid_to

@@ -16,7 +16,7 @@ MAX_WINDOWS = 200
 TIMELINE_STATES = 50
 
 ENTITY = """
-MATCH (e:Entity {tenant: $tenant, uid: $uid})
+MATCH (e:Entity {tenant: $tenant, uid: $uid}) USING INDEX SEEK e:Entity(uid)
 RETURN e.kind AS kind, e.key AS key, e.name AS name
 """
 

@@ -45,7 +45,7 @@ WINDOWS_READ = """
 UNWIND $entities AS uid
 CALL (uid) {
   MATCH (s:State {tenant: $tenant, entity: uid})
-  USING INDEX s:State(tenant, entity, valid_from)
+  USING INDEX SEEK s:State(tenant, entity, valid_from)
   WHERE s.valid_from IS NOT NULL
   RETURN s ORDER BY s.tenant, s.entity, s.valid_from
 }

@@ -38,7 +38,7 @@ MATCH (e:Entity {tenant: $tenant, kind: $kind, key: $key})
 WITH e.uid AS entity
 CALL (entity) {
   MATCH (s:State {tenant: $tenant, entity: entity})
-  USING INDEX s:State(tenant, entity, valid_from)
+  USING INDEX SEEK s:State(tenant, entity, valid_from)
   WHERE s.valid_from IS NOT NULL
   RETURN s ORDER BY s.tenant DESC, s.entity DESC, s.valid_from DESC LIMIT $last
 }
@@ -53,7 +53,7 @@ MATCH (e:Entity {tenant: $tenant, kind: $kind, key: $key})
 WITH e.uid AS entity, $at AS at
 CALL (entity, at) {
   MATCH (s:State {tenant: $tenant, entity: entity})
-  USING INDEX s:State(tenant, entity, valid_from)
+  USING INDEX SEEK s:State(tenant, entity, valid_from)
   WHERE s.valid_from <= at
   RETURN s ORDER BY s.tenant DESC, s.entity DESC, s.valid_from DESC LIMIT 1
 }

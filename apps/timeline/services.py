@@ -46,7 +46,7 @@ def check_rows_write(scope: Scope, *, rows: list, expect: dict | None = None) ->
 
 CURRENT = """
 MATCH (e:Entity {tenant: $tenant, kind: $kind, key: $key})
-OPTIONAL MATCH (s:State {tenant: $tenant, uid: e.last_state})
+OPTIONAL MATCH (s:State {tenant: $tenant, uid: e.last_state}) USING INDEX SEEK s:State(uid)
 RETURN e.last_state AS last, s {.uid, .valid_from, .values_json, .relations_json} AS state
 """
 

@@ -17,17 +17,17 @@ MAX_ITEMS = 500
 CHANGED = """
 MATCH (s:State {tenant: $tenant}) WHERE s.valid_from > $since AND s.valid_from <= $until
 WITH DISTINCT s.entity AS entity ORDER BY entity LIMIT $limit
-MATCH (e:Entity {tenant: $tenant, uid: entity})
+MATCH (e:Entity {tenant: $tenant, uid: entity}) USING INDEX SEEK e:Entity(uid)
 WITH e, entity, $since AS since, $until AS until
 CALL (entity, since) {
   OPTIONAL MATCH (b:State {tenant: $tenant, entity: entity})
-  USING INDEX b:State(tenant, entity, valid_from)
+  USING INDEX SEEK b:State(tenant, entity, valid_from)
   WHERE b.valid_from <= since
   RETURN b ORDER BY b.tenant DESC, b.entity DESC, b.valid_from DESC LIMIT 1
 }
 CALL (entity, until) {
   OPTIONAL MATCH (a:State {tenant: $tenant, entity: entity})
-  USING INDEX a:State(tenant, entity, valid_from)
+  USING INDEX SEEK a:State(tenant, entity, valid_from)
   WHERE a.valid_from <= until
   RETURN a ORDER BY a.tenant DESC, a.entity DESC, a.valid_from DESC LIMIT 1
 }

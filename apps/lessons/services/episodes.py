@@ -39,22 +39,22 @@ RETURN ep.uid AS uid, ep.status AS status, created
 """
 
 ABOUT = """
-MATCH (ep:Episode {tenant: $tenant, uid: $episode})
+MATCH (ep:Episode {tenant: $tenant, uid: $episode}) USING INDEX SEEK ep:Episode(uid)
 UNWIND $entities AS uid
-MATCH (e:Entity {tenant: $tenant, uid: uid})
+MATCH (e:Entity {tenant: $tenant, uid: uid}) USING INDEX SEEK e:Entity(uid)
 MERGE (ep)-[:ABOUT]->(e)
 """
 
 # Writing a property first takes the episode's write lock, so the status and the number read
 # after it are the committed ones of the writer before.
 LOCK = """
-MATCH (ep:Episode {tenant: $tenant, uid: $episode})
+MATCH (ep:Episode {tenant: $tenant, uid: $episode}) USING INDEX SEEK ep:Episode(uid)
 SET ep._lock = true
 RETURN ep.status AS status
 """
 
 APPEND = """
-MATCH (ep:Episode {tenant: $tenant, uid: $episode})
+MATCH (ep:Episode {tenant: $tenant, uid: $episode}) USING INDEX SEEK ep:Episode(uid)
 SET ep.last_seq = ep.last_seq + 1
 REMOVE ep._lock
 MERGE (a:Agent {tenant: $tenant, name: $actor})
@@ -75,25 +75,25 @@ CALL {
 CALL {
   WITH en
   UNWIND $cite_entries AS uid
-  MATCH (n:Entry {tenant: $tenant, uid: uid})
+  MATCH (n:Entry {tenant: $tenant, uid: uid}) USING INDEX SEEK n:Entry(uid)
   CREATE (en)-[:CITES {as_of: en.created_at}]->(n)
 }
 CALL {
   WITH en
   UNWIND $cite_entities AS uid
-  MATCH (n:Entity {tenant: $tenant, uid: uid})
+  MATCH (n:Entity {tenant: $tenant, uid: uid}) USING INDEX SEEK n:Entity(uid)
   CREATE (en)-[:CITES {as_of: en.created_at, seen_updated_at: n.updated_at}]->(n)
 }
 CALL {
   WITH en
   UNWIND $cite_lessons AS uid
-  MATCH (n:Lesson {tenant: $tenant, uid: uid})
+  MATCH (n:Lesson {tenant: $tenant, uid: uid}) USING INDEX SEEK n:Lesson(uid)
   CREATE (en)-[:CITES {as_of: en.created_at, weight: n.weight}]->(n)
 }
 CALL {
   WITH en
   UNWIND $cite_playbooks AS uid
-  MATCH (n:PlaybookVersion {tenant: $tenant, uid: uid})
+  MATCH (n:PlaybookVersion {tenant: $tenant, uid: uid}) USING INDEX SEEK n:PlaybookVersion(uid)
   CREATE (en)-[:CITES {as_of: en.created_at}]->(n)
 }
 WITH ep, en

@@ -19,7 +19,7 @@ MAX_EVIDENCE = 100
 
 EPISODES = """
 UNWIND $episodes AS uid
-OPTIONAL MATCH (ep:Episode {tenant: $tenant, uid: uid})
+OPTIONAL MATCH (ep:Episode {tenant: $tenant, uid: uid}) USING INDEX SEEK ep:Episode(uid)
 RETURN uid, ep.status AS status
 """
 
@@ -51,19 +51,19 @@ WITH l, l.support - l.against + l.helped - l.failed AS before,
 CALL {
   WITH l
   UNWIND $agree AS uid
-  MATCH (ep:Episode {tenant: $tenant, uid: uid})
+  MATCH (ep:Episode {tenant: $tenant, uid: uid}) USING INDEX SEEK ep:Episode(uid)
   MERGE (l)-[r:SUPPORTED_BY]->(ep) ON CREATE SET r.at = datetime(), r.by = $actor
 }
 CALL {
   WITH l
   UNWIND $disagree AS uid
-  MATCH (ep:Episode {tenant: $tenant, uid: uid})
+  MATCH (ep:Episode {tenant: $tenant, uid: uid}) USING INDEX SEEK ep:Episode(uid)
   MERGE (l)-[r:CONTRADICTED_BY]->(ep) ON CREATE SET r.at = datetime(), r.by = $actor
 }
 CALL {
   WITH l
   UNWIND $used AS use
-  MATCH (ep:Episode {tenant: $tenant, uid: use.episode})
+  MATCH (ep:Episode {tenant: $tenant, uid: use.episode}) USING INDEX SEEK ep:Episode(uid)
   MERGE (l)-[r:USED_IN]->(ep) ON CREATE SET r.at = datetime(), r.by = $actor, r.helped = use.helped
 }
 SET l.support = COUNT { (l)-[:SUPPORTED_BY]->() },

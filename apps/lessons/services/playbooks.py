@@ -109,7 +109,7 @@ CREATE (v)-[:VERSION_OF]->(p)
 FOREACH (_ IN CASE WHEN old IS NULL THEN [] ELSE [1] END | CREATE (v)-[:REPLACES]->(old))
 WITH p, v
 UNWIND $episodes AS uid
-MATCH (ep:Episode {tenant: $tenant, uid: uid})
+MATCH (ep:Episode {tenant: $tenant, uid: uid}) USING INDEX SEEK ep:Episode(uid)
 CREATE (v)-[:DRAWN_FROM]->(ep)
 RETURN DISTINCT p.version AS version
 """
@@ -172,7 +172,7 @@ RUN = """
 MATCH (p:Playbook {tenant: $tenant, key: $key})
 SET p._lock = true
 WITH p
-MATCH (ep:Episode {tenant: $tenant, uid: $episode})
+MATCH (ep:Episode {tenant: $tenant, uid: $episode}) USING INDEX SEEK ep:Episode(uid)
 MERGE (p)-[r:RAN_IN]->(ep)
 ON CREATE SET r.succeeded = $succeeded, r.version = p.version, r.at = datetime(), r.by = $actor,
               r._new = true

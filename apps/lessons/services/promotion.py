@@ -55,7 +55,7 @@ MERGE (c:PromotionCandidate {tenant: $tenant, rule: $rule, claim: $claim})
 ON CREATE SET c.uid = randomUUID(), c.created_at = datetime()
 SET c._lock = true
 WITH c
-MATCH (ep:Episode {tenant: $tenant, uid: $episode})
+MATCH (ep:Episode {tenant: $tenant, uid: $episode}) USING INDEX SEEK ep:Episode(uid)
 MERGE (c)-[s:SHOWN_BY]->(ep) ON CREATE SET s.agrees = $agrees, s.at = datetime()
 REMOVE c._lock
 WITH c
@@ -65,7 +65,7 @@ RETURN [x IN collect({uid: e.uid, agrees: s.agrees}) WHERE x.agrees | x.uid] AS 
 """
 
 MARK = """
-MATCH (ep:Episode {tenant: $tenant, uid: $episode})
+MATCH (ep:Episode {tenant: $tenant, uid: $episode}) USING INDEX SEEK ep:Episode(uid)
 SET ep.promoted_by = coalesce(ep.promoted_by, []) + $rule
 """
 

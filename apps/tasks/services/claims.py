@@ -73,12 +73,12 @@ CALL () {
 RETURN count(t) > 0 AS any
 """
 LOCKED = """
-MATCH (t:Task {tenant: $tenant, uid: $uid})
+MATCH (t:Task {tenant: $tenant, uid: $uid}) USING INDEX SEEK t:Task(uid)
 SET t._lock = true REMOVE t._lock
 RETURN t.status AS status, t.owner AS owner, t.short_id AS short_id
 """
 RELEASE = """
-MATCH (t:Task {tenant: $tenant, uid: $uid})
+MATCH (t:Task {tenant: $tenant, uid: $uid}) USING INDEX SEEK t:Task(uid)
 OPTIONAL MATCH (t)-[c:CLAIMED_BY]->(:Agent {tenant: $tenant, name: $actor})
 WITH t, c ORDER BY c.at DESC LIMIT 1
 SET c.released_at = $now
@@ -87,7 +87,7 @@ SET t.status = 'PENDING', t.owner = null, t.lease_until = null,
 """
 # A DONE task counts itself off its dependents; the last one makes a dependent ready.
 FINISH = """
-MATCH (t:Task {tenant: $tenant, uid: $uid})
+MATCH (t:Task {tenant: $tenant, uid: $uid}) USING INDEX SEEK t:Task(uid)
 SET t.status = $status, t.result_summary = $summary, t.result_embedding = $embedding,
     t.lease_until = null, t.ready_at = null, t.finished_at = $now
 WITH t

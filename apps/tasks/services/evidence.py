@@ -27,12 +27,12 @@ MAX_MENTIONS = 50
 MAX_SOURCES = 100
 
 OPEN_TASK = """
-MATCH (t:Task {tenant: $tenant, uid: $uid})
+MATCH (t:Task {tenant: $tenant, uid: $uid}) USING INDEX SEEK t:Task(uid)
 SET t._lock = true REMOVE t._lock
 RETURN t.status AS status, t.short_id AS short_id
 """
 CREATE = """
-MATCH (t:Task {tenant: $tenant, uid: $task})
+MATCH (t:Task {tenant: $tenant, uid: $task}) USING INDEX SEEK t:Task(uid)
 CREATE (t)-[:PRODUCED {created_at: datetime()}]->
        (e:Evidence {tenant: $tenant, uid: $uid, short_id: $short_id, task_uid: $task,
                     content: $content, embed_text: $embed_text, source: $source, url: $url,
@@ -42,7 +42,7 @@ CREATE (t)-[:PRODUCED {created_at: datetime()}]->
                     created_by: $actor})
 WITH e
 UNWIND $mentions AS m
-MATCH (n:Entity {tenant: $tenant, uid: m})
+MATCH (n:Entity {tenant: $tenant, uid: m}) USING INDEX SEEK n:Entity(uid)
 CREATE (e)-[:MENTIONS]->(n)
 """
 ENTITIES = """
@@ -52,15 +52,15 @@ RETURN n.uid AS uid
 """
 SOURCES = """
 UNWIND $ids AS id
-OPTIONAL MATCH (a:Evidence {tenant: $tenant, uid: id})
+OPTIONAL MATCH (a:Evidence {tenant: $tenant, uid: id}) USING INDEX SEEK a:Evidence(uid)
 OPTIONAL MATCH (b:Evidence {tenant: $tenant, short_id: id})
 WITH id, coalesce(a, b) AS e
 RETURN id, e.uid AS uid, e.strength AS strength
 """
 SUPERSEDE = """
-MATCH (s:Evidence {tenant: $tenant, uid: $uid})
+MATCH (s:Evidence {tenant: $tenant, uid: $uid}) USING INDEX SEEK s:Evidence(uid)
 UNWIND $sources AS src
-MATCH (o:Evidence {tenant: $tenant, uid: src})
+MATCH (o:Evidence {tenant: $tenant, uid: src}) USING INDEX SEEK o:Evidence(uid)
 CREATE (s)-[:SUPERSEDES {created_at: datetime()}]->(o)
 SET o.superseded = true
 """

@@ -59,7 +59,7 @@ class TaskPatch:
 
 RESOLVE = """
 UNWIND $ids AS id
-OPTIONAL MATCH (a:Task {tenant: $tenant, uid: id})
+OPTIONAL MATCH (a:Task {tenant: $tenant, uid: id}) USING INDEX SEEK a:Task(uid)
 OPTIONAL MATCH (b:Task {tenant: $tenant, short_id: id})
 WITH id, coalesce(a, b) AS t
 RETURN id, t.uid AS uid, t.short_id AS short_id, t.status AS status
@@ -67,7 +67,7 @@ RETURN id, t.uid AS uid, t.short_id AS short_id, t.status AS status
 # Setting a property takes the node's write lock: the status read after it is the committed one.
 LOCK = """
 UNWIND $uids AS u
-MATCH (t:Task {tenant: $tenant, uid: u})
+MATCH (t:Task {tenant: $tenant, uid: u}) USING INDEX SEEK t:Task(uid)
 SET t._lock = true REMOVE t._lock
 RETURN t.uid AS uid, t.short_id AS short_id, t.status AS status
 """
@@ -80,7 +80,7 @@ CREATE (t:Task {tenant: $tenant, uid: $uid, short_id: $short_id, kind: $kind,
 SET t.ready_at = t.created_at
 """
 PATCH = """
-MATCH (t:Task {tenant: $tenant, uid: $uid})
+MATCH (t:Task {tenant: $tenant, uid: $uid}) USING INDEX SEEK t:Task(uid)
 WITH t, $embed_text IS NOT NULL OR t.embed_text IS NULL AS again
 SET t.description = coalesce($description, t.description),
     t.embed_text = CASE WHEN $embed_text IS NULL THEN t.embed_text ELSE $embed_text END,
@@ -336,7 +336,7 @@ def check_task_create(scope: Scope, **fields) -> dict:
 
 
 RESOLVE_ONE = """
-OPTIONAL MATCH (a:Task {tenant: $tenant, uid: $id})
+OPTIONAL MATCH (a:Task {tenant: $tenant, uid: $id}) USING INDEX SEEK a:Task(uid)
 OPTIONAL MATCH (b:Task {tenant: $tenant, short_id: $id})
 RETURN coalesce(a, b).uid AS uid
 """
