@@ -176,6 +176,23 @@ def test_a_fields_label_a_later_item_and_a_firms_side_are_no_job():
     assert found["Selam Arvell"].get("role") == "hardware buyer", found  # not 'blocker'
     found = read("Ximena Fonoti on the Ostemark Printing side: out from Monday")
     assert "role" not in found.get("Ostemark Printing", {}), found
+    # what follows a relative clause and a colon is the note's, and a day is no one's job
+    found = read("- Tamsin Okonkwo, who works as a payroll clerk: tomorrow: vendor call")
+    assert found["Tamsin Okonkwo"].get("role") == "payroll clerk", found
+    found = read("* Ruben Achterberg, who is our site planner: update: crane booked")
+    assert found["Ruben Achterberg"].get("role") == "site planner", found
+
+
+@pytest.mark.parametrize(
+    ("text", "role"),
+    [
+        ("Omar Lindqvist (promoted to logistics lead in May) sent the file.", "logistics lead"),
+        ("Omar Lindqvist, working as a night nurse, sent the file.", "night nurse"),
+        ("Omar Lindqvist (was moved to the payroll lead role) sent the file.", "payroll lead"),
+    ],
+)
+def test_a_clause_hung_on_the_name_without_a_subject_of_its_own_says_its_job(text, role):
+    assert read(text)["Omar Lindqvist"].get("role") == role
 
 
 def test_a_misspelt_employer_or_city_is_not_another_one():

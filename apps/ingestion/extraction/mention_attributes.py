@@ -211,8 +211,13 @@ def _role_of(head, owner) -> str:
         verbs.append(head.head)
     elif head.dep_ == "appos" and head.head.dep_ in ("nsubj", "nsubjpass"):
         verbs.append(head.head.head)  # "Our contact X is a research chemist"
-    for child in head.children:  # "X, who works as a geologist"
-        if child.dep_ == "relcl":
+    for child in head.children:  # "X, who works as a geologist"; "X (was moved to the Y role)"
+        if (
+            child.dep_ == "relcl"
+            or child.dep_ in ("parataxis", "acl")
+            and child.pos_ in ("VERB", "AUX")
+            and not any(c.dep_ in ("nsubj", "nsubjpass") for c in child.children)
+        ):
             verbs.append(child)
     verbs += [
         c for v in verbs for c in v.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")
@@ -234,8 +239,11 @@ def _appositions(head) -> list:
     """`head`'s children, but an apposition the parse hung on a first conjunct after a later
     one is that later one's: in "Y and X (product manager) met", X is the manager, not Y."""
     out = [c for c in head.children if c.dep_ != "appos" or apposition_holder(c).i == head.i]
-    # "X: today: docs; blocker: laptop": a semicolon ends what is said of X
-    out = [c for c in out if c.dep_ != "appos" or ";" not in head.doc[head.i : c.i].text]
+    # "X: today: docs; blocker: laptop": a semicolon ends what is said of X; so does X's
+    # relative clause ("X, who works as a buyer: update: ..."): what follows is the note's
+    clause = min((c.i for c in head.children if c.dep_ == "relcl"), default=len(head.doc))
+    out = [c for c in out if c.dep_ != "appos"
+           or ";" not in head.doc[head.i : c.i].text and c.i < clause]  # fmt: skip
     if head.dep_ == "conj":
         out += [c for c in head.head.children
                 if c.dep_ == "appos" and apposition_holder(c).i == head.i]  # fmt: skip
@@ -263,7 +271,10 @@ def _line_of(token) -> tuple[int, int]:
 
 
 def _verb_role(verb, owner, line: tuple[int, int]) -> str:
-    passive = any(c.dep_ == "auxpass" for c in verb.children)
+    # "X, promoted to Y": a past participle on the name is passive without its auxiliary
+    passive = any(c.dep_ == "auxpass" for c in verb.children) or (
+        verb.dep_ == "acl" and verb.tag_ == "VBN"
+    )
     for child in verb.children:
         if child.dep_ in ("attr", "oprd") and verb.lemma_ in ("be", "become", "remain"):
             if child.i not in owner:
@@ -318,8 +329,8 @@ def _title(token) -> bool:
 def _role_phrase(noun, line: tuple[int, int], apposed: bool = False) -> str:
     """The noun and the lower-case modifiers before it ('civil engineer', 'data scientist'),
     at most MAX_ROLE_WORDS words; '' for a word that names no role or stands on another line."""
-    if not line[0] <= noun.idx < line[1]:
-        return ""
+    if not line[0] <= noun.idx < line[1] or noun.ent_type_ in ("DATE", "TIME"):
+        return ""  # another line's; "X: today: docs", a day, is no job
     if not _title(noun):
         if noun.pos_ != "NOUN" or not apposed and noun.dep_ not in _ROLE_DEPS | {"ROOT"}:
             return ""
