@@ -195,6 +195,17 @@ def test_a_clause_hung_on_the_name_without_a_subject_of_its_own_says_its_job(tex
     assert read(text)["Omar Lindqvist"].get("role") == role
 
 
+def test_a_jobs_words_just_before_the_name_are_its_job_however_the_parse_hung_them():
+    # the parse hangs 'engineer' (a verb to the tagger) and the name on the next line's word
+    text = (
+        "vendor: security vendor Brannoch Systems AG — contract renewal due 11/27\n"
+        "contact: Brannoch Systems AG data engineer Tamsin Okonkwo\nstatus: out sick"
+    )
+    assert read(text)["Tamsin Okonkwo"].get("role") == "data engineer"
+    # how one stands to someone is no job
+    assert "role" not in read("We met with their manager Arnaud Nkoulou today.")["Arnaud Nkoulou"]
+
+
 def test_a_misspelt_employer_or_city_is_not_another_one():
     # Notes misspell ('Minstomi' for 'Minatomi'): no evidence either way, not a conflict.
     assert compare_affiliation("employer", "Person", "Brightwel Precision",

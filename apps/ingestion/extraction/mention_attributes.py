@@ -226,7 +226,32 @@ def _role_of(head, owner) -> str:
         role = _verb_role(verb, owner, line)
         if role:
             return role
-    return ""
+    return _role_before(head, owner, line)
+
+
+def _role_before(head, owner, line: tuple[int, int]) -> str:
+    """A job's words just before the name on its line, however the parse hung them ("contact:
+    Achterberg AG data engineer Aigerim Trinh": both hang on the next line's first word)."""
+    start = head.i
+    while start > 0 and owner.get(start - 1) == owner.get(head.i):
+        start -= 1
+    words = []  # the head word by the list of jobs, whatever the tagger made it ('engineer' VBP)
+    for token in reversed(head.doc[max(0, start - MAX_ROLE_WORDS) : start]):
+        if (
+            token.i in owner
+            or not token.is_alpha
+            or not token.text.islower()
+            or not (token.pos_ in ("NOUN", "ADJ") or not words and token.lower_ in ROLE_HEADS)
+            or not line[0] <= token.idx < line[1]
+        ):
+            break
+        words.insert(0, token.lower_)
+    if not words or words[-1] not in ROLE_HEADS or words[-1] in _NOT_ROLES:
+        return ""
+    opening = start - len(words) - 1  # "their manager Arnaud": how one stands to them, no job
+    if opening >= 0 and head.doc[opening].dep_ in ("poss", "case"):
+        return ""
+    return " ".join(words)
 
 
 def _comma_only(before, head, owner) -> bool:
