@@ -132,10 +132,12 @@ WRITER_WORDS = frozenset(("agent", "user", "bot"))
 
 
 def on_roll(text: str, at: int) -> bool:
-    """Whether text[at] stands on a line that lists attendees ("Present: X, the night-shift
-    lead"), where a determiner's role after a name is another attendee's."""
+    """Whether text[at] stands in a list of attendees ("Present: X, the night-shift lead"), up
+    to the end of its line or a semicolon, where a determiner's role after a name is another
+    attendee's."""
     line = text.rfind("\n", 0, at) + 1
-    return bool(_ROLL.match(text, line) or _ROLL_INLINE.search(text, line, at))
+    item = text.rfind(";", line, at) + 1 or line  # a semicolon ends the list: "...; X brought Y"
+    return bool(item == line and _ROLL.match(text, line) or _ROLL_INLINE.search(text, item, at))
 
 
 def role_near(text: str, start: int, end: int) -> str:

@@ -206,6 +206,15 @@ def test_a_jobs_words_just_before_the_name_are_its_job_however_the_parse_hung_th
     assert "role" not in read("We met with their manager Arnaud Nkoulou today.")["Arnaud Nkoulou"]
 
 
+def test_a_list_of_attendees_ends_at_a_semicolon():
+    found = read(
+        "Minutes: in the room: Omar Lindqvist, Tamsin Okonkwo, the agent; Lindqvist brought"
+        " Tamsin Okonkwo, a payroll clerk; action items: Lindqvist to send the quote"
+    )
+    assert found["Tamsin Okonkwo"].get("role") == "payroll clerk", found
+    assert "role" not in found["Omar Lindqvist"], found  # 'the agent' is the next attendee
+
+
 def test_a_misspelt_employer_or_city_is_not_another_one():
     # Notes misspell ('Minstomi' for 'Minatomi'): no evidence either way, not a conflict.
     assert compare_affiliation("employer", "Person", "Brightwel Precision",
