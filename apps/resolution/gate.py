@@ -59,44 +59,13 @@ SCORED = TOP_K + SAME_NAME_HITS  # the same name's entities and matches scored, 
 # reviewer ruled NOT_SAME with any entity of that name (never proposed again); and the entity
 # of that name the same chunk or document already mentions (a replay, or the document naming
 # it again: within one source, one name is one entity).
-# A key's entity (`k` bound). Here and below a node reached from a bound one is tested by
-# labels(): with a label in the pattern, a planner whose statistics say the graph is nearly empty
-# (a new deployment, a new tenant) seeks every node of the tenant and expands into each.
-KEY_ANCHOR = """OPTIONAL MATCH (k)-[:KEY_OF]->(anchor)
-WHERE 'Entity' IN labels(anchor) AND anchor.tenant = $tenant AND anchor.status = 'active'"""
-
-
-def key_figures(norm: str, kind: str, kinds: str) -> str:
-    """What a claim reads of a key besides its entities (`anchor` bound; `norm`, `kind` and
-    `kinds` are the query's expressions for the name, its type and the types it may meet): the
-    tenant's model, how many carry the name (fragments pending as one count one carrier) and the
-    entities ruled NOT_SAME with any of them."""
-    return f"""
-       COLLECT {{ MATCH (mm:MatchModel {{model_key: $tenant}}) RETURN mm.params_json }}[0]
-         AS model_json,
-       COUNT {{ MATCH (e:Entity {{tenant: $tenant, norm_name: {norm}}})
-               USING INDEX SEEK e:Entity(tenant, norm_name)
-               WHERE e.type = {kind} AND e.status = 'active' AND NOT EXISTS {{
-                 MATCH (e)-[:SAME_AS {{status: 'pending'}}]->(t)
-                 WHERE 'Entity' IN labels(t) AND t.norm_name = {norm} AND t.status = 'active'
-               }} }} AS same_name_count,
-       COLLECT {{ MATCH (x:Entity {{tenant: $tenant, norm_name: {norm}}})-[:NOT_SAME]-(o)
-                 USING INDEX SEEK x:Entity(tenant, norm_name)
-                 WHERE x.type IN {kinds} AND 'Entity' IN labels(o) AND o.tenant = $tenant
-                 RETURN DISTINCT o.uid
-                 UNION
-                 MATCH (anchor)-[:NOT_SAME]-(o) WHERE 'Entity' IN labels(o) AND o.tenant = $tenant
-                 RETURN o.uid }} AS not_same"""
-
-
 _KEY_CLAIMED = (
     """
 MERGE (k:EntityKey {tenant: $tenant, type: $type, norm: $norm})
 ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
 WITH k
-"""
-    + KEY_ANCHOR
-    + """
+OPTIONAL MATCH (k)-[:KEY_OF]->(anchor)
+WHERE 'Entity' IN labels(anchor) AND anchor.tenant = $tenant AND anchor.status = 'active'
 OPTIONAL CALL (anchor) {
   MATCH (e:Entity {tenant: $tenant, norm_name: $norm}) USING INDEX SEEK e:Entity(tenant, norm_name)
   WHERE e.type IN $types AND e.status = 'active'
@@ -125,9 +94,23 @@ OPTIONAL CALL () {
   RETURN seen
 }
 WITH anchor, same_name, head(collect(seen.uid)) AS seen_here
-WITH anchor.uid AS anchor, same_name, seen_here, """
-    + key_figures("$norm", "$type", "$types")
-    + "\n"
+WITH anchor.uid AS anchor, same_name, seen_here,
+       COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
+         AS model_json,
+       COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: $norm})  // pending fragments: one
+               USING INDEX SEEK e:Entity(tenant, norm_name)
+               WHERE e.type = $type AND e.status = 'active' AND NOT EXISTS {
+                 MATCH (e)-[:SAME_AS {status: 'pending'}]->(t)
+                 WHERE 'Entity' IN labels(t) AND t.norm_name = $norm AND t.status = 'active'
+               } } AS same_name_count,
+       COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: $norm})-[:NOT_SAME]-(o)
+                 USING INDEX SEEK x:Entity(tenant, norm_name)
+                 WHERE x.type IN $types AND 'Entity' IN labels(o) AND o.tenant = $tenant
+                 RETURN DISTINCT o.uid
+                 UNION
+                 MATCH (anchor)-[:NOT_SAME]-(o) WHERE 'Entity' IN labels(o) AND o.tenant = $tenant
+                 RETURN o.uid } AS not_same
+"""
 )
 KEY_CLAIM = _KEY_CLAIMED + "RETURN *"
 

@@ -27,7 +27,6 @@ from apps.resolution.comparisons.entity_types import compatible_types, types_may
 from apps.resolution.comparisons.records import context_counts
 from apps.resolution.gate import (
     INDEX_HITS,
-    KEY_ANCHOR,
     MEANING_HITS,
     SAME_NAME_HITS,
     Decision,
@@ -35,7 +34,6 @@ from apps.resolution.gate import (
     Match,
     candidate_words_query,
     gate_decide,
-    key_figures,
     match_of,
     matches_scored,
     proposals_score,
@@ -64,9 +62,8 @@ UNWIND $rows AS row
 MERGE (k:EntityKey {tenant: $tenant, type: row.type, norm: row.norm})
 ON CREATE SET k.uid = randomUUID(), k.created_at = datetime()
 WITH row, k
-"""
-    + KEY_ANCHOR
-    + """
+OPTIONAL MATCH (k)-[:KEY_OF]->(anchor)
+WHERE 'Entity' IN labels(anchor) AND anchor.tenant = $tenant AND anchor.status = 'active'
 CALL (row, anchor) {
   OPTIONAL CALL (row, anchor) {
     MATCH (e:Entity {tenant: $tenant, norm_name: row.norm})
@@ -89,9 +86,23 @@ OPTIONAL CALL (row) {
     AND (seen.norm_name = row.norm OR row.norm IN coalesce(seen.norm_aliases, []))
   RETURN seen.uid AS seen_here
 }
-RETURN row.index AS index, anchor.uid AS anchor, same_name, seen_here, """
-    + key_figures("row.norm", "row.type", "row.types")
-    + "\n"
+RETURN row.index AS index, anchor.uid AS anchor, same_name, seen_here,
+       COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
+         AS model_json,
+       COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: row.norm})  // fragments pending
+               USING INDEX SEEK e:Entity(tenant, norm_name)  // as one: one carrier (gate.KEY_CLAIM)
+               WHERE e.type = row.type AND e.status = 'active' AND NOT EXISTS {
+                 MATCH (e)-[:SAME_AS {status: 'pending'}]->(t)
+                 WHERE 'Entity' IN labels(t) AND t.norm_name = row.norm AND t.status = 'active'
+               } } AS same_name_count,
+       COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: row.norm})-[:NOT_SAME]-(o)
+                 USING INDEX SEEK x:Entity(tenant, norm_name)
+                 WHERE x.type IN row.types AND 'Entity' IN labels(o) AND o.tenant = $tenant
+                 RETURN DISTINCT o.uid
+                 UNION
+                 MATCH (anchor)-[:NOT_SAME]-(o) WHERE 'Entity' IN labels(o) AND o.tenant = $tenant
+                 RETURN o.uid } AS not_same
+"""
 )
 
 # gate.CLAIM_AND_MATCHES's searches for every name of the window: the name index (when the

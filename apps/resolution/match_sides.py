@@ -8,8 +8,6 @@ the rescoring of pairs."""
 # few depends on the text only (the chunks' content hashes, the neighbours most often named
 # beside it, then by name), not on the order of writes or the store's layout, while an entity
 # has at most CONTEXT_SCAN mentioning chunks (past it, the first CONTEXT_SCAN the store gives).
-# Labels are tested by labels(), not in the patterns: with a label there, a planner whose
-# statistics say the graph is nearly empty seeks every node of the tenant and expands into each.
 CONTEXT_CHUNKS = 6
 CONTEXT_SCAN = 64
 CONTEXT_NAMES = 24
