@@ -52,6 +52,33 @@ PROPOSALS = 3
 SAME_NAME_HITS = 20
 SCORED = TOP_K + SAME_NAME_HITS  # the same name's entities and matches scored, in that order
 
+# The figures a claim reads beside its entities, for one name (slots filled by `key_figures`
+# from the calling query's names): the tenant's model, how many carry the name (term frequency),
+# and the entities ruled NOT_SAME with it (never proposed again). `anchor` is the key's entity.
+# Nodes reached from a bound one are tested by labels(): a label in the pattern lets the
+# planner start from every node of that label in the tenant when its statistics are empty.
+_KEY_FIGURES = """       COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
+         AS model_json,
+       COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: <norm>})  // fragments pending as one: one carrier
+               USING INDEX SEEK e:Entity(tenant, norm_name)
+               WHERE e.type = <type> AND e.status = 'active' AND NOT EXISTS {
+                 MATCH (e)-[:SAME_AS {status: 'pending'}]->(t)
+                 WHERE 'Entity' IN labels(t) AND t.norm_name = <norm> AND t.status = 'active'
+               } } AS same_name_count,
+       COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: <norm>})-[:NOT_SAME]-(o)
+                 USING INDEX SEEK x:Entity(tenant, norm_name)
+                 WHERE x.type IN <types> AND 'Entity' IN labels(o) AND o.tenant = $tenant
+                 RETURN DISTINCT o.uid
+                 UNION
+                 MATCH (anchor)-[:NOT_SAME]-(o) WHERE 'Entity' IN labels(o) AND o.tenant = $tenant
+                 RETURN o.uid } AS not_same"""
+
+
+def key_figures(norm: str, type_: str, types: str) -> str:
+    """The claim's figures (model_json, same_name_count, not_same) as RETURN or WITH items."""
+    return _KEY_FIGURES.replace("<norm>", norm).replace("<types>", types).replace("<type>", type_)
+
+
 # The name key: a uniqueness-constrained node per (tenant, type, normalized name). MERGE on it
 # takes the constraint's lock, so two transactions naming the same new entity are serialized
 # and the second sees the first's entity. With it: every active entity of that exact name (a
@@ -95,21 +122,9 @@ OPTIONAL CALL () {
 }
 WITH anchor, same_name, head(collect(seen.uid)) AS seen_here
 WITH anchor.uid AS anchor, same_name, seen_here,
-       COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
-         AS model_json,
-       COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: $norm})  // pending fragments: one
-               USING INDEX SEEK e:Entity(tenant, norm_name)
-               WHERE e.type = $type AND e.status = 'active' AND NOT EXISTS {
-                 MATCH (e)-[:SAME_AS {status: 'pending'}]->(t)
-                 WHERE 'Entity' IN labels(t) AND t.norm_name = $norm AND t.status = 'active'
-               } } AS same_name_count,
-       COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: $norm})-[:NOT_SAME]-(o)
-                 USING INDEX SEEK x:Entity(tenant, norm_name)
-                 WHERE x.type IN $types AND 'Entity' IN labels(o) AND o.tenant = $tenant
-                 RETURN DISTINCT o.uid
-                 UNION
-                 MATCH (anchor)-[:NOT_SAME]-(o) WHERE 'Entity' IN labels(o) AND o.tenant = $tenant
-                 RETURN o.uid } AS not_same
+"""
+    + key_figures("$norm", "$type", "$types")
+    + """
 """
 )
 KEY_CLAIM = _KEY_CLAIMED + "RETURN *"

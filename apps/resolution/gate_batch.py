@@ -34,6 +34,7 @@ from apps.resolution.gate import (
     Match,
     candidate_words_query,
     gate_decide,
+    key_figures,
     match_of,
     matches_scored,
     proposals_score,
@@ -87,22 +88,8 @@ OPTIONAL CALL (row) {
   RETURN seen.uid AS seen_here
 }
 RETURN row.index AS index, anchor.uid AS anchor, same_name, seen_here,
-       COLLECT { MATCH (mm:MatchModel {model_key: $tenant}) RETURN mm.params_json }[0]
-         AS model_json,
-       COUNT { MATCH (e:Entity {tenant: $tenant, norm_name: row.norm})  // fragments pending
-               USING INDEX SEEK e:Entity(tenant, norm_name)  // as one: one carrier (gate.KEY_CLAIM)
-               WHERE e.type = row.type AND e.status = 'active' AND NOT EXISTS {
-                 MATCH (e)-[:SAME_AS {status: 'pending'}]->(t)
-                 WHERE 'Entity' IN labels(t) AND t.norm_name = row.norm AND t.status = 'active'
-               } } AS same_name_count,
-       COLLECT { MATCH (x:Entity {tenant: $tenant, norm_name: row.norm})-[:NOT_SAME]-(o)
-                 USING INDEX SEEK x:Entity(tenant, norm_name)
-                 WHERE x.type IN row.types AND 'Entity' IN labels(o) AND o.tenant = $tenant
-                 RETURN DISTINCT o.uid
-                 UNION
-                 MATCH (anchor)-[:NOT_SAME]-(o) WHERE 'Entity' IN labels(o) AND o.tenant = $tenant
-                 RETURN o.uid } AS not_same
 """
+    + key_figures("row.norm", "row.type", "row.types")
 )
 
 # gate.CLAIM_AND_MATCHES's searches for every name of the window: the name index (when the
