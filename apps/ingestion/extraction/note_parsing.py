@@ -4,7 +4,10 @@
 line's names took the next line's job, place and description ("someone from legal\n- Boonmee
 joined, fleet manager, from Chiang Mai" gave the attendee above Boonmee the city Chiang Mai).
 A line break stays inside a sentence only where prose was wrapped: the line before ends in a
-word or a comma and the next one starts with a lower-case word.
+word or a comma and the next one starts with a lower-case word. A bracket opened after a word
+on its line opens no sentence, nor does what follows it on that line: the model made "Ximena"
+a sentence of its own in "Ximena (was moved to a mobile developer role) still chasing it", so
+the bracket's job was nobody's.
 
 And a weekday's short name stays one word: the tokenizer read "Wed" as "we'd", so "Standup
 notes, Wed 3 Sep" named an entity 'We'."""
@@ -33,7 +36,23 @@ def line_sentences(doc):
         last = doc[token.i - 1]
         if _legal_stop(last) and token.text[:1].isupper() and not _legal_stop(token):
             token.is_sent_start = True
+    _brackets_inside(doc)
     return doc
+
+
+def _brackets_inside(doc) -> None:
+    for token in doc[1:]:
+        last = doc[token.i - 1]
+        if token.text != "(" or "\n" in last.text_with_ws or last.is_punct:
+            continue
+        inside = token.i
+        while inside < len(doc) and "\n" not in doc[inside].text_with_ws:
+            doc[inside].is_sent_start = False
+            if doc[inside].text == ")":
+                if inside + 1 < len(doc):
+                    doc[inside + 1].is_sent_start = False
+                break
+            inside += 1
 
 
 # Legal forms the tokenizer keeps their stop in ("GmbH.", "Inc."): one ending a sentence ended
