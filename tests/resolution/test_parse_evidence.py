@@ -195,6 +195,24 @@ def test_a_clause_hung_on_the_name_without_a_subject_of_its_own_says_its_job(tex
     assert read(text)["Omar Lindqvist"].get("role") == role
 
 
+def test_a_bracket_after_a_given_name_alone_on_its_line_is_that_persons():
+    # the model made the name a sentence of its own and the bracket the next one's
+    text = (
+        "call log: rang Itzel Quispe about the RMA\n"
+        "Itzel (was moved to payroll supervisor role in May) still chasing the refund\n"
+    )
+    assert read(text)["Itzel Quispe"].get("role") == "payroll supervisor"
+
+
+def test_a_person_at_a_place_or_a_firm_keeps_the_name_and_the_place_is_no_employer():
+    # the model made one person of "Itzel Quispe @ Pécs" and the title rule kept 'Pécs' only
+    found = read("stop: Itzel Quispe @ Pécs takes the flaky e2e tests today")
+    assert found["Itzel Quispe"].get("city") == "Pécs", found
+    assert "employer" not in found["Itzel Quispe"], found
+    found = read("stop: Itzel Quispe @ Kivilinna takes the flaky e2e tests today")
+    assert found["Itzel Quispe"].get("employer") == "Kivilinna", found
+
+
 def test_a_jobs_words_just_before_the_name_are_its_job_however_the_parse_hung_them():
     # the parse hangs 'engineer' (a verb to the tagger) and the name on the next line's word
     text = (

@@ -90,6 +90,9 @@ def test_a_city_spacy_types_as_a_thing_or_a_firm_is_typed_a_place_where_a_place_
         return looks_like_place(text, at, at + len(name))
 
     assert placed("Yara Osei works for Marlow at the Utrecht office.", "Utrecht")
+    assert placed("Copying Tomasz Wrona on this: payroll lead, Pune office.", "Pune")
+    assert placed("Ask Hannelore about it, she runs our Porto branch.", "Porto")
+    assert placed("Maren Solberg works out of Kraków these days.", "Kraków")  # 'Krakow' known
     assert placed("Kestrel, a logistics firm based in Tampere, grew.", "Tampere")
     assert placed("Quarterly update from Kestrel (Aarhus).", "Aarhus")  # 'Århus' in GeoNames
     assert not placed("Reading the notes took an hour.", "Reading")  # a city, but a word here

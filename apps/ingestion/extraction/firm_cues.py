@@ -115,7 +115,8 @@ def firm_cued(text: str, span: NamedSpan) -> bool:
         city = _CITY_FIELD_AFTER.match(after)
         if field.group(2) == "," and city and is_place_name(city.group(1)):
             return True  # "Chowdhury — paralegal, Kjølberg, Cusco": job, firm, city
-    return bool(_MADE_BY.search(before) or _AT_SIGN.search(before) or _FROM_AFTER_NAME.search(before)
+    at_firm = _AT_SIGN.search(before) and not is_place_name(surface)  # "X @ Pécs": a place
+    return bool(_MADE_BY.search(before) or at_firm or _FROM_AFTER_NAME.search(before)
                 or _WORKS_HERE.search(before) or _IS_WITH.search(before))  # fmt: skip
 
 

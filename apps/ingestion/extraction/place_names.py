@@ -27,6 +27,8 @@ _PREPOSITIONS = frozenset(
 )
 _PLAIN = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}$")
 _BEFORE = re.compile(r"([A-Za-z]+)\s+$")
+# A city naming one of a firm's sites; the firm is named elsewhere if at all.
+_SITE_AFTER = re.compile(r" (?:office|branch)\b", re.IGNORECASE)
 _lock = threading.Lock()
 
 
@@ -46,7 +48,8 @@ def _cities() -> frozenset[str]:
 
 
 def is_city(name: str) -> bool:
-    return bool(_PLAIN.match(name)) and name in _cities()
+    plain = unidecode(name)  # "Pécs", "Kraków" as their ASCII forms, kept beside the names
+    return bool(_PLAIN.match(plain)) and plain in _cities()
 
 
 @lru_cache(maxsize=1)
@@ -71,6 +74,8 @@ def placed_here(text: str, start: int, end: int) -> bool:
     word = _BEFORE.search(before)
     if word and word.group(1).lower() in _PREPOSITIONS or before.lower().endswith("out of "):
         return True
+    if before.rstrip().endswith("@") and before.rstrip()[:-1].strip():  # "Ana @ Pécs"
+        return True
     after = text[end : end + 2]
     if re.search(r"[|,]\s*$", before) and (not after.strip() or after[:1] in ".,;|)\n"):
         return True  # a field of its own in a note: "IT director | Galway", ", Krakow."
@@ -80,7 +85,7 @@ def placed_here(text: str, start: int, end: int) -> bool:
         return True
     if based_here(text, end):
         return True
-    return bool(word and word.group(1).lower() == "the" and text[end : end + 7] == " office")
+    return bool(_SITE_AFTER.match(text, end))
 
 
 def based_here(text: str, end: int) -> bool:

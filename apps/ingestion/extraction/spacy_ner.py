@@ -253,6 +253,10 @@ def _span(doc, ent) -> NamedSpan:
                 and i > start and not any(lead_in(t) for t in doc[start:i])):  # fmt: skip
             end = i  # "Aino Kettusalo - no-show": the name before a spaced dash
             break
+        if (doc[i].text == "@" and i > start
+                and any(given_name_gender(t.text) for t in doc[start:i])):  # fmt: skip
+            end = i  # "Jordi Watanabe @ Pécs": a person at a place or a firm, named apart
+            break
         if lead_in(doc[i]) or "/" in doc[i].text:  # words before a title or 'w/' are no name
             start = i + 1
     while start < end - 1 and (doc[start].lower_ in ("the", "a", "an") or lead_in(doc[start])):
