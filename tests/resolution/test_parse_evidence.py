@@ -195,6 +195,30 @@ def test_a_clause_hung_on_the_name_without_a_subject_of_its_own_says_its_job(tex
     assert read(text)["Omar Lindqvist"].get("role") == role
 
 
+@pytest.mark.parametrize(
+    ("text", "name", "role"),
+    [
+        ("Tamsin Okonkwo's role on the project is site planner.", "Tamsin Okonkwo", "site planner"),
+        ("Tamsin Okonkwo signs off in her capacity as payroll clerk.", "Tamsin Okonkwo",
+         "payroll clerk"),
+        ("Omar Lindqvist confirmed his title is logistics lead.", "Omar Lindqvist",
+         "logistics lead"),
+        ("Omar Lindqvist approves spend in his capacity as account manager; he was born in 1980.",
+         "Omar Lindqvist", "account manager"),
+    ],
+)  # fmt: skip
+def test_a_job_said_through_a_roles_noun_is_the_persons(text, name, role):
+    assert read(text)[name].get("role") == role
+
+
+def test_a_roles_noun_that_says_no_job_gives_none():
+    assert "role" not in read("Omar Lindqvist's role is unclear.").get("Omar Lindqvist", {})
+    assert (
+        "role"
+        not in read("Omar Lindqvist confirmed his title is wrong on the badge.")["Omar Lindqvist"]
+    )
+
+
 def test_a_bracket_after_a_given_name_alone_on_its_line_is_that_persons():
     # the model made the name a sentence of its own and the bracket the next one's
     text = (

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from apps.ingestion.extraction.mention_attributes import verb_role
 from apps.ingestion.extraction.name_types import NAME_WORD_PATTERN, organisation_form
 from apps.ingestion.extraction.place_names import is_place_name
+from apps.ingestion.extraction.role_phrases import verb_role
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan
 from apps.resolution.role_words import ROLE_HEADS

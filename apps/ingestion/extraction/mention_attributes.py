@@ -25,38 +25,30 @@ from collections.abc import Sequence
 
 from apps.ingestion.extraction.note_fields import fields_read
 from apps.ingestion.extraction.pronoun_mentions import pronoun_mentions
+from apps.ingestion.extraction.role_phrases import (
+    MAX_ROLE_WORDS,
+    NOT_ROLES,
+    ROLE_HOLDERS,
+    TITLES,
+    is_title,
+    line_of,
+    role_phrase,
+    verb_job,
+)
 from apps.resolution.role_words import (
-    DEPARTMENTS,
-    RELATION_WORDS,
     ROLE_HEADS,
-    TITLE_OPENINGS,
-    WRITER_WORDS,
     job_shaped,
     on_roll,
 )
 
 MAX_PATH = 4  # arcs, prepositions not counted
 MAX_VALUES = 3  # per attribute and chunk
-MAX_ROLE_WORDS = 3
-# Title acronyms the small model types as organisations ("Ana Duarte (CTO, Corvane)").
-TITLES = TITLE_OPENINGS | frozenset(
-    "ceo cto cfo coo cio cmo cso cpo md gm pm hr ops lead founder cofounder".split()
-)
 # What each attribute takes (the candidate mentions) and who claims it.
 _TIES = {
     "employer": (("Organization",), ("Person",)),
     "city": (("Location",), ("Person", "Organization")),
     "maker": (("Organization",), ("Object",)),
 }
-_ROLE_DEPS = {"appos", "attr", "pobj", "compound", "oprd"}
-# "holds the position of manager", "took the role of": the noun that names the role.
-_ROLE_HOLDERS = frozenset("position role title job post function".split())
-# Verbs that give their passive subject a job: "was appointed CFO", "was promoted to analyst".
-_GIVEN_JOB = frozenset("appoint name elect promote hire make nominate install reassign".split())
-_NOT_ROLES = RELATION_WORDS | frozenset(
-    "one time part way thing lot kind type name year entry note record date birth age employer "
-    "number phone email address reference example office site branch hq".split()
-)
 
 
 def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
@@ -96,7 +88,7 @@ def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
         jobs = [r for r in attributes.get("role", ()) if job_shaped(r)]
         if jobs:
             out[name]["role"] = jobs[0]
-    for name, fields in fields_read(doc.text, mentions, TITLES, _NOT_ROLES).items():
+    for name, fields in fields_read(doc.text, mentions, TITLES, NOT_ROLES).items():
         for key, value in fields.items():  # what the parse tied, else the note's fields
             out.setdefault(name, {}).setdefault(key, value)
     for name, attributes in found.items():  # a reading no job's word ends ('budget'), last
@@ -177,7 +169,7 @@ def _role_of(head, owner) -> str:
     the name's own line: a parse that runs across a line break ties a heading or the line
     before ("Handover notes for cover" over "- Kavitha Selvaraj") to the name."""
     text = head.doc.text
-    line = _line_of(head)
+    line = line_of(head)
     # "Attendees: X, Y (LM), the agent": appositions that are names make a list, and a role
     # after it is anyone's.
     listed = any(c.dep_ == "appos" and owner.get(c.i, owner.get(head.i)) != owner.get(head.i)
@@ -188,13 +180,13 @@ def _role_of(head, owner) -> str:
             break
         if roll and any(c.dep_ == "det" for c in child.children):
             continue
-        if child.dep_ == "appos" and child.i not in owner or _title(child):
-            role = _role_phrase(child, line)
+        if child.dep_ == "appos" and child.i not in owner or is_title(child):
+            role = role_phrase(child, line)
             if role:
                 return role
     if head.dep_ == "appos" and head.head.i not in owner and _comma_only(head.head, head, owner):
         # "the CTO, X"; not "HR sheet: X", "attendees - X"; "The firm's CFO, X, said" (a subject)
-        role = _role_phrase(head.head, line, apposed=True)
+        role = role_phrase(head.head, line, apposed=True)
         if role:
             return role
     for child in head.children:  # "geologist Leila Haddad", "CTO Ana Duarte"
@@ -202,13 +194,15 @@ def _role_of(head, owner) -> str:
             # "HR sheet: X", "attendees - X", "New face: X": a label before a mark, no title.
             marked = any(t.is_punct or t.is_space for t in head.doc[child.i + 1 : head.i]
                          if t.i not in owner)  # fmt: skip
-            if not marked and (child.pos_ == "NOUN" or _title(child)):
-                role = _role_phrase(child, line)
+            if not marked and (child.pos_ == "NOUN" or is_title(child)):
+                role = role_phrase(child, line)
                 if role:
                     return role
     verbs = []
-    if head.dep_ in ("nsubj", "nsubjpass"):
-        verbs.append(head.head)
+    if head.dep_ == "poss" and head.head.lemma_ in ROLE_HOLDERS and head.head.dep_ == "nsubj":
+        verbs.append(head.head.head)  # "X's role on this is maintenance supervisor"
+    if head.dep_ in ("nsubj", "nsubjpass"):  # on an auxiliary, where the parse strays: its verb's
+        verbs += [head.head, head.head.head] if head.head.dep_ == "aux" else [head.head]
     elif head.dep_ == "appos" and head.head.dep_ in ("nsubj", "nsubjpass"):
         verbs.append(head.head.head)  # "Our contact X is a research chemist"
     for child in head.children:  # "X, who works as a geologist"; "X (was moved to the Y role)"
@@ -223,7 +217,7 @@ def _role_of(head, owner) -> str:
         c for v in verbs for c in v.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")
     ]
     for verb in verbs:  # "X has been with Y and serves as ...": the conjoined verb's too
-        role = _verb_role(verb, owner, line)
+        role = verb_job(verb, owner, line)
         if role:
             return role
     return _role_before(head, owner, line)
@@ -246,7 +240,7 @@ def _role_before(head, owner, line: tuple[int, int]) -> str:
         ):
             break
         words.insert(0, token.lower_)
-    if not words or words[-1] not in ROLE_HEADS or words[-1] in _NOT_ROLES:
+    if not words or words[-1] not in ROLE_HEADS or words[-1] in NOT_ROLES:
         return ""
     opening = start - len(words) - 1  # "their manager Arnaud": how one stands to them, no job
     if opening >= 0 and head.doc[opening].dep_ in ("poss", "case"):
@@ -281,115 +275,3 @@ def apposition_holder(appos):
     head = appos.head
     later = [c for c in head.children if c.dep_ == "conj" and head.i < c.i < appos.i]
     return later[-1] if later else head
-
-
-def verb_role(verb) -> str:
-    """The job `verb` gives its subject ("is their lead data scientist", "was appointed head of
-    procurement", "trained as an architect"), read on the verb's own line; '' for none."""
-    return _verb_role(verb, {}, _line_of(verb))
-
-
-def _line_of(token) -> tuple[int, int]:
-    """The start and end offsets of the line `token` stands on."""
-    text = token.doc.text
-    return text.rfind("\n", 0, token.idx) + 1, (text.find("\n", token.idx) + 1 or len(text) + 1) - 1
-
-
-def _verb_role(verb, owner, line: tuple[int, int]) -> str:
-    # "X, promoted to Y": a past participle on the name is passive without its auxiliary
-    passive = any(c.dep_ == "auxpass" for c in verb.children) or (
-        verb.dep_ == "acl" and verb.tag_ == "VBN"
-    )
-    for child in verb.children:
-        if child.dep_ in ("attr", "oprd") and verb.lemma_ in ("be", "become", "remain"):
-            if child.i not in owner:
-                role = _role_phrase(child, line)
-                if role:
-                    return role
-        # "X was appointed head of procurement", "was promoted to senior analyst": the job a
-        # subject was given (passive only: "They appointed X head" gives it to X, the object).
-        if passive and verb.lemma_.lower() in _GIVEN_JOB and child.i not in owner:
-            nouns = [child] if child.dep_ == "oprd" else []
-            if child.dep_ == "prep" and child.lower_ in ("to", "as"):
-                nouns = [c for c in child.children if c.dep_ == "pobj"]
-            for noun in nouns:
-                role = _role_phrase(noun, line)
-                if role and job_shaped(role):
-                    return role
-        if child.dep_ in ("dobj", "attr") and child.lemma_ in _ROLE_HOLDERS:  # "holds the role of"
-            for prep in child.children:
-                for pobj in prep.children if prep.lower_ == "of" else ():
-                    role = _role_phrase(pobj, line) if pobj.dep_ == "pobj" else ""
-                    if role:
-                        return role
-        if child.dep_ in ("prep", "dobj") and _held_role(child):  # "moved into the X role"
-            return _held_role(child)
-        if child.dep_ == "prep" and child.lower_ == "as":  # "works as a", "As a geologist, X"
-            for pobj in child.children:
-                if pobj.dep_ == "pobj" and pobj.i not in owner:
-                    role = _role_phrase(pobj, line)
-                    if role:
-                        return role
-    return ""
-
-
-def _held_role(child) -> str:
-    """ "moved into the warehouse manager role", "took on the sales lead job": the words before
-    a role's noun, when they end in a job's word."""
-    nouns = [child] if child.dep_ == "dobj" else [c for c in child.children if c.dep_ == "pobj"]
-    for noun in nouns:
-        if noun.lemma_ not in _ROLE_HOLDERS:
-            continue
-        words = [t.lower_ for t in noun.doc[noun.left_edge.i : noun.i]
-                 if t.is_alpha and t.text.islower() and t.dep_ not in ("det", "poss")]  # fmt: skip
-        if words and job_shaped(" ".join(words)):
-            return " ".join(words[-MAX_ROLE_WORDS:])
-    return ""
-
-
-def _title(token) -> bool:
-    return token.lower_.strip(".") in TITLES
-
-
-def _role_phrase(noun, line: tuple[int, int], apposed: bool = False) -> str:
-    """The noun and the lower-case modifiers before it ('civil engineer', 'data scientist'),
-    at most MAX_ROLE_WORDS words; '' for a word that names no role or stands on another line."""
-    if not line[0] <= noun.idx < line[1] or noun.ent_type_ in ("DATE", "TIME"):
-        return ""  # another line's; "X: today: docs", a day, is no job
-    if not _title(noun):
-        if noun.pos_ != "NOUN" or not apposed and noun.dep_ not in _ROLE_DEPS | {"ROOT"}:
-            return ""
-        if not noun.text.islower():
-            return ""  # "Rapport: X ...": a note's heading, not what X is
-        if any(c.dep_ == "poss" and c.pos_ == "PRON" for c in noun.children):
-            # "as his year of birth", "their manager, Arnaud": his, not what he is; "is their
-            # lead data scientist", a job's full title, is what the subject is
-            if (
-                apposed
-                or noun.lower_ not in ROLE_HEADS
-                or not any(t.dep_ in ("compound", "amod") and t.text.islower() for t in noun.lefts)
-            ):
-                return ""
-    words = [
-        t.lower_
-        for t in noun.lefts
-        if t.dep_ in ("compound", "amod") and t.is_alpha and t.text.islower()
-        and line[0] <= t.idx < line[1]
-    ]  # fmt: skip
-    word = noun.lower_.strip(".")
-    if word in _NOT_ROLES or not word.replace("-", "").isalpha():
-        return ""
-    if any(c.lower_ in ("no", "not", "never") for c in noun.lefts):
-        return ""  # "X: no update", "not a blocker": nothing X is
-    if word in WRITER_WORDS and not words:
-        return ""  # "X, the agent, taking notes": the note's writer, no job ("travel agent" is)
-    if word in TITLE_OPENINGS and not words:  # "head of procurement", "VP of Sales"
-        of = next((c for c in noun.rights if c.lower_ == "of" and c.i + 1 < len(c.doc)), None)
-        field = of.doc[of.i + 1] if of is not None else None  # "head of legal, instead of ..."
-        if (
-            field is not None
-            and field.is_alpha
-            and (field.dep_ == "pobj" and field.text.islower() or field.lower_ in DEPARTMENTS)
-        ):
-            return f"{word} of {field.lower_}"
-    return " ".join([*words, word][-MAX_ROLE_WORDS:])

@@ -12,8 +12,8 @@ from wordfreq import zipf_frequency
 
 from apps.ingestion.extraction.acting_names import acts
 from apps.ingestion.extraction.firm_cues import founded_runs
-from apps.ingestion.extraction.mention_attributes import TITLES
 from apps.ingestion.extraction.note_words import COMMON_ZIPF, MONTH_NAMES, MONTHS
+from apps.ingestion.extraction.role_phrases import TITLES
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan
 from apps.resolution.comparisons.organisation_names import legal_base
