@@ -137,5 +137,10 @@ def test_a_verb_between_two_names_or_before_one_is_no_part_of_a_name(extractor):
     # typed a thing by the model: cut when a given name follows ("Marketing Solutions" stays)
     entities = read(extractor, "Subject: renewal\nForwarding Harpreet Dhillon's note below.")
     assert "Forwarding Harpreet Dhillon" not in entities and "Harpreet Dhillon" in entities
+    # or whose note the line forwards (the model's work of art, a person by the next line)
+    text = "RE: RE: pilot timeline\nForwarding Chukwuemeka Obi's note below.\nOn Monday, Obi wrote:"
+    entities = read(extractor, text)
+    assert "Forwarding Chukwuemeka Obi" not in entities, entities
+    assert "Chukwuemeka Obi" in entities, entities
     entities = read(extractor, "Mei-Ling Tsao wrote back on Friday.")
     assert "Mei-Ling Tsao" in entities, entities

@@ -219,6 +219,34 @@ def test_a_roles_noun_that_says_no_job_gives_none():
     )
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Vendor for the Kestra 4 is Brennvik.",
+        "2. Supplier for the Kestra 4 is Brennvik.",
+        "Brennvik is our supplier for the Kestra 4.",
+    ],
+)
+def test_a_name_a_firms_role_is_said_of_is_a_firm_and_the_things_maker(text):
+    # the model typed 'Brennvik' a person, and 'Vendor' opening the line named a thing
+    found = read(text)
+    assert found["Brennvik"]["type"] == "Organization", found
+    assert found["Kestra 4"].get("maker") == "Brennvik", found
+    assert not {"Vendor", "Supplier"} & set(found), found
+
+
+def test_a_name_someone_joined_a_meeting_for_is_their_employer():
+    found = read("Itzel Quispe joined for Brennvik, dialling in from Ibadan.")
+    assert found["Brennvik"]["type"] == "Organization", found
+    assert found["Itzel Quispe"].get("employer") == "Brennvik", found
+    assert "employer" not in read("Itzel Quispe joined for Ana.")["Itzel Quispe"]
+
+
+def test_a_person_beside_a_firms_role_stays_a_person():
+    assert read("Amara is our supplier contact.")["Amara"]["type"] == "Person"
+    assert read("Okafor is the vendor's account manager.")["Okafor"]["type"] == "Person"
+
+
 def test_a_bracket_after_a_given_name_alone_on_its_line_is_that_persons():
     # the model made the name a sentence of its own and the bracket the next one's
     text = (

@@ -141,8 +141,10 @@ def job_holder_firm(doc, span: NamedSpan) -> NamedSpan:
     return NamedSpan(span.surface, span.start, span.end, "Organization")
 
 
-# Where a firm stands: "works for/at X", "consults for X", "joined X", "Inês Valadares of X".
-_WORK_VERBS = frozenset("work consult intern freelance volunteer".split())
+# Where a firm stands: "works for/at X", "consults for X", "joined X", "joined (a meeting) for
+# X", "Inês Valadares of X", "X is our supplier", "the vendor for the Ortana 10 is X".
+_WORK_VERBS = frozenset("work consult intern freelance volunteer join".split())
+_TRADE_ROLES = frozenset("vendor supplier maker manufacturer distributor reseller".split())
 
 
 def employer_named(doc, span: NamedSpan) -> NamedSpan:
@@ -162,5 +164,16 @@ def employer_named(doc, span: NamedSpan) -> NamedSpan:
         (token.dep_ == "pobj" and prep.lower_ in ("for", "at") and prep.head.lemma_ in _WORK_VERBS)
         or (token.dep_ == "dobj" and prep.lemma_ == "join")
         or (token.dep_ == "pobj" and prep.lower_ == "of" and prep.head.ent_type_ == "PERSON")
+        or _trade_said(token)
     )
     return NamedSpan(span.surface, span.start, span.end, "Organization") if firm else span
+
+
+def _trade_said(token) -> bool:
+    """`token` and a firm's role on either side of 'is' ("X is our supplier", "The vendor for
+    the Ortana 10 is X")."""
+    verb = token.head
+    if token.dep_ not in ("nsubj", "attr") or verb.lemma_ != "be":
+        return False
+    other = "attr" if token.dep_ == "nsubj" else "nsubj"
+    return any(c.dep_ == other and c.lemma_.lower() in _TRADE_ROLES for c in verb.children)

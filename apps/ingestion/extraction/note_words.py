@@ -29,8 +29,10 @@ NOTE_WORDS = frozenset(
     "po rfp rfq eod eow cob qbr it hr am pm eta fyi nb ps cc bcc re fwd kpi roi poc sow nda msa "
     "sla crm erp tbd tbc asap ooo hq mtg acct ref req pls thx w/e f/up fu nxt yob dob "
     "todo wip user bday".split()
-) | frozenset(  # the headings of mails and minutes ("Subj:", "Attendees", "Minutes (May 2)")
-    "subj attendees apologies handover intro replies minutes mins meeting aob agenda".split()
+) | frozenset(  # the headings of mails and minutes ("Subj:", "Attendees", "Minutes (May 2)"),
+    # and a firm's role opening an item ("Vendor for the Ortana 10 is Vltavin")
+    "subj attendees apologies handover intro replies minutes mins meeting aob agenda vendor "
+    "supplier".split()
 )
 _OPENING_WORDS = frozenset(("hq", "nb", "fyi", "ps", "cc", "re", "fwd"))
 
@@ -197,7 +199,9 @@ def opening_word_cut(text: str, span: NamedSpan) -> NamedSpan:
     ing = (word.isalpha() and word.endswith("ing") and zipf_frequency(word, "en") >= ING_ZIPF
            and not given_name_gender(first))  # fmt: skip
     if span.type != "Person":  # the model's thing or firm may become a person's name later
-        verb = word in _NOTE_VERBS or ing and given_name_gender(rest.split()[0])
+        # "Forwarding Adaeze Umeadi's note": what a note forwards or attaches is someone's
+        owned = text[span.end : span.end + 2] in ("'s", "’s")
+        verb = word in _NOTE_VERBS or ing and (given_name_gender(rest.split()[0]) or owned)
         return NamedSpan(rest, span.start + len(first) + 1, span.end, span.type, span.name) \
             if verb else span  # fmt: skip
     common = ing or zipf_frequency(word, "en") >= COMMON_ZIPF and not given_name_gender(first)
