@@ -129,6 +129,8 @@ _ROLL_INLINE = re.compile(
 )
 # Who writes the notes, alone ("X, the agent, taking notes"): the writer, no one's job.
 WRITER_WORDS = frozenset(("agent", "user", "bot"))
+# What a firm is to us, never a person's job: "the vendor (Qaraghan)", "X is our supplier".
+TRADE_ROLES = frozenset("vendor supplier maker manufacturer distributor reseller".split())
 
 
 def on_roll(text: str, at: int) -> bool:

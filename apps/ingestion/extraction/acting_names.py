@@ -12,7 +12,7 @@ from apps.ingestion.extraction.place_names import is_place_name
 from apps.ingestion.extraction.role_phrases import verb_role
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan
-from apps.resolution.role_words import ROLE_HEADS
+from apps.resolution.role_words import ROLE_HEADS, TRADE_ROLES
 
 # What people do, as notes say it ("Lõhmus lives in Tartu", "Asiedu called", "Asiedu, born in
 # 1995"): a run of proper nouns that does it is a person, whatever the given-name tables know.
@@ -144,7 +144,6 @@ def job_holder_firm(doc, span: NamedSpan) -> NamedSpan:
 # Where a firm stands: "works for/at X", "consults for X", "joined X", "joined (a meeting) for
 # X", "Inês Valadares of X", "X is our supplier", "the vendor for the Ortana 10 is X".
 _WORK_VERBS = frozenset("work consult intern freelance volunteer join".split())
-_TRADE_ROLES = frozenset("vendor supplier maker manufacturer distributor reseller".split())
 
 
 def employer_named(doc, span: NamedSpan) -> NamedSpan:
@@ -176,4 +175,4 @@ def _trade_said(token) -> bool:
     if token.dep_ not in ("nsubj", "attr") or verb.lemma_ != "be":
         return False
     other = "attr" if token.dep_ == "nsubj" else "nsubj"
-    return any(c.dep_ == other and c.lemma_.lower() in _TRADE_ROLES for c in verb.children)
+    return any(c.dep_ == other and c.lemma_.lower() in TRADE_ROLES for c in verb.children)

@@ -36,7 +36,7 @@ from apps.ingestion.extraction.note_words import COMMON_ZIPF
 from apps.ingestion.extraction.place_names import is_place_name
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
-from apps.resolution.role_words import DEPARTMENTS, ROLE_HEADS
+from apps.resolution.role_words import DEPARTMENTS, ROLE_HEADS, TRADE_ROLES
 
 _FOUNDED_AFTER = re.compile(
     r"^(?:\s*\([^()\n]{0,40}\))?(?:\s+came up)?\s*[,:(–—-]?(?-i:[^.\nA-Z]){0,40}?\s*\b(?:"
@@ -73,7 +73,7 @@ _WORKS_HERE = re.compile(
 )
 # "maker Kivilinna", "made by Brannoch", "the vendor (Qaraghan)", "our contact at Qaraghan".
 _VENDOR = re.compile(
-    r"(?:\bmaker|\bmanufacturer|\bvendor|\bsupplier|"
+    rf"(?:\b(?:{'|'.join(sorted(TRADE_ROLES))})|"
     r"\b(?:contact|team|people|folks|someone|colleagues?) (?:at|@))\s*[:(]?\s*$",
     re.IGNORECASE,
 )  # a firm's role, whatever its name looks like
