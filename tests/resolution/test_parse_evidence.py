@@ -276,6 +276,20 @@ def test_a_jobs_words_just_before_the_name_are_its_job_however_the_parse_hung_th
     assert "role" not in read("We met with their manager Arnaud Nkoulou today.")["Arnaud Nkoulou"]
 
 
+def test_a_short_line_is_not_wrapped_into_the_next_but_wrapped_prose_stays_one_sentence():
+    # the next line's first word would have fit on the short line: no editor wrapped it there
+    found = read(
+        "retro: Oskar Valtonen [field technician] still waits for the badge reader\n"
+        "retro: Oskar is learning the cello\nteam dinner in Tampere maybe"
+    )
+    assert "city" not in found["Oskar Valtonen"], found
+    found = read(
+        "Spent the morning with Oskar Valtonen, a field technician at Harjuvesi Oy\n"
+        "in Tampere; he wants the quote for the new sensor network by next Tuesday."
+    )
+    assert found["Oskar Valtonen"].get("city") == "Tampere", found
+
+
 def test_a_list_of_attendees_ends_at_a_semicolon():
     found = read(
         "Minutes: in the room: Omar Lindqvist, Tamsin Okonkwo, the agent; Lindqvist brought"

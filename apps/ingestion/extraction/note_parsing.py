@@ -4,7 +4,10 @@
 line's names took the next line's job, place and description ("someone from legal\n- Boonmee
 joined, fleet manager, from Chiang Mai" gave the attendee above Boonmee the city Chiang Mai).
 A line break stays inside a sentence only where prose was wrapped: the line before ends in a
-word or a comma and the next one starts with a lower-case word. A bracket opened after a word
+word or a comma, the next one starts with a lower-case word, and that word would not have fit
+on the line before within the note's widest line (a wrapping editor moves only a word that does
+not fit: "Haruka is into beekeeping\noffsite in Girona tbc" is two lines, and Girona was not
+Haruka's city). A bracket opened after a word
 on its line opens no sentence, nor does what follows it on that line: the model made "Ximena"
 a sentence of its own in "Ximena (was moved to a mobile developer role) still chasing it", so
 the bracket's job was nobody's.
@@ -19,6 +22,7 @@ COMPONENT = "line_sentences"
 
 def line_sentences(doc):
     """The component: each token after a line break opens a sentence, but in wrapped prose."""
+    width = max((len(line) for line in doc.text.splitlines()), default=0)
     for token in doc[1:]:
         gap = doc[token.i - 1]
         if token.is_space or "\n" not in gap.text_with_ws:
@@ -29,6 +33,7 @@ def line_sentences(doc):
             and "\n\n" not in gap.text_with_ws
             and (last.text[-1:].isalnum() or last.text == ",")
             and token.text[:1].islower()
+            and _line_length(doc.text, gap.idx) + 1 + len(token.text) > width
         )
         if not wrapped:
             token.is_sent_start = True
@@ -38,6 +43,13 @@ def line_sentences(doc):
             token.is_sent_start = True
     _brackets_inside(doc)
     return doc
+
+
+def _line_length(text: str, at: int) -> int:
+    """The length of the line holding offset `at`, its trailing spaces left out."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return len(text[start : end if end >= 0 else len(text)].rstrip())
 
 
 def _brackets_inside(doc) -> None:
