@@ -5,6 +5,8 @@ note repeats it; "Izmir-based" and "data engineer, Tampere." are places; "b. 198
 year after a person's name; "Lunch w/" and "Contact:" name no one; a verb before a registered
 name is not part of it."""
 
+from apps.ingestion.extraction.proper_nouns import adjacent_people_joined, names_repeated
+from apps.ingestion.working_memory import NamedSpan
 from apps.resolution.comparisons.roles import compare_roles
 from apps.resolution.role_words import jobs_only
 from tests.ingestion import test_note_layout_names as notes
@@ -41,6 +43,95 @@ def test_a_name_found_once_is_found_where_the_note_repeats_it(extractor):
     assert ardic.type == "Person"
     assert ardic.learned.get("role") == "head of procurement"
     assert ardic.learned.get("city") == "Izmir"
+
+
+def test_a_name_the_model_split_in_one_line_is_whole_where_it_found_it_whole(extractor):
+    # The model read "Hafiz" a firm on the first line and "Hafiz Ndlovu" a person on the third
+    # (seen in a note); the whole name takes the parts it holds, and the surname is its alias.
+    text = (
+        "infra lead Tomasz Ilunga: PR #88 merged\nIlunga loves trail running\nTomasz Ilunga b. 1987"
+    )
+    spans = [NamedSpan("Tomasz", 11, 17, "Organization"), NamedSpan("Ilunga", 40, 46, "Object"),
+             NamedSpan("Tomasz Ilunga", 67, 80, "Person")]  # fmt: skip
+    assert [text[s.start : s.end] for s in spans] == ["Tomasz", "Ilunga", "Tomasz Ilunga"]
+    found = names_repeated(text, spans)
+    assert [(s.surface, s.start, s.type) for s in found] == [
+        ("Tomasz Ilunga", 11, "Person"), ("Ilunga", 40, "Object"), ("Tomasz Ilunga", 67, "Person"),
+    ]  # fmt: skip
+    # a longer name the note holds is never cut to a shorter one found elsewhere
+    text = "Met Tomasz Ilunga-Berg today. Tomasz Ilunga is someone else."
+    spans = [
+        NamedSpan("Tomasz Ilunga-Berg", 4, 22, "Person"),
+        NamedSpan("Tomasz", 30, 36, "Person"),
+    ]
+    found = names_repeated(text, spans)
+    assert [(s.surface, s.start) for s in found] == [("Tomasz Ilunga-Berg", 4), ("Tomasz", 30)]
+
+
+def test_a_surname_alone_the_tagger_missed_is_the_persons_named_in_full():
+    text = "attendees: Oren Katzav (OK), me; Katzav (site manager) gave the update; Will to check"
+    spans = [NamedSpan("Oren Katzav", 11, 22, "Person")]
+    found = names_repeated(text, spans)
+    assert [(s.surface, s.start, s.type) for s in found] == [
+        ("Oren Katzav", 11, "Person"), ("Katzav", 33, "Person"),
+    ]  # fmt: skip
+    # a surname two people of the note carry is nobody's alone
+    text = "Oren Katzav and Dalia Katzav met; Katzav will call"
+    spans = [NamedSpan("Oren Katzav", 0, 11, "Person"), NamedSpan("Dalia Katzav", 16, 28, "Person")]
+    assert names_repeated(text, spans) == spans
+
+
+def test_two_one_word_people_side_by_side_are_one_persons_name():
+    # the model missed the full name; the tagger and a later surname found its two halves
+    text = "* Lindiwe Osei (moved to the data team) shipped it\n* Osei (born 1981) is away"
+    spans = [NamedSpan("Lindiwe", 2, 9, "Person"), NamedSpan("Osei", 10, 14, "Person"),
+             NamedSpan("Osei", 53, 57, "Person")]  # fmt: skip
+    assert [text[s.start : s.end] for s in spans] == ["Lindiwe", "Osei", "Osei"]
+    found = adjacent_people_joined(text, spans)
+    assert [(s.surface, s.start) for s in found] == [("Lindiwe Osei", 2), ("Osei", 53)]
+    # the tenant knew the surname (a known span, named): the given name before it still joins
+    spans[1] = NamedSpan("Osei", 10, 14, "Person", "Osei")
+    assert adjacent_people_joined(text, spans)[0].surface == "Lindiwe Osei"
+    # a comma, an 'and' or a firm between them keeps two
+    text = "Lindiwe, Osei and Kofi Mensah; Lindiwe Acme"
+    spans = [NamedSpan("Lindiwe", 0, 7, "Person"), NamedSpan("Osei", 9, 13, "Person"),
+             NamedSpan("Kofi Mensah", 18, 29, "Person"), NamedSpan("Lindiwe", 31, 38, "Person"),
+             NamedSpan("Acme", 39, 43, "Organization")]  # fmt: skip
+    assert adjacent_people_joined(text, spans) == spans
+
+
+def test_a_word_of_a_persons_full_name_is_theirs_where_no_place_stands(extractor):
+    # 'Dallas' is a city and the model typed the lone word a place; the note named the person
+    text = (
+        "log 3-Feb-25: call w/ Dallas Abara\nAbara, who lives in Ipoh, takes the release"
+        " checklist today\nDallas (born 1979) asked about the pension scheme"
+    )
+    entities = read(extractor, text)
+    assert "Dallas" not in entities
+    assert "Dallas" in entities["Dallas Abara"].aliases
+    # where a place stands, the city stays a place
+    entities = read(extractor, "Met Dallas Abara at the fair. Abara moved to Dallas in 2020.")
+    assert entities["Dallas"].type == "Location"
+
+
+def test_a_founded_firms_name_is_whole_though_the_tagger_read_its_first_word_a_verb(extractor):
+    # 'Tessaro' is a verb to the tagger: one run stopped after it, the founding gave the whole
+    entities = read(
+        extractor,
+        "wk 3 notes. Tessaro Logistics GmbH (est. 1994) quoted again. chase Tessaro about the invoice.",
+    )
+    assert entities["Tessaro Logistics GmbH"].type == "Organization"
+    assert "Tessaro" in entities["Tessaro Logistics GmbH"].aliases  # not 'chase Tessaro'
+    assert set(entities) == {"Tessaro Logistics GmbH"}
+
+
+def test_a_city_based_firm_is_a_firm_in_that_city_not_a_hyphenated_persons_name(extractor):
+    entities = read(extractor, "update (9 May): Medellin-based Corvix Analytics sent the renewal.")
+    assert entities["Corvix Analytics"].type == "Organization"
+    assert entities["Corvix Analytics"].learned.get("city") == "Medellin"
+    assert entities["Medellin"].type == "Location"
+    # a given name's lower-case half still makes one person's name
+    assert read(extractor, "Seo-yeon Bae called back.")["Seo-yeon Bae"].type == "Person"
 
 
 def test_a_birth_year_after_a_name_makes_it_a_person(extractor):

@@ -244,11 +244,21 @@ def cues_agreed(
     # "Velamar Energía (solar power) ... Velamar ships the Nimbra-42": a firm goes by its first
     # word, so a longer name the cued word opens is that firm's (not a given name's).
     firms = {k for k, v in cued.items() if v == {"Organization"} and " " not in k}
+    # "call w/ Selam Halvorsen ... Selam (born 1966)": a word of a person's full name in the
+    # note is that person's where no place stands, even a city's name ('Selam' is one).
+    full = {w.casefold() for s in spans if s.type == "Person" and not s.name
+            for w in s.surface.split()
+            if len(s.surface.split()) > 1 and not organisation_form(s.surface)}  # fmt: skip
     out = []
     for s in spans:
         types = cued.get(s.surface.casefold(), set())
         if not s.name and len(types) == 1 and s.type not in types:
             s = NamedSpan(s.surface, s.start, s.end, next(iter(types)))
+        elif (not s.name and s.type != "Person" and s.surface.strip().casefold() in full
+              and not types and s.surface.strip().casefold() not in firms
+              and not placed_here(text, s.start, s.end)
+              and not settled_here(text, s.start, s.end)):  # fmt: skip
+            s = NamedSpan(s.surface, s.start, s.end, "Person")
         elif not s.name and s.type != "Person" and _called_by_surname(s.surface, surnames):
             s = NamedSpan(s.surface, s.start, s.end, "Person")
         elif (not s.name and s.type != "Organization" and " " in s.surface.strip()

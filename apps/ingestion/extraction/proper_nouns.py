@@ -13,6 +13,7 @@ from wordfreq import zipf_frequency
 from apps.ingestion.extraction.acting_names import acts
 from apps.ingestion.extraction.firm_cues import founded_runs
 from apps.ingestion.extraction.note_words import COMMON_ZIPF, MONTH_NAMES, MONTHS
+from apps.ingestion.extraction.place_names import placed_here
 from apps.ingestion.extraction.role_phrases import TITLES
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan
@@ -61,6 +62,8 @@ def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
     for run in runs:
         cut = [i for i, t in enumerate(run) if lead_in(t) or "/" in t.text]
         run = run[cut[-1] + 1 :] if cut else run  # "Met Ms. Nwakaego", "Lunch w/ Azzouni"
+        while run and run[-1].text == "-":
+            run = run[:-1]  # "Arequipa-based": the name before the hyphen
         after = doc[run[-1].i + 1] if run and run[-1].i + 1 < len(doc) else None
         if (
             after is not None
@@ -144,18 +147,65 @@ def names_repeated(text: str, spans: list[NamedSpan]) -> list[NamedSpan]:
     """A person's or a firm's name the model found once in a note and missed elsewhere in it
     ("Ardıç — head of procurement ... Ardıç born 1975"): each other word-bounded occurrence
     outside every span is a mention too; a one-word name that is a common English word ('Will',
-    'May') is not copied."""
-    taken = [(s.start, s.end) for s in spans]
+    'May') is not copied. Where the model split the name ("Hafiz" a firm in "payments lead
+    Hafiz Ndlovu: ..." and "Hafiz Ndlovu" a person two lines on), the whole name replaces the
+    parts it holds."""
     out = list(spans)
     names = {s.surface: s for s in spans if s.type in ("Person", "Organization")}
-    for surface, span in names.items():
+    for surface, span in sorted(names.items(), key=lambda item: -len(item[0])):
         if not surface[:1].isupper() or len(surface) < 3:
             continue
         if " " not in surface and zipf_frequency(surface.casefold(), "en") >= COMMON_ZIPF:
             continue
         for found in re.finditer(rf"(?<!\w){re.escape(surface)}(?!\w)", text):
-            if any(found.start() < e and s < found.end() for s, e in taken):
+            start, end = found.start(), found.end()
+            over = [s for s in out if start < s.end and s.start < end]
+            if any(not (start <= s.start and s.end <= end) or (s.start, s.end) == (start, end)
+                   for s in over):  # fmt: skip
                 continue
-            taken.append((found.start(), found.end()))
-            out.append(NamedSpan(surface, found.start(), found.end(), span.type, span.name))
-    return sorted(out, key=lambda s: s.start)
+            out = [s for s in out if s not in over]
+            out.append(NamedSpan(surface, start, end, span.type, span.name))
+    return sorted(_name_words_repeated(text, out), key=lambda s: s.start)
+
+
+def _name_words_repeated(text: str, spans: list[NamedSpan]) -> list[NamedSpan]:
+    """The given name or surname alone of one person named in full in the note, where the
+    tagger read no proper noun ("Shalev (warehouse manager) gave the update" after "Yonatan
+    Shalev"): a person's mention, which the short-term state gives that person. Not a word two
+    people of the note share, a common English word, or a city where a place stands."""
+    owners: dict[str, set[str]] = {}
+    for s in spans:
+        words = s.surface.split()
+        if s.type == "Person" and 2 <= len(words) <= 3:
+            for word in (words[0], words[-1]):
+                owners.setdefault(word, set()).add(s.surface)
+    out = list(spans)
+    for word, people in owners.items():
+        if (len(people) > 1 or len(word) < 3 or not word[:1].isupper() or not word.isalpha()
+                or zipf_frequency(word.casefold(), "en") >= COMMON_ZIPF
+                or word.casefold() in MONTH_NAMES | _WEEKDAYS):  # fmt: skip
+            continue
+        for found in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text):
+            start, end = found.span()
+            if any(start < s.end and s.start < end for s in out) or placed_here(text, start, end):
+                continue
+            out.append(NamedSpan(word, start, end, "Person"))
+    return out
+
+
+def adjacent_people_joined(text: str, spans: list[NamedSpan]) -> list[NamedSpan]:
+    """Two one-word people side by side with one space between are one person's name: the
+    model missed "Quang Rautio" in "* Quang Rautio (was moved ...)", the tagger gave 'Quang'
+    and the note's later "Rautio (born 1978)" gave 'Rautio', and two people became. So with a
+    surname the tenant knows: its known span took 'Lõhmus' of "Tõnis Lõhmus" from the model."""
+    out: list[NamedSpan] = []
+    for span in sorted(spans, key=lambda s: s.start):
+        last = out[-1] if out else None
+        if (last is not None and last.type == span.type == "Person"
+                and " " not in last.surface.strip()
+                and " " not in span.surface.strip() and text[last.end : span.start] == " "
+                and last.surface[:1].isupper() and span.surface[:1].isupper()):  # fmt: skip
+            out[-1] = NamedSpan(text[last.start : span.end], last.start, span.end, "Person")
+            continue
+        out.append(span)
+    return out
