@@ -106,13 +106,12 @@ def _phrase(text: str, most: int = MAX_WORDS) -> str:
             break
         if words and words[-1] in ROLE_HEADS and word.endswith("ing"):
             break  # "an operations manager living in Perth"
-        if word in RELATION_WORDS:
-            return ""
         if word not in _OCCASIONS:
             words.append(word)
         if word != token:  # punctuation ends the phrase
             break
-    if set(words[:most]) <= _GENERIC:
+    # "a colleague of X" says how one stands to someone; "a customer success lead" is a job
+    if set(words[:most]) <= _GENERIC or words[:most] and words[:most][-1] in RELATION_WORDS:
         return ""
     return " ".join(words[:most])[:MAX_ROLE_CHARS]
 

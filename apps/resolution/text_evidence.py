@@ -178,7 +178,8 @@ def candidates_with_text_values(
         for key, value in values_in(text[start:end]):
             if key in ("domain", "url") and _host(value) in spelled_hosts:
                 continue
-            on_line = _named_on_line(text, start, end, value, named, candidates)
+            on_line = _bracketed_after(text, start, end, value, named, candidates)
+            on_line = on_line or _named_on_line(text, start, end, value, named, candidates)
             owner = _owner(key, on_line, {}, candidates) if on_line else None
             owner = _owner(key, named, recent, candidates) if owner is None else owner
             if owner is not None:
@@ -204,6 +205,16 @@ def candidates_with_text_values(
             found.setdefault(key, value)
         out.append(candidate_learns(candidate, found, source=source))
     return out
+
+
+def _bracketed_after(text: str, start: int, end: int, value: str, named: list[int], candidates):
+    """Of `named`, the one a bracket right after `value` names: "backed Wanjiru up. born 1982
+    (Mwangangi)" says the year of Mwangangi, not of the sentence's first name ([] if none)."""
+    found = re.search(re.escape(value) + r"\s*\(", text[start:end], re.IGNORECASE)
+    if found is None:
+        return []
+    at = start + found.end()
+    return [i for i in named if any(m.start == at for m in candidates[i].mentions)]
 
 
 def _named_on_line(text: str, start: int, end: int, value: str, named: list[int], candidates):

@@ -134,6 +134,20 @@ def test_a_city_based_firm_is_a_firm_in_that_city_not_a_hyphenated_persons_name(
     assert read(extractor, "Seo-yeon Bae called back.")["Seo-yeon Bae"].type == "Person"
 
 
+def test_initials_a_note_gave_a_person_are_that_persons_throughout_the_note(extractor):
+    text = (
+        "Attendees: Kwame Ofori (KO), Lena Brandt, me (notes)\n"
+        "1. Lena Brandt, a buyer on KO's team, took notes.\n2. budget sign-off for KO by Friday"
+    )
+    entities = read(extractor, text)
+    assert "KO" not in entities  # not a firm 'KO', nor Lena Brandt's employer
+    assert "KO" in entities["Kwame Ofori"].aliases
+    assert "employer" not in entities["Lena Brandt"].learned
+    # initials nobody was given in the note stay what they were where no person stands
+    entities = read(extractor, "Kwame Ofori moved to KO Logistics Ltd in May.")
+    assert "KO Logistics Ltd" in entities
+
+
 def test_a_birth_year_after_a_name_makes_it_a_person(extractor):
     entities = read(extractor, "Visit: Oberwinkler.\n- Bday list: Oberwinkler, b. 1984.")
     assert entities["Oberwinkler"].type == "Person"

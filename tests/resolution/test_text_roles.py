@@ -62,6 +62,15 @@ from tests.resolution.test_text_identity import note
         ),
         ("Ana Ruiz (AR) is a nurse.", "Ana Ruiz", "nurse"),
         ("Ana Ruiz, the regional head of sales, called.", "Ana Ruiz", "regional head of sales"),
+        # a word that says how one stands to someone opens a job's name, but is none alone
+        (
+            "Ines Holm, a customer success lead on Ana's team, called.",
+            "Ines Holm",
+            "customer success lead",
+        ),
+        ("Ines Holm, a client services manager, called.", "Ines Holm", "client services manager"),
+        ("Ines Holm, a colleague of Ana, called.", "Ines Holm", ""),
+        ("Ines Holm, an old friend, called.", "Ines Holm", ""),
     ],
 )
 def test_the_role_is_read_from_the_words_next_to_a_mention(text, name, role):
@@ -324,3 +333,7 @@ def test_a_year_on_a_line_of_a_note_without_stops_is_the_person_named_on_that_li
     # "b." ends no sentence: the year is the person's on that line
     found = values("- Ngozi Nowak: blocked on creds\n- Nowak b. 1984\n- Dagny Ismail: fine")
     assert found["Ngozi Nowak"].get("text:born") == "1984", found
+    # a bracket right after the year names whose it is, on a line with another person first
+    found = values("Chat 2024-03-02: Ismail Okoro (site nurse) thanked Dagny. born 1979 (Nowak).")
+    assert "text:born" not in found["Ismail Okoro"], found
+    assert any(v.get("text:born") == "1979" for n, v in found.items() if "Nowak" in n), found

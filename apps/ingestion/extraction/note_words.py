@@ -223,17 +223,28 @@ def initials_named(text: str, spans: list[NamedSpan], people: list[str]) -> list
     """'RV to chase legal', 'Lwazi Mabandla (LM)': two or three capitals that are the initials
     of exactly one person of `people` (the document's so far) and of the chunk's, where a
     note puts a person: opening a line, a sentence or an item, or in parentheses after the
-    name. Elsewhere ("joined ML") they may be a firm's and stay what they were."""
+    name. Elsewhere ("joined ML") they may be a firm's and stay what they were, unless the note
+    gave them to the person in parentheses: then they are that person's throughout the note
+    ("Folarin Oyebanji (FO) ... on FO's team": not a firm 'FO', which namesakes then shared)."""
     named = [*people, *(s.name or s.surface for s in spans if s.type == "Person")]
-    out = []
+    out, defined_here = [], set()
+    for span in spans:
+        if span.name or not _INITIALS.match(span.surface):
+            continue
+        before = text[: span.start].rstrip(" ")
+        for name in named:
+            if (
+                initials(name) == span.surface.casefold()
+                and before.endswith("(")
+                and (before[:-1].rstrip().endswith(name))
+            ):
+                defined_here.add(span.surface)
     for span in spans:
         if span.name or not _INITIALS.match(span.surface):
             out.append(span)
             continue
         whose = {n for n in named if initials(n) == span.surface.casefold()}
-        before = text[: span.start].rstrip(" ")
-        defined = before.endswith("(") and any(before[:-1].rstrip().endswith(n) for n in whose)
-        if len(whose) == 1 and (defined or _opens(text, span.start)):
+        if len(whose) == 1 and (span.surface in defined_here or _opens(text, span.start)):
             span = NamedSpan(span.surface, span.start, span.end, "Person", whose.pop())
         out.append(span)
     return out
