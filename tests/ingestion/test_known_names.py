@@ -100,7 +100,9 @@ def test_a_known_firm_named_without_its_legal_form_is_found_whole(make_tenant):
     mine, other = scope_for(make_tenant()), scope_for(make_tenant())
     text = "Spoke w/ Azzouni, VP Sales at Cindral Thermal. Based Raleigh."
     known_names_forget(other.tenant)
-    assert "Cindral Thermal" not in candidates(other, text)
+    # A tenant that never met it now reads it whole too: 'Cindral', a word no English text
+    # uses, opens the proper noun after it (proper_nouns._rare_before_name).
+    assert candidates(other, text)["Cindral Thermal"].type == "Organization"
     facts(mine, "Cindral Thermal Inc.", "Organization")
     known_names_forget(mine.tenant)
     found = candidates(mine, text)

@@ -148,6 +148,22 @@ def test_initials_a_note_gave_a_person_are_that_persons_throughout_the_note(extr
     assert "KO Logistics Ltd" in entities
 
 
+def test_a_given_name_no_list_knows_is_found_and_typed_by_the_note(extractor):
+    # the tagger made 'Yewande' a verb; the bracket's job says a person's name
+    entities = read(extractor, "stop: Yewande Adeyemi [hardware buyer] has the budget numbers")
+    assert entities["Yewande Adeyemi"].type == "Person"
+    assert entities["Yewande Adeyemi"].learned.get("role") == "hardware buyer"
+    # the model typed the full name a place; the note calls her by the given name alone
+    text = (
+        "3/02 log: spoke to Temitope Balogun re onboarding\n"
+        "Temitope, now a payroll clerk, will demo on friday\nhobby: chess (Temitope Balogun)"
+    )
+    entities = read(extractor, text)
+    assert set(entities) == {"Temitope Balogun"}, entities
+    assert entities["Temitope Balogun"].type == "Person"
+    assert entities["Temitope Balogun"].learned.get("role") == "payroll clerk"
+
+
 def test_a_birth_year_after_a_name_makes_it_a_person(extractor):
     entities = read(extractor, "Visit: Oberwinkler.\n- Bday list: Oberwinkler, b. 1984.")
     assert entities["Oberwinkler"].type == "Person"

@@ -59,7 +59,7 @@ _NAME_WORD = re.compile(rf"^{NAME_WORD_PATTERN}$")
 _HONORIFIC_BEFORE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+$")
 # After the name: a separator or 'is/was (a|the)', then within four words a role's head word.
 _ROLE_LEAD = re.compile(
-    r"^\s*(?:[,(:=|–—-]|\bis\b|\bwas\b|\bas\b)\s*(?:(?:is|was|as|a|an|the|our|their)\s+)*"
+    r"^\s*(?:[,([:=|–—-]|\bis\b|\bwas\b|\bas\b)\s*(?:(?:is|was|as|a|an|the|our|their)\s+)*"
 )
 # "got a job at Pelagos as an engineer", "joined Kestrel as CTO": the role is the subject's.
 _EMPLOYER_BEFORE = re.compile(r"\b(?:at|for|joined|joins|join)\s+$", re.IGNORECASE)
@@ -209,9 +209,9 @@ def person_cued(text: str, span: NamedSpan) -> bool:
     if lead:
         tokens = after[lead.end() :].split()[:5]
         for i, token in enumerate(tokens[:4]):
-            word = token.strip(".,;:()").lower()
+            word = token.strip(".,;:()[]").lower()
             if word in ROLE_HEADS:
-                nxt = tokens[i + 1].strip("().,").lower() if i + 1 < len(tokens) else ""
+                nxt = tokens[i + 1].strip("()[].,").lower() if i + 1 < len(tokens) else ""
                 # 'the lead product': an adjective here, unless a phrase ends after it
                 ends = token[-1:] in ".,;:)" or not nxt or nxt in _PHRASE_ENDS
                 return word not in _ADJECTIVE_HEADS or ends
@@ -270,7 +270,10 @@ def cues_agreed(
 
 
 def _called_by_surname(surface: str, surnames: set[str]) -> bool:
+    """Or by the given name: "spoke to Folake Adeyemi ... Folake, now a hardware buyer" (the
+    model typed the full name a place, and gender-guesser's list has no 'Folake')."""
     words = surface.split()
-    return (2 <= len(words) <= 3 and words[-1].casefold() in surnames
+    return (2 <= len(words) <= 3
+            and (words[-1].casefold() in surnames or words[0].casefold() in surnames)
             and all(_NAME_WORD.match(w) and w[0].isupper() for w in words)
             and not organisation_form(surface) and not is_place_name(surface))  # fmt: skip

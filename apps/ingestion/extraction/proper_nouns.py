@@ -49,7 +49,11 @@ def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
     runs, run = [], []
     for token in doc:
         if token.idx not in taken and (
-            token.pos_ == "PROPN" and token.text[:1].isupper() or run and joined_hyphen(token)
+            token.pos_ == "PROPN"
+            and token.text[:1].isupper()
+            or run
+            and joined_hyphen(token)
+            or _rare_before_name(token)
         ):  # "Mei-Ling Tsao" is one run
             run.append(token)
             continue
@@ -91,6 +95,21 @@ def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
                  and surface.lower() not in MONTH_NAMES)  # fmt: skip
         spans.append(NamedSpan(surface, start, end, "Person" if acts(run) or given else "Object"))
     return spans
+
+
+# Below this a capitalised word is no English word ('folake' 0, 'stop' 5.4): a name's.
+_RARE_ZIPF = 2.0
+
+
+def _rare_before_name(token) -> bool:
+    """A capitalised word the tagger made a verb or a noun before a proper noun, that no English
+    text uses: the given name of "stop: Folake Adeyemi [hardware buyer] ..."."""
+    doc = token.doc
+    nxt = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    return (token.pos_ in ("VERB", "NOUN", "ADJ") and token.is_alpha and token.is_title
+            and nxt is not None and nxt.pos_ == "PROPN" and nxt.is_title
+            and bool(token.whitespace_)
+            and zipf_frequency(token.lower_, "en") < _RARE_ZIPF)  # fmt: skip
 
 
 def _opens_line(doc, token) -> bool:
