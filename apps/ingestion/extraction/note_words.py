@@ -227,24 +227,22 @@ def initials_named(text: str, spans: list[NamedSpan], people: list[str]) -> list
     gave them to the person in parentheses: then they are that person's throughout the note
     ("Folarin Oyebanji (FO) ... on FO's team": not a firm 'FO', which namesakes then shared)."""
     named = [*people, *(s.name or s.surface for s in spans if s.type == "Person")]
-    out, defined_here = [], set()
-    for span in spans:
-        if span.name or not _INITIALS.match(span.surface):
-            continue
-        before = text[: span.start].rstrip(" ")
-        for name in named:
-            if (
-                initials(name) == span.surface.casefold()
-                and before.endswith("(")
-                and (before[:-1].rstrip().endswith(name))
-            ):
-                defined_here.add(span.surface)
+    bare = [s for s in spans if not s.name and _INITIALS.match(s.surface)]
+    owners = {s.surface: {n for n in named if initials(n) == s.surface.casefold()} for s in bare}
+    defined = {s.surface for s in bare if _defined_after(text, s.start, owners[s.surface])}
+    out = []
     for span in spans:
         if span.name or not _INITIALS.match(span.surface):
             out.append(span)
             continue
-        whose = {n for n in named if initials(n) == span.surface.casefold()}
-        if len(whose) == 1 and (span.surface in defined_here or _opens(text, span.start)):
+        whose = set(owners[span.surface])
+        if len(whose) == 1 and (span.surface in defined or _opens(text, span.start)):
             span = NamedSpan(span.surface, span.start, span.end, "Person", whose.pop())
         out.append(span)
     return out
+
+
+def _defined_after(text: str, at: int, names) -> bool:
+    """Whether text[at] opens a bracket right after one of `names`: "Lwazi Mabandla (LM)"."""
+    before = text[:at].rstrip(" ")
+    return before.endswith("(") and any(before[:-1].rstrip().endswith(n) for n in names)
