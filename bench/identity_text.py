@@ -119,8 +119,10 @@ def run_set(set_name: str, args) -> dict:
                 for r in (response.json().get("result") or {}).get("receipts") or ():
                     if r.get("kind") == "entity":
                         truth = _label(r["name"], doc.names) or "-"
+                        proposed = ",".join(p["uid"][-6:] for p in r.get("proposed") or ())
                         print(f"    {r['action']:9} [{truth}] {r['name']!r} -> "
                               f"{r.get('matched_name')!r} {(r.get('entity_uid') or '')[-6:]} "
+                              f"{'~' + proposed + ' ' if proposed else ''}"
                               f"{r['reason'][:args.receipts]}")  # fmt: skip
         if args.reresolve:  # what the job of POST /api/v1/resolution/reresolve does
             from apps.review.tenant_reresolution import tenant_reresolve
