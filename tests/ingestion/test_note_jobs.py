@@ -265,3 +265,30 @@ def test_a_verb_between_two_names_or_before_one_is_no_part_of_a_name(extractor):
     assert "Chukwuemeka Obi" in entities, entities
     entities = read(extractor, "Mei-Ling Tsao wrote back on Friday.")
     assert "Mei-Ling Tsao" in entities, entities
+
+
+def test_a_job_no_list_knows_before_a_name_is_the_job_where_the_parse_ties_them(extractor):
+    # 'hydrologist', 'cartographer', 'sommelier' are on no list of job words: before the name,
+    # the parse says they modify it. A noun the name only writes about is no job of theirs.
+    entities = read(extractor, "Spoke to the hydrologist Sunniva Aakre about the survey.")
+    assert entities["Sunniva Aakre"].learned.get("role") == "hydrologist"
+    entities = read(extractor, "Saw the cartographer Ines Holm and the sommelier Tomas Ruiz.")
+    assert entities["Ines Holm"].learned.get("role") == "cartographer"
+    assert entities["Tomas Ruiz"].learned.get("role") == "sommelier"
+    for text in ("Read the paper Sunniva Aakre wrote.", "The number Tomas Ruiz gave was wrong.",
+                 "Our hydrologist Sunniva Aakre sent the survey."):  # fmt: skip
+        assert not any(e.learned.get("role") for e in read(extractor, text).values()), text
+
+
+def test_a_job_given_in_a_clause_the_person_is_the_subject_of(extractor):
+    entities = read(extractor, "Catalina Ferreyra moved to Rosario last year to join Brumwell "
+                               "Foods as an agronomist.")  # fmt: skip
+    assert entities["Catalina Ferreyra"].learned.get("role") == "agronomist"
+    entities = read(extractor, "Tomas Ruiz agreed to stay on as interim plant director.")
+    assert entities["Tomas Ruiz"].learned.get("role") == "interim plant director"
+    # The one asked joins, not the one asking; what a product is sold as is no one's job.
+    entities = read(extractor, "Catalina Ferreyra asked Tomas Ruiz to join Brumwell Foods as "
+                               "an agronomist.")  # fmt: skip
+    assert entities["Catalina Ferreyra"].learned.get("role") is None
+    entities = read(extractor, "Tomas Ruiz is trying to sell the Vexa 8 as a premium product.")
+    assert entities["Tomas Ruiz"].learned.get("role") is None

@@ -216,9 +216,16 @@ def _role_of(head, owner) -> str:
     verbs += [
         c for v in verbs for c in v.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")
     ]
-    for verb in verbs:  # "X has been with Y and serves as ...": the conjoined verb's too
+    # "X moved to Rosario to join Y as an agronomist": the clause's subject is X, unless the
+    # verb has an object who is the one asked ("X asked Ana to join as CTO"); and only a job
+    # ("X is trying to sell the Vexa 8 as a premium product": the Vexa's).
+    clauses = [
+        c for v in verbs for c in v.children if c.dep_ == "xcomp" and c.pos_ == "VERB"
+        and not any(o.dep_ == "dobj" for o in v.children)
+    ]  # fmt: skip
+    for verb in verbs + clauses:  # "X has been with Y and serves as ...": the conjoined verb's too
         role = verb_job(verb, owner, line)
-        if role:
+        if role and (verb in verbs or job_shaped(role)):
             return role
     return _role_before(head, owner, line)
 
@@ -240,12 +247,27 @@ def _role_before(head, owner, line: tuple[int, int]) -> str:
         ):
             break
         words.insert(0, token.lower_)
-    if not words or words[-1] not in ROLE_HEADS or words[-1] in NOT_ROLES:
+    if not words or words[-1] in NOT_ROLES:
+        return ""
+    # A job noun not on the list ('hydrologist', 'beekeeper') only where the parse ties it to
+    # the name: "the paper Ana Ruiz wrote" is no job of hers.
+    if words[-1] not in ROLE_HEADS and not (job_shaped(words[-1]) and _tied(start - 1, head)):
         return ""
     opening = start - len(words) - 1  # "their manager Arnaud": how one stands to them, no job
     if opening >= 0 and head.doc[opening].dep_ in ("poss", "case"):
         return ""
     return " ".join(words)
+
+
+def _tied(word_i: int, head) -> bool:
+    """Whether the word at `word_i` modifies the name whose head is `head`, or the name stands
+    in apposition to it: "the hydrologist Sunniva Aakre", "the welder Tomas Ruiz"."""
+    word = head.doc[word_i]
+    return (
+        word.head.i == head.i
+        and word.dep_ in ("amod", "compound", "nmod")
+        or (head.head.i == word_i and head.dep_ == "appos")
+    )
 
 
 def _comma_only(before, head, owner) -> bool:
