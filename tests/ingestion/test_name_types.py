@@ -121,17 +121,13 @@ def test_a_notes_abbreviations_and_months_name_nothing():
     text = "Aino Kettusalo - no-show, rescheduled. NB Kettusalo is the ops lead."
     names = {e.name: e.type for e in extractor.extract(text, state=_state()).entities}
     assert names == {"Aino Kettusalo": "Person"}, names  # the dash ends the name; NB is no name
-
-
-def test_a_teams_or_a_systems_abbreviation_is_no_place_firm_or_thing():
-    extractor = SpacyExtractor.shared()
-    # a standup line: "QA" was typed a place and read as the person's city
+    # a team's or a system's abbreviation: "QA" in a standup line was typed a place and read as
+    # the person's city
     text = ("STANDUP 2025-03-04\nDr. Wanjiru Otieno, test engineer: done with the migration, "
             "waiting on QA\nBrannoch asked for a UX review of the PR, API keys rotated")  # fmt: skip
-    out = extractor.extract(text, state=_state())
-    names = {e.name: e.type for e in out.entities}
-    assert not {"QA", "UX", "PR", "API"} & set(names), names
-    otieno = next(e for e in out.entities if e.name == "Wanjiru Otieno")
+    found = extractor.extract(text, state=_state()).entities
+    assert not {"QA", "UX", "PR", "API"} & {e.name for e in found}, found
+    otieno = next(e for e in found if e.name == "Wanjiru Otieno")
     assert "city" not in (otieno.learned or {}), otieno.learned
 
 
