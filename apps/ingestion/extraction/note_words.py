@@ -23,23 +23,18 @@ MONTH_NAMES = frozenset(
 )
 # A weekday's short name, as a note dates itself ("Standup notes, Thu 25 Feb").
 WEEKDAYS = frozenset("mon tue tues wed thu thur thurs fri sat sun".split())
-# The abbreviations of business notes, which name nothing ("PO", "EOD", "QBR", "NB"), the
-# ones that open a place's name in them ("HQ Galway"), and the agent's "User" ("User said").
-NOTE_WORDS = (
-    frozenset(
-        "po rfp rfq eod eow cob qbr it hr am pm eta fyi nb ps cc bcc re fwd kpi roi poc sow nda msa "
-        "sla crm erp tbd tbc asap ooo hq mtg acct ref req pls thx w/e f/up fu nxt yob dob "
-        "todo wip user bday".split()
-    )
-    | frozenset(  # a team's or a system's abbreviation, as "IT" and "HR" ("waiting on QA", "UX
-        # review", "the PR", "API keys"): the small model types them places, firms or things
-        "qa ux ui pr ci api sdk vpn sso eol".split()
-    )
-    | frozenset(  # the headings of mails and minutes ("Subj:", "Attendees", "Minutes (May 2)"),
-        # and a firm's role opening an item ("Vendor for the Ortana 10 is Vltavin")
-        "subj attendees apologies handover intro replies minutes mins meeting aob agenda vendor "
-        "supplier".split()
-    )
+# The abbreviations of business notes, which name nothing ("PO", "EOD", "QBR", "NB"), a team's
+# or a system's as "IT" and "HR" ("waiting on QA", "a UX review of the PR": the small model types
+# them places, firms or things), the ones that open a place's name in them ("HQ Galway"), and
+# the agent's "User" ("User said").
+NOTE_WORDS = frozenset(
+    "po rfp rfq eod eow cob qbr it hr am pm eta fyi nb ps cc bcc re fwd kpi roi poc sow nda msa "
+    "sla crm erp tbd tbc asap ooo hq mtg acct ref req pls thx w/e f/up fu nxt yob dob "
+    "todo wip user bday qa ux ui pr ci api sdk vpn sso eol".split()
+) | frozenset(  # the headings of mails and minutes ("Subj:", "Attendees", "Minutes (May 2)"),
+    # and a firm's role opening an item ("Vendor for the Ortana 10 is Vltavin")
+    "subj attendees apologies handover intro replies minutes mins meeting aob agenda vendor "
+    "supplier".split()
 )
 _OPENING_WORDS = frozenset(("hq", "nb", "fyi", "ps", "cc", "re", "fwd"))
 
