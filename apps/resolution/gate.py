@@ -8,7 +8,8 @@ decision does not grow with the tenant's graph. Scores use the tenant's learned 
 
 - merge into the most probable match when its match probability >= the tenant's
   `merge_threshold` and the model allows it (no conflicting identifier or date, and evidence
-  besides the name: a name alone, however identical, never merges);
+  besides the name: a name alone, however identical, never merges), unless a value another
+  proposed match agrees on disagrees with it (match_model.told_apart: it points elsewhere);
 - otherwise create the entity and propose up to PROPOSALS matches at >= `review_threshold`
   for review, so a wrong proposal never hides the true one;
 - a match a reviewer ruled NOT_SAME with an entity that bears the candidate's name is never
@@ -34,7 +35,13 @@ from apps.resolution.comparisons.organisation_names import acronym
 from apps.resolution.comparisons.person_names import parse_restore
 from apps.resolution.comparisons.records import RARE_CARRIERS, Record, records_compare
 from apps.resolution.entity_values import values_with_ties
-from apps.resolution.match_model import Scored, match_score, name_tf_adjustment, part_words
+from apps.resolution.match_model import (
+    Scored,
+    match_score,
+    name_tf_adjustment,
+    part_words,
+    told_apart,
+)
 from apps.resolution.match_sides import CONTEXT_PARAMS, SIDE_FIELDS
 from apps.resolution.meaning_search import PARAMS as MEANING_PARAMS
 from apps.resolution.meaning_search import nearest, pool_small
@@ -367,15 +374,19 @@ def gate_decide(
         why = f"best match '{best.match.name}' {_explained(best)}" if best else "no candidate found"
         return Decision("create", (), best, f"{why} {rule} -> create")
     best = proposals[0]
-    if best.probability >= merge_at and best.scored.may_merge:
+    apart = told_apart(best.scored, [p.scored for p in proposals[1:] if p.probability >= review_at])
+    if best.probability >= merge_at and best.scored.may_merge and not apart:
         return Decision(
             "merge", (best,), best, f"'{best.match.name}' {_explained(best)} {rule} -> merge"
         )
     pending = tuple(p for p in proposals if p.probability >= review_at)[:PROPOSALS]
     held = ""
     if best.probability >= merge_at:
-        held = (f"; {', '.join(best.scored.forbidden)} in conflict forbids an automatic merge"
-                if best.scored.forbidden else "; a name alone never merges")  # fmt: skip
+        held = "; a name alone never merges"
+        if best.scored.forbidden:
+            held = f"; {', '.join(best.scored.forbidden)} in conflict forbids an automatic merge"
+        elif apart:
+            held = f"; {', '.join(apart)} agrees with another match, not with this one"
     listed = "; ".join(f"'{p.match.name}' {_explained(p)}" for p in pending)
     pairs = tuple(f"'{p.match.name}' {_explained(p)}{held if p is best else ''} {rule} -> pending"
                   for p in pending)  # fmt: skip

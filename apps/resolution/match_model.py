@@ -138,6 +138,23 @@ def match_score(
     return Scored(probability, log_odds, tuple(parts), tuple(forbidden), corroborated)
 
 
+# What one carrier of a name is and another is not: a value that agrees with one match and
+# disagrees with another tells them apart (context, descriptions and hobbies are too loose).
+TELLING = frozenset({"born", "role", "employer", "city", "maker", "phone", "email", "domain",
+                     "external_id", "address"})  # fmt: skip
+
+
+def told_apart(best: Scored, others: Sequence[Scored]) -> tuple[str, ...]:
+    """The comparisons on which `best` disagrees while one of `others` agrees: the mention's
+    value points to another carrier ('Jordi Watanabe (Pécs)' is the Pécs one, however much
+    context the Tabriz one shares), so `best` is no match to take without a reviewer."""
+    agreeing = {p.compared.comparison for other in others for p in other.parts
+                if p.compared.level in AGREEING_LEVELS}  # fmt: skip
+    return tuple(p.compared.comparison for p in best.parts
+                 if p.compared.comparison in TELLING and p.compared.level in DISAGREEING
+                 and p.compared.comparison in agreeing)  # fmt: skip
+
+
 def part_words(part: Part) -> str:
     """One comparison in words a reviewer reads: what it found and what it did to the odds."""
     compared = part.compared

@@ -50,10 +50,15 @@ def _round(stx: ScopedTx, seeds: list[str]) -> list[dict]:
     block_proposals(stx, entity_uids=seeds)  # pairs never proposed, scored as they are now
     gone: set[str] = set()
     merged = []
-    for pair in pairs_rescored(stx, entity_uids=seeds, limit=PAIRS):
-        if {pair.left.uid, pair.right.uid} & gone:
+    pairs = pairs_rescored(stx, entity_uids=seeds, limit=PAIRS)
+    for pair in pairs:
+        sides = {pair.left.uid, pair.right.uid}
+        if sides & gone:
             continue  # one side merged into another already in this round
-        decision = gate_decide([pair.proposal], merge_at=merge_at, review_at=review_at)
+        # The sides' other pairs, as the gate weighs a mention's other matches: a value one of
+        # them agrees on and this pair disagrees on points elsewhere (match_model.told_apart).
+        beside = [p.proposal for p in pairs if p is not pair and {p.left.uid, p.right.uid} & sides]
+        decision = gate_decide([pair.proposal, *beside], merge_at=merge_at, review_at=review_at)
         if decision.action != "merge":
             continue
         proposal = pair.proposal

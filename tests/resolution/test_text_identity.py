@@ -254,3 +254,30 @@ def test_initials_beside_the_name_they_stand_for_share_no_neighbour(scope):
                  ("Perth", "Location"))["TB"]  # fmt: skip
     assert again.action == "pending", again.reason
     assert "context" not in again.signals, again.reason
+
+
+def test_a_value_another_fragment_shares_keeps_a_mention_from_the_one_it_contradicts(
+    scope, api_client
+):
+    """Standups seed 0: the Tabriz Jordi Watanabe's colleagues are named beside a 'Jordi
+    Watanabe (Pécs)', and a fragment pending beside him is the Pécs one. The colleagues alone
+    merged the Pécs mention into the Tabriz entity; the city says it is the other one's."""
+    texts = ["ticket PLAT-2559: Dr Jordi Watanabe, our release manager in Tabriz, needs a "
+             "reviewer. Haruka Okonkwo is waiting on legal sign-off. Levan Hwang is OOO.",
+             "EOD update\n* Jordi Watanabe has the budget numbers",
+             "retro\nstop: Jordi Watanabe @ Pécs picks up the flaky e2e tests today",
+             "S9 retro\nwent well: Okonkwo, Haruka is reviewing the API contract\nwent well: "
+             "Jordi Watanabe (Pécs) pushed the hotfix\nwent well: Levan Hwang fixed the pager"]  # fmt: skip
+    jordi = []
+    for i, text in enumerate(texts):
+        response = api_client.post("/api/v1/documents?wait=true",
+                                   {"content": text, "source": f"standup-{i}"}, format="json")  # fmt: skip
+        assert response.status_code == 201, response.json()
+        jordi += [
+            r for r in response.json()["result"]["receipts"] if r.get("name") == "Jordi Watanabe"
+        ]
+    tabriz, pecs, last = jordi[0], jordi[2], jordi[-1]
+    assert pecs["action"] == "pending" and pecs["entity_uid"] != tabriz["entity_uid"], pecs
+    assert last["action"] == "pending" and last["entity_uid"] != tabriz["entity_uid"], last
+    assert "context many (named beside 'Haruka Okonkwo', 'Levan Hwang')" in last["reason"]
+    assert "city agrees with another match, not with this one" in last["reason"], last["reason"]
