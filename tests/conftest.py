@@ -372,7 +372,10 @@ def nav_click(page, label: str) -> None:
     group = link.locator("xpath=ancestor::details[1]")
     if group.count() and not group.evaluate("d => d.open"):
         group.locator("summary").click()
+    href = link.evaluate("a => a.href")
     link.click()
+    # The click only starts the navigation: wait for the new page before the caller reads it.
+    page.wait_for_url(href)
 
 
 def browser_login(page, live_server, user) -> None:
