@@ -182,6 +182,7 @@ class SharedCeleryWorker:
         env = {**os.environ, **child_database_env(), "CELERY_TASK_ALWAYS_EAGER": "false",
                "CELERY_QUEUE": self.queue}  # fmt: skip
         queue_purge(self.queue)
+        offset = self.log_offset()
         self.log = open(self.log_path, "ab")  # noqa: SIM115
         self.concurrency = concurrency
         self.proc = subprocess.Popen(
@@ -193,6 +194,17 @@ class SharedCeleryWorker:
             ],
             cwd=ROOT, env=env, stdout=self.log, stderr=subprocess.STDOUT,
         )  # fmt: skip
+        # Loading the models took 147 s on a busy host (26 s idle): a test's own deadline is for
+        # its tasks, so it starts once every process of the worker is ready to take one.
+        wait_for(lambda: self.proc.poll() is not None or self.loaded_since(offset) >= int(concurrency),
+                 timeout=900, message="the test worker's processes did not load the models")  # fmt: skip
+        assert self.proc.poll() is None, self.log_path.read_text(errors="replace")[-3000:]
+
+    def loaded_since(self, offset: int) -> int:
+        """How many of the worker's processes logged their models loaded since `offset`."""
+        with open(self.log_path, "rb") as log:
+            log.seek(offset)
+            return log.read().decode("utf-8", "replace").count("loaded the embedding model")
 
     def stop(self) -> None:
         if self.proc is None:
