@@ -1,8 +1,8 @@
-"""Corpora for identity on text, written apart from the service: eight generators of short notes
+"""Corpora for identity on text, written apart from the service: nine generators of short notes
 as agents write them (CRM call notes, narrative field reports, chat and e-mail digests, meeting
 minutes with e-mail threads and handover notes, agents' memos to themselves, stand-up logs and
 ticket comments, a research agent's press and web clips, an executive assistant's briefs and
-follow-ups) about
+follow-ups, a voice agent's call summaries) about
 fictional people, firms and products, each named in several notes in varied wording, with two
 pairs of namesakes. Their wording and name pools were written without reading the service's
 resolution or extraction code, so that they can judge it rather than echo it.
@@ -276,6 +276,7 @@ def product_note(rng, note: Note, truths, key, co, style: Style) -> None:
 from . import (  # noqa: E402
     agent_memos,
     assistant_briefs,
+    call_summaries,
     chat_digests,
     crm_notes,
     field_reports,
@@ -293,4 +294,5 @@ GENERATORS = {
     "standups": standup_logs.documents,
     "clips": press_clips.documents,
     "briefs": assistant_briefs.documents,
+    "calls": call_summaries.documents,
 }
