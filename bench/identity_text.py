@@ -28,7 +28,8 @@ surface of a document names) and the script prints per set:
 `--corpus crm|field|chat|minutes|memos|standups|clips|briefs|calls` takes its documents from one
 of the generators in bench/corpora/ (written apart from the service's code: CRM notes, field
 reports, chat digests, minutes, memos, stand-ups, press clips, an assistant's briefs, a voice
-agent's call summaries) instead of the builtin one; `--sets` is then ignored and the run is one set named after the corpus.
+agent's call summaries) instead of the builtin one; `--sets` is then ignored and the run is one
+set named after the corpus.
 """
 
 from __future__ import annotations
