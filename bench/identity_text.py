@@ -19,6 +19,8 @@ surface of a document names) and the script prints per set:
                   `(r3 rule)` column labels it by its uid, as round 3 counted)
   wrong ent       graph entities holding mentions of two or more true entities (wrong merges)
   ms/doc          the POST's time per document
+  reached         (on a line of its own) the (document, true thing) pairs where the document's
+                  thing has a mention in the graph: what extraction missed, not resolution
 
     .venv/bin/python bench/identity_text.py                   # dev and held-out, default size
     .venv/bin/python bench/identity_text.py --sets dev --people 6 --orgs 3 --products 2
@@ -177,6 +179,11 @@ def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
             # the uid's tail: ordered uids share their first characters (the time)
             shown[key].add(f"{row['name']}/{row['type']}/{row['entity'][-4:]}")
     named = Counter(k for d in docs for k in set(d.names.values()))
+    # Each (document, true thing) the document names, and those one of its mentions reached:
+    # what extraction missed, apart from what resolution split.
+    wanted = {(uid, k) for uid, names in names_of.items() for k in set(names.values())}
+    reached = {(row["document"], _label(row["surface"], names_of.get(row["document"], {})))
+               for row in mentions} & wanted  # fmt: skip
     tracked = [k for k in truths if named[k] >= 2]
     unified = sum(1 for k in tracked if len(entities_of[k]) == 1)
     per_true = sum(len(entities_of[k]) for k in tracked) / max(1, len(tracked))
@@ -215,6 +222,7 @@ def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
     return {
         "documents": len(docs), "true": len(tracked), "unified": unified / max(1, len(tracked)),
         "per_true": per_true, "namesakes": f"{merged_namesakes}/{len(pairs)}",
+        "reached": (len(reached), len(wanted)),
         "false_merged": len(impure),
         "pending_per_doc": len(distinct) / max(1, len(docs)),
         "false_pending": false / len(distinct) if distinct else 0.0,
@@ -297,6 +305,9 @@ def main() -> None:
               f"{r['per_true']:8.2f} {r['namesakes']:>9} {r['pending_per_doc']:8.2f} "
               f"{r['false_pending']:10.3f} {r['false_pending_r3']:9.3f} {r['false_merged']:9d} {r['ms_per_doc']:7.0f}  "
               f"{r['by_kind']}  clusters {r['fingerprint']}", flush=True)  # fmt: skip
+        got, of = r["reached"]
+        print(f"  reached: {got} of {of} ({got / max(1, of):.3f}) (document, true thing) pairs "
+              "have a mention in the graph", flush=True)  # fmt: skip
         for labels, reasons in r["wrong"] if args.wrong else ():
             print(f"  wrong {labels}")
             for reason in reasons:
