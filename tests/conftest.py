@@ -202,9 +202,12 @@ class SharedCeleryWorker:
 
     def loaded_since(self, offset: int) -> int:
         """How many of the worker's processes logged their models loaded since `offset`."""
+        return self.log_since(offset).count("loaded the embedding model")
+
+    def log_since(self, offset: int) -> str:
         with open(self.log_path, "rb") as log:
             log.seek(offset)
-            return log.read().decode("utf-8", "replace").count("loaded the embedding model")
+            return log.read().decode("utf-8", "replace")
 
     def stop(self) -> None:
         if self.proc is None:
@@ -223,11 +226,8 @@ class SharedCeleryWorker:
 
     def idle_since(self, offset: int) -> bool:
         """Every task the worker received since `offset` in its log has ended."""
-        with open(self.log_path, "rb") as log:
-            log.seek(offset)
-            text = log.read().decode("utf-8", "replace")
         open_tasks = 0
-        for match in TASK_LINE.finditer(text):
+        for match in TASK_LINE.finditer(self.log_since(offset)):
             open_tasks += 1 if match.group(2) == "received" else -1
         return open_tasks <= 0
 
