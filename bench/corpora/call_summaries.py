@@ -187,7 +187,7 @@ def header(rng: random.Random, inbound: bool) -> str:
     mins, secs = rng.randint(1, 24), rng.randrange(60)
     took = rng.choice([f"{mins}m{secs:02d}s", f"00:{mins:02d}:{secs:02d}", f"{mins} min"])
     return rng.choice([
-        f"Call {cid} | {when} | {way} | {took}", f"CALL {cid} — {when}, {way}",
+        f"Call {cid} | {when} | {way} | {took}", "CALL " + f"{cid} — {when}, {way}",
         f"[{way.upper()}] {when} {clock} · ref {cid}", f"{'Inbound' if inbound else 'Outbound'} call, {when}, id {cid}",
         f"Call log {when} ({way}) {cid}", f"{when} {clock} — {way} — call id {cid} — {took}",
     ])  # fmt: skip
