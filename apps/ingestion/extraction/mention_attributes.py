@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from apps.ingestion.extraction.note_fields import fields_read
-from apps.ingestion.extraction.pronoun_mentions import pronoun_mentions
+from apps.ingestion.extraction.pronoun_mentions import labels_turn, pronoun_mentions
 from apps.ingestion.extraction.role_phrases import (
     MAX_ROLE_WORDS,
     NOT_ROLES,
@@ -75,7 +75,7 @@ def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
                     found.setdefault(name, {}).setdefault(key, []).append(value.name)
     for head, m in spans:
         if m.type == "Person":
-            role = _role_of(head, owner)
+            role = _role_of(head, owner, turn=labels_turn(doc.text, m))
             if role:
                 found.setdefault(m.name, {}).setdefault("role", []).append(role)
     out: dict[str, dict[str, str]] = {}
@@ -164,10 +164,11 @@ def _path(a, b) -> list | None:
     return None
 
 
-def _role_of(head, owner) -> str:
+def _role_of(head, owner, turn: bool = False) -> str:
     """What the sentence says the person whose span ends at `head` is (module docstring), on
     the name's own line: a parse that runs across a line break ties a heading or the line
-    before ("Handover notes for cover" over "- Kavitha Selvaraj") to the name."""
+    before ("Handover notes for cover" over "- Kavitha Selvaraj") to the name. A `turn`'s
+    speaker label is no subject of the line's verbs (pronoun_mentions.labels_turn)."""
     text = head.doc.text
     line = line_of(head)
     # "Attendees: X, Y (LM), the agent": appositions that are names make a list, and a role
@@ -201,7 +202,8 @@ def _role_of(head, owner) -> str:
     verbs = []
     if head.dep_ == "poss" and head.head.lemma_ in ROLE_HOLDERS and head.head.dep_ == "nsubj":
         verbs.append(head.head.head)  # "X's role on this is maintenance supervisor"
-    if head.dep_ in ("nsubj", "nsubjpass"):  # on an auxiliary, where the parse strays: its verb's
+    # The subject's verb, or on an auxiliary (where the parse strays) its verb's too.
+    if head.dep_ in ("nsubj", "nsubjpass") and not turn:
         verbs += [head.head, head.head.head] if head.head.dep_ == "aux" else [head.head]
     elif head.dep_ == "appos" and head.head.dep_ in ("nsubj", "nsubjpass"):
         verbs.append(head.head.head)  # "Our contact X is a research chemist"

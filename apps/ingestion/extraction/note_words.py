@@ -56,6 +56,8 @@ def uncased_word(text: str, span: NamedSpan) -> bool:
             and any(c.isupper() for c in text))  # fmt: skip
 
 
+# A transcript's time stamp: "04:58", "[00:11:02]", "(34:37)".
+CLOCK = r"[\[(]?\d{1,2}:\d{2}(?::\d{2})?[\])]?"
 COMMON_ZIPF = 4.0  # wordfreq's scale: 'email' 4.7, 'loop' 4.3; 'raleigh' 3.6, 'zofia' 2.0
 # A label the model typed a person ("Contact:", "Lunch w/"): 'lunch' 4.7, 'contact' 5.0, 'age'
 # 5.3; a speaker's surname as a label stays when rarer ('baker' 4.2, 'wright' 4.2).

@@ -12,7 +12,7 @@ from wordfreq import zipf_frequency
 
 from apps.ingestion.extraction.acting_names import acts
 from apps.ingestion.extraction.firm_cues import founded_runs
-from apps.ingestion.extraction.note_words import COMMON_ZIPF, MONTH_NAMES, MONTHS
+from apps.ingestion.extraction.note_words import CLOCK, COMMON_ZIPF, MONTH_NAMES, MONTHS
 from apps.ingestion.extraction.place_names import placed_here
 from apps.ingestion.extraction.role_phrases import TITLES
 from apps.ingestion.given_names import given_name_gender
@@ -22,6 +22,8 @@ from apps.resolution.comparisons.organisation_names import legal_base
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 SEPARATORS = frozenset("- – — | @ / :".split())
 _PLACE_BEFORE = frozenset("in to from at near via visiting based".split())
+_ROLE_WORD_ZIPF = 3.0  # 'moderator' 3.4, 'caller' 3.6; surnames 'quintero' 2.4, 'morel' 2.6
+_STAMP_ONLY = re.compile(rf"\s*{CLOCK}\s+")
 
 
 def lead_in(token) -> bool:
@@ -54,6 +56,7 @@ def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
             or run
             and joined_hyphen(token)
             or _rare_before_name(token)
+            or _given_speaker(token)
         ):  # "Mei-Ling Tsao" is one run
             run.append(token)
             continue
@@ -69,11 +72,13 @@ def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
         while run and run[-1].text == "-":
             run = run[:-1]  # "Arequipa-based": the name before the hyphen
         after = doc[run[-1].i + 1] if run and run[-1].i + 1 < len(doc) else None
+        speaker = after is not None and after.text == ":" and _speaker_label(doc, run)
         if (
             after is not None
             and (lead_in(after) or "/" in after.text)
             and (after.text != ":" or _opens_line(doc, run[0]))
-            and not (after.text in "-–—" and given_name_gender(run[0].text))
+            and not (after.text in "-–—|" and given_name_gender(run[0].text))
+            and not speaker
         ):  # "Spoke" of "Spoke w/ Oberwinkler": the note's words before a name; "Action Items:"
             continue  # a field's label, but "thread about Arqueta S.A.C.: mining" names a firm,
             # and "Shirin Farahmandi — marketing lead" a person
@@ -93,7 +98,8 @@ def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
         before = doc[run[0].i - 1].lower_ if run[0].i else ""
         given = (len(run) == 1 and given_name_gender(surface) and before not in _PLACE_BEFORE
                  and surface.lower() not in MONTH_NAMES)  # fmt: skip
-        spans.append(NamedSpan(surface, start, end, "Person" if acts(run) or given else "Object"))
+        person = acts(run) or given or speaker
+        spans.append(NamedSpan(surface, start, end, "Person" if person else "Object"))
     return spans
 
 
@@ -110,6 +116,37 @@ def _rare_before_name(token) -> bool:
             and nxt is not None and nxt.pos_ == "PROPN" and nxt.is_title
             and bool(token.whitespace_)
             and zipf_frequency(token.lower_, "en") < _RARE_ZIPF)  # fmt: skip
+
+
+def _speaker_label(doc, run) -> bool:
+    """A transcript's speaker before the colon: a run after a time stamp alone on its line
+    ("07:06 Olumide Bakare: ..."), or one opening with a given name ("Nadia Okafor: I ...")."""
+    line = doc.text[: run[0].idx].rsplit("\n", 1)[-1]
+    if len(run) == 1 and _talk_part_word(run[0].text):
+        return False
+    return bool(_STAMP_ONLY.fullmatch(line)) or (
+        bool(given_name_gender(run[0].text)) and not line.strip()
+    )
+
+
+def _talk_part_word(word: str) -> bool:
+    return not given_name_gender(word) and zipf_frequency(word.lower(), "en") >= _ROLE_WORD_ZIPF
+
+
+def talk_part(text: str, span: NamedSpan) -> bool:
+    """A word before a turn's colon that names a part in the talk, not a person ("05:40 HOST:",
+    "MODERATOR:"): an English word, no given name."""
+    word = text[span.start : span.end]
+    return " " not in word and text[span.end : span.end + 1] == ":" and _talk_part_word(word)
+
+
+def _given_speaker(token) -> bool:
+    """A given name the tagger made a common word, alone before a turn's colon ("Gideon: I ...")."""
+    doc = token.doc
+    nxt = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    return (token.is_title and nxt is not None and nxt.text == ":" and token.is_alpha
+            and not doc.text[: token.idx].rsplit("\n", 1)[-1].strip()
+            and bool(given_name_gender(token.text)))  # fmt: skip
 
 
 def _opens_line(doc, token) -> bool:
@@ -204,11 +241,13 @@ def _name_words_repeated(text: str, spans: list[NamedSpan]) -> list[NamedSpan]:
                 or zipf_frequency(word.casefold(), "en") >= COMMON_ZIPF
                 or word.casefold() in MONTH_NAMES | _WEEKDAYS):  # fmt: skip
             continue
-        for found in re.finditer(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text):
+        # in capitals too: a transcript's speaker label ("(05:31) SHALEV: I ...")
+        written = rf"(?<![\w-])(?:{re.escape(word)}|{re.escape(word.upper())})(?![\w-])"
+        for found in re.finditer(written, text):
             start, end = found.span()
             if any(start < s.end and s.start < end for s in out) or placed_here(text, start, end):
                 continue
-            out.append(NamedSpan(word, start, end, "Person"))
+            out.append(NamedSpan(found.group(), start, end, "Person"))
     return out
 
 

@@ -34,6 +34,7 @@ from apps.ingestion.extraction.name_forms import bullet_cut, initial_surname_typ
 from apps.ingestion.extraction.name_types import cues_agreed, retyped
 from apps.ingestion.extraction.note_parsing import note_parser
 from apps.ingestion.extraction.note_words import (
+    CLOCK,
     common_word_opening,
     department_after_title,
     initials_named,
@@ -55,6 +56,7 @@ from apps.ingestion.extraction.proper_nouns import (
     names_repeated,
     proper_noun_spans,
     registered_runs,
+    talk_part,
 )
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan, ShortTermState, read_chunk
@@ -67,6 +69,8 @@ _TRAILING = {"ADP", "PUNCT", "CCONJ", "DET", "PART"}  # what ends no name
 # Two or more words in capitals ("NOOR TANAKA", "NORTHWIND MATERIALS"): the small model reads
 # them as something else or cuts them, so it is given them in title case (same offsets).
 _CAPITALS_RUN = re.compile(r"\b[A-Z][A-Z'-]+(?:[ ]+[A-Z][A-Z'-]+)+\b")
+# A time stamp opening a transcript's line is no part of the speaker's name ("07:06 Olumide ...").
+_CLOCK = re.compile(CLOCK)
 _lock = threading.Lock()
 _shared: SpacyExtractor | None = None
 
@@ -143,7 +147,7 @@ class SpacyExtractor:
         spans = [opening_word_cut(text, c) for s in spans for c in ran_together_split(line_cut(s))]
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  and not uncased_word(text, s) and not department_after_title(text, s)
-                 and not NOT_CODES.match(s.surface.strip())
+                 and not NOT_CODES.match(s.surface.strip()) and not talk_part(text, s)
                  for r in retyped(text, lead_word_cut(tail_cut(bullet_cut(s))))
                  if not common_word_opening(text, r, doc)]  # fmt: skip
         spans = [self._person_word_typed(initial_surname_typed(employer_named(doc, s)))
@@ -276,8 +280,9 @@ def _span(doc, ent) -> NamedSpan:
             break
         if lead_in(doc[i]) or "/" in doc[i].text:  # words before a title or 'w/' are no name
             start = i + 1
-    while start < end - 1 and (doc[start].lower_ in ("the", "a", "an") or lead_in(doc[start])):
-        start += 1  # "Dr. Sabbagh", "COO @ Hoshizora Robotics": the name, not its title
+    while start < end - 1 and (doc[start].lower_ in ("the", "a", "an") or lead_in(doc[start])
+                               or _CLOCK.fullmatch(doc[start].text)):  # fmt: skip
+        start += 1  # "Dr. Sabbagh", "COO @ Hoshizora Robotics", "07:06 OLUMIDE BAKARE: ..."
     for i in range(start + 1, end):  # "Lukas Oberwinkler - no-show": a spaced dash ends a name
         if doc[i].text in SEPARATORS and doc[i - 1].whitespace_:
             end = i
