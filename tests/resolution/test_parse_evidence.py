@@ -173,6 +173,15 @@ def test_a_speakers_first_person_in_a_transcript_is_the_speakers():
     assert "city" not in found["Oskar Lindqvist"], found
 
 
+def test_a_records_labelled_fields_are_its_persons():
+    found = read("name: Mireille Dufort | role: grants officer | org: Hallam Trust | "
+                 "city: Dundee | b. 1983")  # fmt: skip
+    person = found["Mireille Dufort"]
+    assert person["type"] == "Person", found
+    assert person["role"] == "grants officer" and person["city"] == "Dundee", person
+    assert "Hallam Trust" in person["employer"], person
+
+
 def test_ties_compare_by_organisation_names_and_a_firm_has_no_city_conflict():
     assert compare_affiliation("employer", "Person", "Corvane", "Corvane Analytics Inc.").level \
         == "same"  # fmt: skip

@@ -18,7 +18,10 @@ from apps.resolution.role_words import on_roll, titled
 # semicolons, commas, colons, and the end of a line or a sentence.
 _FIELD_END = re.compile(r"\s+[|–—=-]\s+|\s*[|@;()\[\]]\s*|[,:]\s+|\n|(?<=[.!?])\s+")
 _ROLE = re.compile(r"^(?:an? |the )?((?:[A-Z]{2,4} )?[a-z][a-z-]*(?: [a-z][a-z-]*){0,2})$")
-MAX_FIELDS = 3  # after the name
+MAX_FIELDS = 3  # after the name, labels not counted
+_LABEL = re.compile(r"[a-z][a-z.]{0,11}")  # "role", "org", "city" before a colon
+_LABELLED = {"city": "city", "town": "city", "location": "city", "based": "city", "org": "employer",
+             "company": "employer", "employer": "employer", "firm": "employer"}  # fmt: skip
 _SENTENCE_END = re.compile(r"(?<![A-Z][a-z])(?<![A-Z])[.!?](?:\s|$)")  # not "Dr." or "K.K."
 
 
@@ -40,8 +43,10 @@ def fields_read(text: str, mentions: Sequence, titles: frozenset[str],
         got = found.setdefault(person.name, {})
         if any(person.end <= p.start < fields[at][1] for p in people):
             continue  # "X met Y ...": what follows is Y's
-        previous_end = fields[at][1]
-        for start, end in fields[at + 1 : at + 1 + MAX_FIELDS]:
+        previous_end, read, label = fields[at][1], 0, None
+        for start, end in fields[at + 1 :]:
+            if read >= MAX_FIELDS:
+                break
             between = text[previous_end:start]
             if (
                 "\n" in between
@@ -52,15 +57,20 @@ def fields_read(text: str, mentions: Sequence, titles: frozenset[str],
             ):
                 break  # another line or sentence, or another person's or thing's fields
             previous_end = end
+            if text[end : end + 1] == ":" and _LABEL.fullmatch(text[start:end]):
+                label = _LABELLED.get(text[start:end])  # the next field is its value:
+                continue  # "city: Dundee" names a place, whatever type the model gave it
+            read += 1
             inside = [m for m in mentions if start <= m.start < end and m.name != person.name]
             for m in inside:
-                key = {"Organization": "employer", "Location": "city"}.get(m.type)
+                key = label or {"Organization": "employer", "Location": "city"}.get(m.type)
                 if key:
                     got.setdefault(key, m.name)
             words = text[start:end].strip().rstrip(".!?")
             role = _ROLE.match(words)
             if role and on_roll(text, start) and words.split()[0].casefold() in ("a", "an", "the"):
                 role = None  # "Present: X, the night-shift lead": another attendee
+            label = None
             if not inside and role and "role" not in got:
                 phrase = role.group(1).casefold()
                 last = phrase.split()[-1]
