@@ -281,3 +281,23 @@ def test_a_value_another_fragment_shares_keeps_a_mention_from_the_one_it_contrad
     assert last["action"] == "pending" and last["entity_uid"] != tabriz["entity_uid"], last
     assert "context many (named beside 'Haruka Okonkwo', 'Levan Hwang')" in last["reason"]
     assert "city agrees with another match, not with this one" in last["reason"], last["reason"]
+
+
+def test_a_speakers_own_words_in_a_transcript_join_them_to_a_note_about_them(scope, api_client):
+    """Interview transcripts give a guest's job in the first person; a later note in the third
+    person names the same job: one person, without a reviewer."""
+    texts = ["Ep. 12, raw.\n[00:03:10] Q: What do you do?\n[00:03:15] Oskar Lindqvist: I work "
+             "as a hydrologist, mostly fieldwork.\n[00:04:02] Q: Thanks.",
+             "Follow-up: Oskar Lindqvist, the hydrologist, agreed to a second episode."]  # fmt: skip
+    found = []
+    for i, text in enumerate(texts):
+        response = api_client.post("/api/v1/documents?wait=true",
+                                   {"content": text, "source": f"episode-{i}"}, format="json")  # fmt: skip
+        assert response.status_code == 201, response.json()
+        found += [
+            r for r in response.json()["result"]["receipts"] if r.get("name") == "Oskar Lindqvist"
+        ]
+    first, again = found
+    assert again["action"] == "merged", again["reason"]
+    assert again["entity_uid"] == first["entity_uid"], again
+    assert "role same ('hydrologist' / 'hydrologist'" in again["reason"], again["reason"]
