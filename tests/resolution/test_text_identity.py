@@ -256,6 +256,17 @@ def test_initials_beside_the_name_they_stand_for_share_no_neighbour(scope):
     assert "context" not in again.signals, again.reason
 
 
+def receipts_of(api_client, texts: list[str], name: str) -> list[dict]:
+    """Each text posted as a note, in order; the receipts of `name`'s mentions, in order."""
+    found = []
+    for i, text in enumerate(texts):
+        response = api_client.post("/api/v1/documents?wait=true",
+                                   {"content": text, "source": f"note-{i}"}, format="json")  # fmt: skip
+        assert response.status_code == 201, response.json()
+        found += [r for r in response.json()["result"]["receipts"] if r.get("name") == name]
+    return found
+
+
 def test_a_value_another_fragment_shares_keeps_a_mention_from_the_one_it_contradicts(
     scope, api_client
 ):
@@ -268,14 +279,7 @@ def test_a_value_another_fragment_shares_keeps_a_mention_from_the_one_it_contrad
              "retro\nstop: Jordi Watanabe @ Pécs picks up the flaky e2e tests today",
              "S9 retro\nwent well: Okonkwo, Haruka is reviewing the API contract\nwent well: "
              "Jordi Watanabe (Pécs) pushed the hotfix\nwent well: Levan Hwang fixed the pager"]  # fmt: skip
-    jordi = []
-    for i, text in enumerate(texts):
-        response = api_client.post("/api/v1/documents?wait=true",
-                                   {"content": text, "source": f"standup-{i}"}, format="json")  # fmt: skip
-        assert response.status_code == 201, response.json()
-        jordi += [
-            r for r in response.json()["result"]["receipts"] if r.get("name") == "Jordi Watanabe"
-        ]
+    jordi = receipts_of(api_client, texts, "Jordi Watanabe")
     tabriz, pecs, last = jordi[0], jordi[2], jordi[-1]
     assert pecs["action"] == "pending" and pecs["entity_uid"] != tabriz["entity_uid"], pecs
     assert last["action"] == "pending" and last["entity_uid"] != tabriz["entity_uid"], last
@@ -289,15 +293,7 @@ def test_a_speakers_own_words_in_a_transcript_join_them_to_a_note_about_them(sco
     texts = ["Ep. 12, raw.\n[00:03:10] Q: What do you do?\n[00:03:15] Oskar Lindqvist: I work "
              "as a hydrologist, mostly fieldwork.\n[00:04:02] Q: Thanks.",
              "Follow-up: Oskar Lindqvist, the hydrologist, agreed to a second episode."]  # fmt: skip
-    found = []
-    for i, text in enumerate(texts):
-        response = api_client.post("/api/v1/documents?wait=true",
-                                   {"content": text, "source": f"episode-{i}"}, format="json")  # fmt: skip
-        assert response.status_code == 201, response.json()
-        found += [
-            r for r in response.json()["result"]["receipts"] if r.get("name") == "Oskar Lindqvist"
-        ]
-    first, again = found
+    first, again = receipts_of(api_client, texts, "Oskar Lindqvist")
     assert again["action"] == "merged", again["reason"]
     assert again["entity_uid"] == first["entity_uid"], again
     assert "role same ('hydrologist' / 'hydrologist'" in again["reason"], again["reason"]
