@@ -1,9 +1,9 @@
-"""Corpora for identity on text, written apart from the service: ten generators of short notes
+"""Corpora for identity on text, written apart from the service: eleven generators of short notes
 as agents write them (CRM call notes, narrative field reports, chat and e-mail digests, meeting
 minutes with e-mail threads and handover notes, agents' memos to themselves, stand-up logs and
 ticket comments, a research agent's press and web clips, an executive assistant's briefs and
 follow-ups, a voice agent's call summaries, a recruiting agent's interview transcripts and show
-notes) about
+notes, a phone assistant's speech-recognition transcripts of calls and voicemails) about
 fictional people, firms and products, each named in several notes in varied wording, with two
 pairs of namesakes. Their wording and name pools were written without reading the service's
 resolution or extraction code, so that they can judge it rather than echo it.
@@ -283,6 +283,7 @@ from . import (  # noqa: E402
     field_reports,
     interviews,
     minutes,
+    phone_logs,
     press_clips,
     standup_logs,
 )
@@ -298,4 +299,5 @@ GENERATORS = {
     "briefs": assistant_briefs.documents,
     "calls": call_summaries.documents,
     "interviews": interviews.documents,
+    "phonelog": phone_logs.documents,
 }
