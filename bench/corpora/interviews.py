@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from . import Doc, Note, Style, an, cast, org_note, plan, product_note
+from . import interviews_things_wording as tw
 from . import interviews_wording as w
 from .interviews_wording import items, rows
 
@@ -199,8 +200,8 @@ def org_extra(rng: random.Random) -> dict:
             "t1": f"[00:{sec // 60 + 1:02d}:{sec % 60:02d}] "}  # fmt: skip
 
 
-STYLE = Style(org=w.ORG, org_more=w.ORG_MORE, staff=w.STAFF, makes=w.MAKES, item=w.ITEM,
-              by=w.BY, item_more=w.ITEM_MORE, users=w.USERS, firm=firm, product=product,
+STYLE = Style(org=tw.ORG, org_more=tw.ORG_MORE, staff=tw.STAFF, makes=tw.MAKES, item=tw.ITEM,
+              by=tw.BY, item_more=tw.ITEM_MORE, users=tw.USERS, firm=firm, product=product,
               mate=mate, org_extra=org_extra)  # fmt: skip
 
 
@@ -305,7 +306,7 @@ def person_note(rng: random.Random, note: Note, truths, key: str, co: list[str])
 
 def firm_note(rng: random.Random, note: Note, truths, key: str, co: list[str]) -> None:
     year = rng.randint(2019, 2025)
-    head = rng.choice(w.ORG_HEAD)
+    head = rng.choice(tw.ORG_HEAD)
     if head:
         note.say(head, dt=date(rng, year), ep=rng.randint(3, 180))
     org_note(rng, note, truths, key, co, STYLE)
@@ -315,14 +316,14 @@ def firm_note(rng: random.Random, note: Note, truths, key: str, co: list[str]) -
 def item_note(rng: random.Random, note: Note, truths, key: str, co: list[str]) -> None:
     t = truths[key]
     year = rng.randint(max(2019, t.facts["launched"]), 2025)
-    head = rng.choice(w.ITEM_HEAD)
+    head = rng.choice(tw.ITEM_HEAD)
     if head:
         note.say(head, dt=date(rng, year), ep=rng.randint(3, 180))
     product_note(rng, note, truths, key, co, STYLE)
     maker = truths[t.facts["maker"]]
     if maker.key in co and rng.random() < 0.6:
         note.say(
-            rng.choice(w.STEM), Mb=(maker.facts["short"], maker.key), Xs=(t.facts["stem"], key)
+            rng.choice(tw.STEM), Mb=(maker.facts["short"], maker.key), Xs=(t.facts["stem"], key)
         )
 
 
