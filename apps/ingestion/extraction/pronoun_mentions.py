@@ -9,11 +9,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from apps.ingestion.extraction.note_words import CLOCK
+from apps.ingestion.given_names import given_name_gender
 
 _SUBJECT_PRONOUNS = frozenset(("he", "she"))
 # A transcript's or a chat log's turn: a line opening with a speaker's label and a colon, after
-# an optional time stamp ("[00:11:02] Nadia Okafor: I live in Lyon.", "(34:37) OKAFOR: I'm ...").
-_TURN = re.compile(rf"^[ \t]*(?:{CLOCK}[ \t]*)?([^:\n]{{1,48}}?):[ \t]", re.M)
+# an optional time stamp ("[00:11:02] Nadia Okafor: I live in Lyon.", "(34:37) OKAFOR: I'm ...");
+# no label holds a phone number or a bracket ("Voicemail (+1 303 555 0197): hi, ...").
+_TURN = re.compile(rf"^[ \t]*(?:{CLOCK}[ \t]*)?((?![^:\n]*\d{{3}})[^:\n(),+]{{1,48}}?):[ \t]", re.M)
 
 
 @dataclass(frozen=True)
@@ -25,22 +27,34 @@ class Pronoun:
 
 
 def pronoun_mentions(doc, mentions: Sequence) -> list[Pronoun]:
-    """'He', 'she' as a sentence's subject: the person the chunk named last before it, when
-    only one person was named in that sentence or the one before ("Yaw Asiedu called. He holds
-    the position of operations manager.")."""
+    """'He', 'she' as a sentence's subject: the one person of a fitting given name (or of one
+    the table lacks) named in that sentence or the one before ("Yaw Asiedu called. He holds
+    the position of operations manager."); when none is, the first such person the chunk
+    names, its topic ("Returned Anneke Bosman's call. Their director is Aoife Brennan. Re
+    the quote. She is head of facilities.": Anneke Bosman)."""
     people = sorted((m for m in mentions if m.type == "Person"), key=lambda m: m.start)
     found = []
     for token in doc:
         if token.lower_ not in _SUBJECT_PRONOUNS or token.dep_ not in ("nsubj", "nsubjpass"):
             continue
-        before = [m for m in people if m.end <= token.idx]
-        if not before:
-            continue
-        last = before[-1]
+        gender = "female" if token.lower_ == "she" else "male"
+        before = [m for m in people if m.end <= token.idx and _fits(m.name, gender)]
         recent = {m.name for m in before if m.start >= _sentence_before(token).start_char}
-        if len(recent) <= 1:
-            found.append(Pronoun(token.idx, token.idx + len(token), last.name))
+        if len(recent) == 1 or before and not recent:
+            who = recent.pop() if recent else _fullest(before[0].name, before)
+            found.append(Pronoun(token.idx, token.idx + len(token), who))
     return found + _quoted_writers(doc, people) + _speakers(doc, people)
+
+
+def _fullest(name: str, named: list) -> str:
+    """'Anneke Bosman' for 'Bosman' when the chunk names her in full too ("Bosman's call
+    (Anneke Bosman)")."""
+    return next((m.name for m in named if m.name.split()[-1:] == [name] != m.name.split()), name)
+
+
+def _fits(name: str, gender: str) -> bool:
+    said = given_name_gender(name.split()[0]) if name.split() else None
+    return said is None or said == gender
 
 
 def labels_turn(text: str, mention) -> bool:
@@ -53,16 +67,44 @@ def labels_turn(text: str, mention) -> bool:
 def _speakers(doc, people: list) -> list[Pronoun]:
     """'I' as a subject on a line whose label names a person: the speaker, so "Rafael Quintero:
     Right. I live in Dublin." says where Rafael Quintero lives. The turn is the line: a label
-    in a later line is another turn."""
-    text, turns = doc.text, []
+    in a later line is another turn. A label that names no one ("Caller:") is the person its
+    turns introduce ("Caller: hi, it's Marcus Ellery"), and so is a text without labels that
+    one person introduces (a voicemail: "Henrik Solbakken here, ... I was born in 1976")."""
+    text, turns, labels = doc.text, [], {}
     for turn in _TURN.finditer(text):
         named = [m for m in people if turn.start(1) <= m.start and m.end <= turn.end(1)]
+        end = text.find("\n", turn.end())
+        end = len(text) if end < 0 else end
         if named:
-            end = text.find("\n", turn.end())
-            turns.append((turn.end(), len(text) if end < 0 else end, named[-1].name))
+            turns.append((turn.end(), end, named[-1].name))
+            continue
+        label = turn.group(1).strip().casefold()
+        introduced = _introduced(text, [m for m in people if turn.end() <= m.start < end])
+        labels.setdefault(label, set()).update(introduced)
+        turns.append((turn.end(), end, label))
+    turns = [(start, end, who if who not in labels else _one(labels[who]))
+             for start, end, who in turns]  # fmt: skip
+    if not turns:  # no labelled line: the whole text is one speaker's, if it introduces one
+        turns = [(0, len(text), _one(set(_introduced(text, people))))]
     return [Pronoun(token.idx, token.idx + 1, who)
             for token in doc if token.text == "I" and token.dep_ in ("nsubj", "nsubjpass")
-            for start, end, who in turns if start <= token.idx < end]  # fmt: skip
+            for start, end, who in turns if who and start <= token.idx < end]  # fmt: skip
+
+
+# How a speaker says who they are: "my name is X", "this is X", "it's X", "X here", "X speaking".
+_INTRO_BEFORE = re.compile(
+    r"(?:\bmy name is|\bname's|\bthis is|\bit's|\bit is|\bI'm|\bI am)\W*(?:\w+\W+){0,2}$", re.I
+)
+_INTRO_AFTER = re.compile(r"^\W{0,2}(?:here|speaking|calling)\b", re.I)
+
+
+def _introduced(text: str, people: list) -> list[str]:
+    return [m.name for m in people if _INTRO_BEFORE.search(text, max(0, m.start - 40), m.start)
+            or _INTRO_AFTER.match(text[m.end : m.end + 12])]  # fmt: skip
+
+
+def _one(names: set[str]) -> str | None:
+    return next(iter(names)) if len(names) == 1 else None
 
 
 def _quoted_writers(doc, people: list) -> list[Pronoun]:
