@@ -30,6 +30,7 @@ from apps.resolution.comparisons.affiliations import AFFILIATIONS, SEPARATOR
 from apps.resolution.comparisons.organisation_names import legal_base
 from apps.resolution.hobby_words import hobbies_in, hobby_words
 from apps.resolution.role_words import roles_in
+from apps.resolution.spoken_years import years_written
 from apps.resolution.text_addresses import address_values_in
 
 PREFIX = "text:"
@@ -62,7 +63,8 @@ _FOUNDED = re.compile(
 _YEAR = re.compile(r"(?<![\d/.-])((?:19|20)\d{2})(?![\d/-]|\.\d)")
 _BIRTH_CUE = re.compile(r"\b(?:born|birth\w*|yob|d\.?o\.?b\.?)(?!\w)|\bb\.(?= ?\d)", re.IGNORECASE)
 _FOUNDING_CUE = re.compile(
-    r"\b(?:found(?:ed|ing)|establish(?:ed|ment)|incorporat(?:ed|ion)|est\.|set up|formed)(?!\w)",
+    r"\b(?:found(?:ed|ing)|establish(?:ed|ment)|incorporat(?:ed|ion)|est\.|set up|formed"
+    r"|(?:been|in) (?:going|trading|business|around) since)(?!\w)",
     re.IGNORECASE,
 )
 _WIKIDATA = re.compile(r"\bwikidata(?: id)?[ :]+(Q\d{1,10})\b", re.IGNORECASE)
@@ -109,7 +111,7 @@ def sentences_of(text: str) -> list[tuple[int, int]]:
 
 def values_in(sentence: str) -> list[tuple[str, str]]:
     """(key, value) found in one sentence, in a fixed order."""
-    sentence = sentence[:MAX_SENTENCE_CHARS]
+    sentence = years_written(sentence[:MAX_SENTENCE_CHARS])  # "born nineteen ninety six"
     found: list[tuple[str, str]] = []
     emails = _EMAIL.findall(sentence)
     found += [("email", e.casefold()) for e in emails]
