@@ -209,3 +209,21 @@ def test_a_given_name_and_a_surname_alone_in_one_note_are_the_known_person(make_
     # Another lone name beside them: which halves go together is not known.
     found = candidates(scope, "Taras met Melnychuk and Petrenko in Kuching.")
     assert "Taras Melnychuk" not in found
+
+
+def test_a_known_firm_said_in_lowercase_by_a_transcript_is_the_firm(make_tenant):
+    # phonelog: a recogniser writes "at ardentis security", which the model reads as nouns.
+    mine, other = scope_for(make_tenant()), scope_for(make_tenant())
+    text = "Caller: i used to be at ardentis security, and we run a summit health scheme"
+    known_names_forget(other.tenant)
+    assert "Ardentis Security Inc." not in candidates(other, text)
+    facts(mine, "Ardentis Security Inc.", "Organization")
+    facts(mine, "Summit Health", "Organization")
+    known_names_forget(mine.tenant)
+    found = candidates(mine, text)
+    firm = found["Ardentis Security"]  # as "at Ardentis Security" is: the firm's base name
+    assert firm.type == "Organization" and [m.surface for m in firm.mentions] == [
+        "ardentis security"
+    ]
+    # A name of common words only is matched as written: lowercase, it says anything.
+    assert "Summit Health" not in found, found

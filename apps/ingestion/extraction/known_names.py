@@ -14,6 +14,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from wordfreq import zipf_frequency
+
 from apps.graph import cypher
 from apps.graph.scope import Scope
 from apps.resolution.comparisons.organisation_names import TRADE_WORDS, legal_base
@@ -23,6 +25,7 @@ CACHE_SECONDS = 120.0
 MIN_CHARS, MAX_CHARS = 2, 100
 SHORT_MIN = 5
 UPPER_MIN = 4
+SAID_MAX_ZIPF = 2.5  # wordfreq's scale: 'ardentis' 0, 'pellworth' 0; 'summit' 4.2, 'polar' 3.9
 
 KNOWN_NAMES = """
 MATCH (e:Entity {tenant: $tenant})
@@ -97,8 +100,8 @@ class KnownNames:
                     fresh.append(short)
             # A pattern per surface: its key is the surface itself, read back from the vocab.
             for surface, doc in zip(fresh, self.nlp.tokenizer.pipe(fresh), strict=True):
-                shouted = self._shouted(surface)
-                self._matcher.add(surface, [doc, self.nlp.tokenizer(shouted)] if shouted else [doc])
+                forms = [f for f in (self._shouted(surface), self._said(surface)) if f]
+                self._matcher.add(surface, [doc, *(self.nlp.tokenizer(f) for f in forms)])
 
     def _shouted(self, surface: str) -> str:
         """A firm's or a product's name as notes shout it ('TUPANA' for 'Tupana'), matched as
@@ -113,6 +116,21 @@ class KnownNames:
         if any(w.casefold() in self.person_words for w in surface.split()):
             return ""
         return surface.upper()
+
+    def _said(self, surface: str) -> str:
+        """A firm's or a product's name as a speech recogniser writes it ('ardentis security'
+        for 'Ardentis Security'), matched as the name itself, when a word of it is one English
+        rarely uses (SAID_MAX_ZIPF: 'summit health' is said of anything); '' otherwise."""
+        type_ = (self.by_surface.get(surface) or ("", ""))[1]
+        said = surface.lower()
+        if type_ not in ("Organization", "Object") or said == surface or len(said) < SHORT_MIN:
+            return ""
+        words = said.split()
+        if any(w in self.person_words for w in words):
+            return ""
+        if not any(w.isalpha() and zipf_frequency(w, "en") < SAID_MAX_ZIPF for w in words):
+            return ""
+        return said
 
     def person_word(self, surface: str) -> bool:
         """Whether a lone word is a word of a person's name the tenant knows ('Sargsyan' of
