@@ -135,6 +135,14 @@ def test_a_surname_and_a_pronoun_carry_the_persons_attributes():
                  "manager. Asiedu previously worked for Danubis Pharma Zrt.")  # fmt: skip
     person = found["Yaw Asiedu"]
     assert person["role"] == "operations manager" and "Danubis" in person["employer"], found
+    # The pronoun's given name fits; named further back, it is the note's topic, not the
+    # person named last (phonelog: the caller's job went to her colleague, then namesakes met).
+    found = read("Tom Baker and Ana Ruiz met in Lyon. She is the CFO.")
+    assert found["Ana Ruiz"].get("role") == "cfo" and "role" not in found["Tom Baker"], found
+    found = read("Returned Bosman's call (Anneke Bosman). Their technical director is Aoife "
+                 "Brennan. With Cordillo Mining. She is a head of facilities.")  # fmt: skip
+    assert found["Anneke Bosman"].get("role") == "head of facilities", found
+    assert "role" not in found["Aoife Brennan"], found
 
 
 def test_ties_compare_by_organisation_names_and_a_firm_has_no_city_conflict():

@@ -1,0 +1,79 @@
+"""What a call transcript says as a speech recogniser writes it (issue 46): names and the
+pronoun in lowercase, a caller who says who they are, years said in words; through the real
+spaCy model, and on the real graph."""
+
+from apps.ingestion.extraction.spacy_ner import SpacyExtractor
+from apps.ingestion.extraction.spoken_names import speech_cased
+from apps.ingestion.working_memory import WorkingMemory
+from apps.resolution.text_evidence import values_in
+from tests.resolution.test_text_identity import receipts_of
+
+
+def read(text: str) -> dict:
+    found = SpacyExtractor.shared().extract(text, state=WorkingMemory())
+    return {e.name: {**e.learned, "type": e.type} for e in found.entities}
+
+
+def test_lowercase_names_and_cities_are_capitalised_and_common_words_are_not():
+    assert speech_cased("hi it's wanjiru kamau, i'm in") == "hi it's Wanjiru Kamau, I'm in"
+    assert speech_cased("my colleague joost van der berg") == "my colleague Joost van der Berg"
+    assert speech_cased("tariq al-sayed here") == "Tariq Al-Sayed here"
+    # A given name the table lacks, when the speaker gives it as their name.
+    assert speech_cased("hiya, emeka obi here") == "hiya, Emeka Obi here"
+    # A given name before a common word, or words that are names only sometimes, stay.
+    for said in ("we will mark it done", "may i ask", "grace period", "kenji here, bye",
+                 "see (i) and i.e. below"):  # fmt: skip
+        assert speech_cased(said).lower() == said.lower() and "Mark" not in speech_cased(said)
+    assert speech_cased("may i ask") == "may I ask"
+    # A large city where a place stands, unless it is a common word.
+    assert speech_cased("in bergen, from cape town") == "in Bergen, from Cape Town"
+    assert speech_cased("we were reading in nice weather") == "we were reading in nice weather"
+
+
+def test_a_callers_first_person_is_whoever_the_caller_says_they_are():
+    found = read("Agent: support line, go ahead\n"
+                 "Caller: hi um it's wanjiru kamau, about the invoice\n"
+                 "Agent: and what do you do there\n"
+                 "Caller: i'm the lab manager so it lands on my desk\n"
+                 "Agent: thanks, bye")  # fmt: skip
+    assert found["Wanjiru Kamau"]["role"] == "lab manager", found
+    # A label no one introduced speaks for nobody: the colleague named is not the caller.
+    found = read("Agent: hello\nCaller: my colleague wanjiru kamau asked me to call\n"
+                 "Caller: i'm the lab manager")  # fmt: skip
+    assert "role" not in found.get("Wanjiru Kamau", {}), found
+
+
+def test_a_voicemail_is_the_words_of_whoever_leaves_it():
+    found = read("Voicemail (+44 20 7946 0321): hello, tobias wendt here, i work as a sous chef "
+                 "at the harbour site, call me back, bye")  # fmt: skip
+    assert found["Tobias Wendt"]["role"] == "sous chef", found
+    assert "Voicemail" not in found or "role" not in found["Voicemail"], found
+
+
+def test_years_said_in_words_are_read_as_years():
+    assert values_in("Caller: born nineteen ninety six, yeah") == [("born", "1996")]
+    assert values_in("Caller: I was born in seventy three") == [("born", "1973")]
+    assert values_in("we've been going since two thousand and nine") == [("founded", "2009")]
+    assert values_in("founded twenty twelve, in Leeds") == [("founded", "2012")]
+    # Numbers that are no years stay numbers.
+    assert values_in("born at twenty five past two") == []
+    assert values_in("we shipped two thousand units") == []
+
+
+def test_a_verbs_past_opening_a_line_is_no_part_of_the_name():
+    found = read("Rang Ilse Brenner about the renewal.\nSaw Priya Raman at the expo.")
+    assert {"Ilse Brenner", "Priya Raman"} <= set(found), found
+    assert not any(name.startswith(("Rang", "Saw")) for name in found), found
+
+
+def test_a_call_transcript_and_a_typed_note_about_one_caller_are_one_person(scope, api_client):
+    """The caller says their name, job and birth year in lowercase words; a typed note says
+    the same in digits: one person, without a reviewer."""
+    texts = ["Agent: thanks for calling\nCaller: hiya, my name is wanjiru kamau\n"
+             "Caller: i was born in nineteen eighty one\nCaller: i'm the lab manager there\n"
+             "Agent: cheers, bye",
+             "Wanjiru Kamau (lab manager, b. 1981) wants a second analyser quoted."]  # fmt: skip
+    first, again = receipts_of(api_client, texts, "Wanjiru Kamau")
+    assert again["action"] == "merged", again["reason"]
+    assert again["entity_uid"] == first["entity_uid"], again
+    assert "born" in again["reason"] and "role same" in again["reason"], again["reason"]
