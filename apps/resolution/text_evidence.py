@@ -199,7 +199,7 @@ def candidates_with_text_values(
         for key, value in candidate.learned.items():  # the parse's (mention_attributes)
             if key == "role":  # read from the parse, a person's job beats the words beside
                 learned[i][key] = value
-            elif key in AFFILIATIONS:
+            elif key in AFFILIATIONS or key == "born":  # a speaker's answer: turn_answers
                 learned[i].setdefault(key, value)
     out = []
     for candidate, found in zip(candidates, learned, strict=True):

@@ -43,6 +43,21 @@ def test_a_callers_first_person_is_whoever_the_caller_says_they_are():
     assert "role" not in found.get("Wanjiru Kamau", {}), found
 
 
+def test_what_a_caller_answers_when_asked_who_they_are_is_theirs():
+    found = read("Agent: support line\nCaller: hi, this is wanjiru kamau\n"
+                 "Agent: and your job title?\nCaller: um a lab manager, yeah\n"
+                 "Agent: and the city on the account\nCaller: we're in nairobi, yeah\n"
+                 "Agent: year of birth please\nCaller: the first of may nineteen eighty one\n"
+                 "Agent: and what do you do for fun\nCaller: bouldering mostly")  # fmt: skip
+    caller = found["Wanjiru Kamau"]
+    assert caller["role"] == "lab manager" and caller["born"] == "1981", found
+    assert caller["city"] == "Nairobi", found
+    # A question the same speaker goes on with, or an answer that is no job, gives nothing.
+    found = read("Caller: hi, this is wanjiru kamau\nCaller: what's your role in this?\n"
+                 "Caller: the invoice is wrong")  # fmt: skip
+    assert "role" not in found["Wanjiru Kamau"], found
+
+
 def test_a_voicemail_is_the_words_of_whoever_leaves_it():
     found = read("Voicemail (+44 20 7946 0321): hello, tobias wendt here, i work as a sous chef "
                  "at the harbour site, call me back, bye")  # fmt: skip

@@ -35,6 +35,7 @@ from apps.ingestion.extraction.role_phrases import (
     role_phrase,
     verb_job,
 )
+from apps.ingestion.extraction.turn_answers import answers_read
 from apps.resolution.role_words import (
     ROLE_HEADS,
     job_shaped,
@@ -88,8 +89,9 @@ def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
         jobs = [r for r in attributes.get("role", ()) if job_shaped(r)]
         if jobs:
             out[name]["role"] = jobs[0]
-    for name, fields in fields_read(doc.text, mentions, TITLES, NOT_ROLES).items():
-        for key, value in fields.items():  # what the parse tied, else the note's fields
+    for name, fields in [*fields_read(doc.text, mentions, TITLES, NOT_ROLES).items(),
+                         *answers_read(doc.text, mentions).items()]:  # fmt: skip
+        for key, value in fields.items():  # what the parse tied, else the fields, the answers
             out.setdefault(name, {}).setdefault(key, value)
     for name, attributes in found.items():  # a reading no job's word ends ('budget'), last
         if attributes.get("role"):

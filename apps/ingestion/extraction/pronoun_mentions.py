@@ -66,29 +66,34 @@ def labels_turn(text: str, mention) -> bool:
 
 def _speakers(doc, people: list) -> list[Pronoun]:
     """'I' as a subject on a line whose label names a person: the speaker, so "Rafael Quintero:
-    Right. I live in Dublin." says where Rafael Quintero lives. The turn is the line: a label
-    in a later line is another turn. A label that names no one ("Caller:") is the person its
-    turns introduce ("Caller: hi, it's Marcus Ellery"), and so is a text without labels that
-    one person introduces (a voicemail: "Henrik Solbakken here, ... I was born in 1976")."""
-    text, turns, labels = doc.text, [], {}
+    Right. I live in Dublin." says where Rafael Quintero lives (`turns_of`)."""
+    turns = turns_of(doc.text, people)
+    if not turns:  # no labelled line: the whole text is one speaker's, if it introduces one
+        turns = [(0, len(doc.text), _one(set(_introduced(doc.text, people))), "")]
+    return [Pronoun(token.idx, token.idx + 1, who)
+            for token in doc if token.text == "I" and token.dep_ in ("nsubj", "nsubjpass")
+            for start, end, who, _ in turns if who and start <= token.idx < end]  # fmt: skip
+
+
+def turns_of(text: str, people: list) -> list[tuple[int, int, str | None, str]]:
+    """(start, end, speaker's name or None, label) of each labelled line's words. The turn is
+    the line: a label in a later line is another turn. A label that names no one ("Caller:")
+    is the person its turns introduce ("Caller: hi, it's Marcus Ellery"), and so is a text
+    without labels that one person introduces (a voicemail: "Henrik Solbakken here, ...")."""
+    turns, labels = [], {}
     for turn in _TURN.finditer(text):
         named = [m for m in people if turn.start(1) <= m.start and m.end <= turn.end(1)]
         end = text.find("\n", turn.end())
         end = len(text) if end < 0 else end
-        if named:
-            turns.append((turn.end(), end, named[-1].name))
-            continue
         label = turn.group(1).strip().casefold()
+        if named:
+            turns.append((turn.end(), end, named[-1].name, label))
+            continue
         introduced = _introduced(text, [m for m in people if turn.end() <= m.start < end])
         labels.setdefault(label, set()).update(introduced)
-        turns.append((turn.end(), end, label))
-    turns = [(start, end, who if who not in labels else _one(labels[who]))
-             for start, end, who in turns]  # fmt: skip
-    if not turns:  # no labelled line: the whole text is one speaker's, if it introduces one
-        turns = [(0, len(text), _one(set(_introduced(text, people))))]
-    return [Pronoun(token.idx, token.idx + 1, who)
-            for token in doc if token.text == "I" and token.dep_ in ("nsubj", "nsubjpass")
-            for start, end, who in turns if who and start <= token.idx < end]  # fmt: skip
+        turns.append((turn.end(), end, None, label))
+    return [(start, end, who or _one(labels.get(label, set())), label)
+            for start, end, who, label in turns]  # fmt: skip
 
 
 # How a speaker says who they are: "my name is X", "this is X", "it's X", "X here", "X speaking".
