@@ -15,17 +15,16 @@ VALUES = {
     **{w: (i + 2) * 10 for i, w in enumerate(_TENS)},
 }
 _UNIT = "|".join(_UNITS)
-# 1..99 as said after a century: "oh five", "twelve", "ninety", "ninety six", "ninety-six"
-_TWO = (
-    rf"(?:oh[ -](?:{_UNIT})|(?:{'|'.join(_TENS)})(?:[ -](?:{_UNIT}))?|{'|'.join(_TEENS)}|{_UNIT})"
-)
+# 10..99 and "oh five" as said after a century ("twelve", "ninety six", "ninety-six"), and 1..99
 _TENS_ON = rf"(?:oh[ -](?:{_UNIT})|(?:{'|'.join(_TENS)})(?:[ -](?:{_UNIT}))?|{'|'.join(_TEENS)})"
+_TWO = rf"(?:{_TENS_ON}|{_UNIT})"
 # "nineteen ninety six", "twenty twelve" (no one says "twenty five" for 2005: a number)
 _CENTURY = re.compile(
     rf"\b(?:(eighteen|nineteen)(?: hundred(?: and)?)? ({_TWO})|(twenty) ({_TENS_ON}))\b", re.I
 )
 _THOUSANDS = re.compile(rf"\btwo thousand(?:,? and)? ({_TWO})\b", re.I)
 # "born in seventy three": a century left unsaid, after a word of birth
+_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 _BORN_SHORT = re.compile(rf"\b(born(?: in)?|birth year|year of birth) ({_TWO})\b", re.I)
 
 
@@ -38,6 +37,12 @@ def years_written(text: str) -> str:
                                       + _number(m.group(2) or m.group(4))), text)  # fmt: skip
     text = _THOUSANDS.sub(lambda m: str(2000 + _number(m.group(1))), text)
     return _BORN_SHORT.sub(lambda m: f"{m.group(1)} {_short_year(_number(m.group(2)))}", text)
+
+
+def first_year(text: str) -> str:
+    """The first year of `text` once its spoken years are in digits, or ''."""
+    year = _YEAR.search(years_written(text))
+    return year.group(1) if year else ""
 
 
 def _century(word: str) -> int:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from apps.ingestion.extraction.note_words import CLOCK
+from apps.ingestion.extraction.spoken_names import INTRO_AFTER, INTRO_WORDS
 from apps.ingestion.given_names import given_name_gender
 
 _SUBJECT_PRONOUNS = frozenset(("he", "she"))
@@ -96,16 +97,14 @@ def turns_of(text: str, people: list) -> list[tuple[int, int, str | None, str]]:
             for start, end, who, label in turns]  # fmt: skip
 
 
-# How a speaker says who they are: "my name is X", "this is X", "it's X", "X here", "X speaking".
 _INTRO_BEFORE = re.compile(
-    r"(?:\bmy name is|\bname's|\bthis is|\bit's|\bit is|\bI'm|\bI am)\W*(?:\w+\W+){0,2}$", re.I
-)
-_INTRO_AFTER = re.compile(r"^\W{0,2}(?:here|speaking|calling)\b", re.I)
+    INTRO_WORDS + r"\W*(?:\w+\W+){0,2}$", re.I
+)  # "it's marcus, Marcus Ellery"
 
 
 def _introduced(text: str, people: list) -> list[str]:
     return [m.name for m in people if _INTRO_BEFORE.search(text, max(0, m.start - 40), m.start)
-            or _INTRO_AFTER.match(text[m.end : m.end + 12])]  # fmt: skip
+            or INTRO_AFTER.match(text[m.end : m.end + 12])]  # fmt: skip
 
 
 def _one(names: set[str]) -> str | None:

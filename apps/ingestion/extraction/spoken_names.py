@@ -7,6 +7,7 @@ pronoun 'i', every offset unchanged, so the parse reads the note as a typed one.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from wordfreq import zipf_frequency
 
@@ -25,11 +26,11 @@ CITY_MAX_ZIPF = 4.3
 FILLERS = frozenset("um uh erm er hmm mm ah uhm mhm".split())
 PARTICLES = frozenset("de van von der den da di du la le al el bin ter".split())
 _PRONOUN = re.compile(r"(?<![\w(.'-])i(?=['’](?:m|ve|ll|d)\b|\s)")  # not "(i)", "i.e."
-# How a speaker gives their name ("my name is ...", "it's ...", "... here", "... speaking").
-_INTRO_CUE = re.compile(
-    r"\b(?:my name is|name's|this is|it's|it is|i'm|i am)\W+(?:(?:um|uh|erm|er)\W+)?$"
-)
-_INTRO_AFTER = re.compile(r"\W{0,2}(?:here|speaking|calling)\b")
+# How a speaker gives their name ("my name is ...", "it's ...", "... here", "... speaking"),
+# read here and by pronoun_mentions (who a labelled turn's speaker is).
+INTRO_WORDS = r"\b(?:my name is|name's|this is|it's|it is|i'm|i am)"
+INTRO_AFTER = re.compile(r"\W{0,2}(?:here|speaking|calling)\b", re.I)
+_INTRO_CUE = re.compile(INTRO_WORDS + r"\W+(?:(?:um|uh|erm|er)\W+)?$", re.I)
 _WORD = re.compile(r"[^\W\d_](?:[^\W\d_]|['-](?=[^\W\d_]))*")  # 'al-mansouri', "o'neill"
 
 
@@ -40,7 +41,8 @@ def speech_cased(text: str, past: frozenset[str] = frozenset()) -> str:
     return spoken_people(text, past)[0]
 
 
-def spoken_people(text: str, past: frozenset[str] = frozenset()) -> tuple[str, list]:
+@lru_cache(maxsize=64)  # parse_window, then extract, case one chunk's text
+def spoken_people(text: str, past: frozenset[str] = frozenset()) -> tuple[str, tuple]:
     """`speech_cased(text)`, and the (start, end) of each person's name it capitalised: a
     person's, whatever type the model gives it ("my name is wanjiru kamau" reads as a firm)."""
     words = list(_WORD.finditer(text))
@@ -55,7 +57,7 @@ def spoken_people(text: str, past: frozenset[str] = frozenset()) -> tuple[str, l
     for first, last in _city_words(text, words):
         for word in words[first : last + 1]:
             _capitalised(chars, word)
-    return "".join(chars), people
+    return "".join(chars), tuple(people)
 
 
 def _capitalised(chars: list[str], word) -> None:
@@ -95,7 +97,7 @@ def _name_words(text: str, words: list, past: frozenset[str]) -> list[tuple[int,
         if end is None and _rare(words[i]) and _rare(words[i + 1]) and _spaced(text, words, i + 1):
             after = text[words[i + 1].end() : words[i + 1].end() + 12]
             introduced = _INTRO_CUE.search(text, max(0, words[i].start() - 24), words[i].start())
-            end = i + 1 if introduced or _INTRO_AFTER.match(after) else None
+            end = i + 1 if introduced or INTRO_AFTER.match(after) else None
         if end is None:
             i += 1
             continue

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from apps.ingestion.extraction.pronoun_mentions import turns_of
 from apps.resolution.role_words import titled
-from apps.resolution.spoken_years import years_written
+from apps.resolution.spoken_years import first_year
 
 _ASKS = {
     "role": re.compile(
@@ -25,12 +25,11 @@ _ASKS = {
 }
 # What opens an answer without saying anything: fillers, "yeah", "I'm", "it's", "so".
 _OPENING = re.compile(
-    r"^(?:(?:um|uh|erm|er|oh|yeah|yes|so|well|right|okay|ok|sure|i'm|I'm|I am|it's|it is"
+    r"^(?:(?:um|uh|erm|er|oh|yeah|yes|so|well|right|okay|ok|sure|i'm|i am|it's|it is"
     r"|we're|the|a|an)\W+)+",
     re.I,
 )
 _ROLE = re.compile(r"^([a-z][a-z-]*(?: [a-z][a-z-]*){0,3})$")
-_YEAR = re.compile(r"(?<!\d)((?:19|20)\d{2})(?!\d)")
 
 
 def answers_read(text: str, mentions: Sequence) -> dict[str, dict[str, str]]:
@@ -58,8 +57,7 @@ def _value(key: str, answer: str, places: list) -> str:
     if key == "city":
         return places[0].name if places else ""
     if key == "born":
-        year = _YEAR.search(years_written(answer))
-        return year.group(1) if year else ""
+        return first_year(answer)
     words = _OPENING.sub("", first.strip()).casefold()
     role = _ROLE.match(words)
     return words if role and titled(words.split()) else ""
