@@ -26,7 +26,7 @@ import re
 import phonenumbers
 
 from apps.resolution.candidates import EntityCandidate
-from apps.resolution.comparisons.affiliations import AFFILIATIONS, SEPARATOR
+from apps.resolution.comparisons.affiliations import AFFILIATIONS, FORMER_EMPLOYER, SEPARATOR
 from apps.resolution.comparisons.organisation_names import legal_base
 from apps.resolution.hobby_words import hobbies_in, hobby_words
 from apps.resolution.role_words import roles_in
@@ -72,6 +72,7 @@ _ORCID = re.compile(r"\borcid(?: id)?[ :]+(\d{4}-\d{4}-\d{4}-\d{3}[\dX])\b", re.
 # Words that end in a dot but are no domain ("Inc.", "e.g.").
 _NOT_DOMAINS = {"e.g", "i.e", "a.m", "p.m", "u.s", "s.a"}
 
+_PARSED = (*AFFILIATIONS, "born", FORMER_EMPLOYER)  # what mention_attributes reads but a role
 # Whose value each key can be, in order of preference.
 OWNERS = {
     "born": (("Person",),),
@@ -199,7 +200,7 @@ def candidates_with_text_values(
         for key, value in candidate.learned.items():  # the parse's (mention_attributes)
             if key == "role":  # read from the parse, a person's job beats the words beside
                 learned[i][key] = value
-            elif key in AFFILIATIONS or key == "born":  # a speaker's answer: turn_answers
+            elif key in _PARSED:  # a speaker's answer too: turn_answers
                 learned[i].setdefault(key, value)
     out = []
     for candidate, found in zip(candidates, learned, strict=True):

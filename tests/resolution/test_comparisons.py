@@ -188,3 +188,16 @@ def test_towns_or_firms_named_beside_many_people_are_no_conflict():
                                                    ("Sopron", "Pula", "Gdynia")]),
         Record(["Imre Kovacs"], context=[("Location", "Esbjerg")]))}  # fmt: skip
     assert crowded["context"].level != "conflict", crowded["context"]
+
+
+def test_a_former_employer_is_no_shared_neighbour_but_two_sides_that_left_it_agree():
+    beside = [("Organization", "Tessaro Packaging")]
+    left = Record(["Anneke Bosman"], {"text:former_employer": "Tessaro Packaging"}, context=beside)
+    works = Record(["Anneke Bosman"], {}, context=beside)  # a namesake who works there
+    found = {c.comparison: c for c in records_compare("Person", left, works)}
+    assert found["context"].level not in ("shared", "many"), found["context"]
+    assert found["employer"].level == "missing", found["employer"]
+    again = Record(["Anneke Bosman"], {"text:former_employer": "Tessaro"}, context=beside)
+    found = {c.comparison: c for c in records_compare("Person", left, again)}
+    assert found["employer"].level == "same", found["employer"]
+    assert "formerly" in found["employer"].detail, found["employer"]

@@ -134,7 +134,9 @@ def test_a_surname_and_a_pronoun_carry_the_persons_attributes():
     found = read("A short call with Yaw Asiedu today. He holds the position of operations "
                  "manager. Asiedu previously worked for Danubis Pharma Zrt.")  # fmt: skip
     person = found["Yaw Asiedu"]
-    assert person["role"] == "operations manager" and "Danubis" in person["employer"], found
+    assert person["role"] == "operations manager", found
+    # "previously worked for": where he worked, not where he works
+    assert "Danubis" in person["former_employer"] and "employer" not in person, found
     # The pronoun's given name fits; named further back, it is the note's topic, not the
     # person named last (phonelog: the caller's job went to her colleague, then namesakes met).
     found = read("Tom Baker and Ana Ruiz met in Lyon. She is the CFO.")

@@ -20,7 +20,7 @@ write around a firm is not what they write around a person or a product:
 - a firm's role before it: "maker Kivilinna", "the vendor (Qaraghan)", "our contact at X";
 - what a maker or an employer is, in the words before it: "made by", "comes from",
   "interviewing at", "got a job at", "employed by", "formerly of", "employer:", "is w/
-  Hoshizora now".
+  Hoshizora now", and a former employer's cues (former_ties: "used to be at", "left").
 
 A large city or a country is never retyped (a job "at Valencia" is a place's), nor is a name
 that opens with a known given name after a job's word or the words of the last item ("is with
@@ -32,6 +32,7 @@ import re
 
 from wordfreq import zipf_frequency
 
+from apps.ingestion.extraction.former_ties import former_cued
 from apps.ingestion.extraction.note_words import COMMON_ZIPF
 from apps.ingestion.extraction.place_names import is_place_name
 from apps.ingestion.given_names import given_name_gender
@@ -117,7 +118,8 @@ def firm_cued(text: str, span: NamedSpan) -> bool:
             return True  # "Chowdhury — paralegal, Kjølberg, Cusco": job, firm, city
     at_firm = _AT_SIGN.search(before) and not is_place_name(surface)  # "X @ Pécs": a place
     return bool(_MADE_BY.search(before) or at_firm or _FROM_AFTER_NAME.search(before)
-                or _WORKS_HERE.search(before) or _IS_WITH.search(before))  # fmt: skip
+                or _WORKS_HERE.search(before) or _IS_WITH.search(before)
+                or former_cued(text, span.start, span.end))  # fmt: skip
 
 
 _CAPITALISED_RUN = re.compile(r"(?<![\w-])[A-Z][^\W\d_]+(?: [A-Z][^\W\d_]+){0,2}(?![\w-])")

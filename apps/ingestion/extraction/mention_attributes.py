@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from apps.ingestion.extraction.former_ties import former_cued
 from apps.ingestion.extraction.note_fields import fields_read
 from apps.ingestion.extraction.pronoun_mentions import labels_turn, pronoun_mentions
 from apps.ingestion.extraction.role_phrases import (
@@ -36,6 +37,7 @@ from apps.ingestion.extraction.role_phrases import (
     verb_job,
 )
 from apps.ingestion.extraction.turn_answers import answers_read
+from apps.resolution.comparisons.affiliations import FORMER_EMPLOYER
 from apps.resolution.role_words import (
     ROLE_HEADS,
     job_shaped,
@@ -70,10 +72,13 @@ def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
             if value.type not in takes:
                 continue
             best = _claimants(spans, owner, value_i, value_head, claimants)
+            # "ex-Tessaro", "used to be at Tessaro": where the person worked
+            former = key == "employer" and former_cued(doc.text, value.start, value.end)
+            tie = FORMER_EMPLOYER if former else key
             for i in best:
                 name = spans[i][1].name
                 if name != value.name:
-                    found.setdefault(name, {}).setdefault(key, []).append(value.name)
+                    found.setdefault(name, {}).setdefault(tie, []).append(value.name)
     for head, m in spans:
         if m.type == "Person":
             role = _role_of(head, owner, turn=labels_turn(doc.text, m))
@@ -86,7 +91,10 @@ def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
             for key, values in attributes.items()
             if key != "role"
         }
-        jobs = [r for r in attributes.get("role", ()) if job_shaped(r)]
+        # "Noor: noor", a speaker's label over her own name, is no role
+        attributes["role"] = [r for r in attributes.get("role", ())
+                              if set(r.split()) - set(name.lower().split())]  # fmt: skip
+        jobs = [r for r in attributes["role"] if job_shaped(r)]
         if jobs:
             out[name]["role"] = jobs[0]
     for name, fields in [*fields_read(doc.text, mentions, TITLES, NOT_ROLES).items(),
@@ -94,8 +102,14 @@ def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
         for key, value in fields.items():  # what the parse tied, else the fields, the answers
             out.setdefault(name, {}).setdefault(key, value)
     for name, attributes in found.items():  # a reading no job's word ends ('budget'), last
-        if attributes.get("role"):
+        if attributes["role"]:
             out[name].setdefault("role", attributes["role"][0])
+    for attributes in out.values():  # "(ex-Tessaro)" read as a field too: where she was
+        former = set(attributes.get(FORMER_EMPLOYER, "").split("; "))
+        now = [e for e in attributes.get("employer", "").split("; ") if e and e not in former]
+        if "employer" in attributes and len(now) < len(attributes["employer"].split("; ")):
+            attributes.pop("employer")
+            attributes.update({"employer": "; ".join(now)} if now else {})
     return out
 
 

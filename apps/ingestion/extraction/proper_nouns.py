@@ -12,6 +12,7 @@ from wordfreq import zipf_frequency
 
 from apps.ingestion.extraction.acting_names import acts
 from apps.ingestion.extraction.firm_cues import founded_runs
+from apps.ingestion.extraction.former_ties import former_runs
 from apps.ingestion.extraction.note_words import CLOCK, COMMON_ZIPF, MONTH_NAMES, MONTHS
 from apps.ingestion.extraction.place_names import placed_here
 from apps.ingestion.extraction.role_phrases import TITLES
@@ -135,9 +136,12 @@ def _talk_part_word(word: str) -> bool:
 
 def talk_part(text: str, span: NamedSpan) -> bool:
     """A word before a turn's colon that names a part in the talk, not a person ("05:40 HOST:",
-    "MODERATOR:"): an English word, no given name."""
+    "MODERATOR:", "Voicemail (+44 7700 900078):"): an English word, no given name."""
     word = text[span.start : span.end]
-    return " " not in word and text[span.end : span.end + 1] == ":" and _talk_part_word(word)
+    return " " not in word and bool(_LABEL_END.match(text, span.end)) and _talk_part_word(word)
+
+
+_LABEL_END = re.compile(r"(?:[ \t]*\([^()\n]{0,40}\))?:")
 
 
 def _given_speaker(token) -> bool:
@@ -171,7 +175,8 @@ def registered_runs(doc) -> list[tuple[int, int]]:
     the small model reads in pieces (a place and a thing) or not at all: the run stops at
     punctuation, a line break, a lower-case word, a title, a verb ("Discussed Aduramo Power
     Ltd") and a common word opening the sentence ("Met Brennholt Messtechnik GmbH"); and the
-    names a founding follows (firm_cues.founded_runs)."""
+    names a founding follows (firm_cues.founded_runs) or a former employer's cue precedes
+    (former_ties.former_runs)."""
     found = []
     for token in doc:
         if not _legal_form(token.text) or (token.i + 1 < len(doc)
@@ -196,7 +201,7 @@ def registered_runs(doc) -> list[tuple[int, int]]:
             start -= 1
         if start < form:
             found.append((doc[start].idx, token.idx + len(token.text)))
-    return found + founded_runs(doc.text)
+    return found + founded_runs(doc.text) + former_runs(doc.text)
 
 
 def names_repeated(text: str, spans: list[NamedSpan]) -> list[NamedSpan]:

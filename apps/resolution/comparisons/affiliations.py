@@ -26,6 +26,9 @@ from apps.resolution.comparisons.text_forms import comparable
 from apps.resolution.hobby_words import hobbies_alike
 
 AFFILIATIONS = ("employer", "city", "maker", "hobby")
+# Where a person worked ("ex-Tessaro", "used to be at Tessaro"): no comparison of its own, and
+# no neighbour of either side (records_compare), so a namesake working there now shares nothing.
+FORMER_EMPLOYER = "former_employer"
 OF_KIND = {
     "Person": ("employer", "city", "hobby"),
     "Organization": ("city",),

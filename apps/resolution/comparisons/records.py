@@ -11,6 +11,7 @@ from apps.resolution.comparisons import MISSING, Compared
 from apps.resolution.comparisons.addresses import compare_addresses
 from apps.resolution.comparisons.affiliations import (
     AFFILIATIONS,
+    FORMER_EMPLOYER,
     affiliation_values,
     compare_affiliation,
 )
@@ -143,6 +144,11 @@ def records_compare(
     # not counted again as a neighbour named beside.
     tied = [v for tie in ties if tie.level != MISSING
             for side in (a, b) for v in affiliation_values(side.get(tie.comparison))]  # fmt: skip
+    tied += [v for side in (a, b) for v in affiliation_values(side.get(FORMER_EMPLOYER))]
+    if kind == "Person" and ties[0].level == MISSING:  # both worked at one firm before
+        was = compare_affiliation("employer", kind, a.get(FORMER_EMPLOYER), b.get(FORMER_EMPLOYER))
+        if was.level == "same":
+            ties[0] = Compared("employer", "same", f"formerly {was.detail} on both sides")
     if found[0].level not in CONTEXT_NAMES:  # as context_counts says
         found.append(Compared("context", MISSING))
     else:  # a model number guessed a Person is no person: no employer or city conflicts
