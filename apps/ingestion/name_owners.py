@@ -4,6 +4,7 @@ name, an acronym, typed otherwise than the name it shortens (docs/concepts/text-
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from typing import TYPE_CHECKING
 
@@ -126,3 +127,21 @@ def _place(word: str) -> bool:
     from apps.ingestion.extraction.place_names import is_place_name
 
     return is_place_name(word)
+
+
+def given_names_completed(mentions: list) -> list:
+    """A person named by a given name before the chunk names them in full ("it's Fatima, Fatima
+    Bennani"; "hi Marcus ... Marcus Ellery") is that person, when one full name of the chunk
+    opens with it, as a first name after the full one is (`name_owner`)."""
+    full: dict[str, set[str]] = {}
+    for m in mentions:
+        words = m.name.split()
+        if m.type == "Person" and len(words) >= 2:
+            full.setdefault(words[0].casefold(), set()).add(m.name)
+    out = []
+    for m in mentions:
+        names = full.get(m.name.strip().casefold(), set()) if m.type == "Person" else set()
+        if len(names) == 1 and " " not in m.name.strip() and m.via != "reference":
+            m = dataclasses.replace(m, name=next(iter(names)), via="state")
+        out.append(m)
+    return out

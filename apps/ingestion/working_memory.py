@@ -22,7 +22,7 @@ from typing import Protocol
 from apps.ingestion.arguments import ArgumentSpan, argument_span
 from apps.ingestion.chunking import OutlineEntry
 from apps.ingestion.given_names import opens_with_given_name
-from apps.ingestion.name_owners import ACRONYM, HONORIFICS, name_owner
+from apps.ingestion.name_owners import ACRONYM, HONORIFICS, given_names_completed, name_owner
 from apps.resolution.comparisons.organisation_names import acronym
 
 # Definite descriptions and the entity type they point back to.
@@ -332,7 +332,7 @@ def read_chunk(state: ShortTermState, text: str, spans: Sequence[NamedSpan]) -> 
     mentions = [LocalMention(m.surface, m.start, m.end, m.name, "Person", m.via)
                 if m.type == "Object" and m.name in people and m.via != "reference" else m
                 for m in mentions]  # fmt: skip
-    reading = _cataphora(mentions, references)
+    reading = _cataphora(given_names_completed(mentions), references)
     reading.arguments = [_about(a, reading.mentions) for a in arguments]
     return reading
 

@@ -92,3 +92,85 @@ def test_a_call_transcript_and_a_typed_note_about_one_caller_are_one_person(scop
     assert again["action"] == "merged", again["reason"]
     assert again["entity_uid"] == first["entity_uid"], again
     assert "born" in again["reason"] and "role same" in again["reason"], again["reason"]
+
+
+def test_a_pronoun_after_a_comma_is_the_person_its_clause_just_named():
+    found = read("Caller: ewa nowicka handles all that, she's the install technician, "
+                 "anneke bosman handles the rota, she's the production scheduler")  # fmt: skip
+    assert found["Ewa Nowicka"]["role"] == "install technician", found
+    assert found["Anneke Bosman"]["role"] == "production scheduler", found
+    # Two people in one clause: "she" may be either, so the job is no one's.
+    found = read("Maria Lopez told Anna Berg she was promoted to head of sales.")
+    assert "role" not in found["Maria Lopez"] and "role" not in found["Anna Berg"], found
+
+
+def test_a_former_employer_is_read_as_where_the_person_worked_not_works():
+    found = read("Call with Beatriz Salgado (ex-Tessaro Packaging): asked for the spec sheet.")
+    assert found["Beatriz Salgado"].get("former_employer") == "Tessaro Packaging", found
+    assert "employer" not in found["Beatriz Salgado"], found
+    assert found["Tessaro Packaging"]["type"] == "Organization", found
+    found = read("Caller: hi this is anneke bosman\nCaller: i used to be at Kestrova Foods")
+    assert found["Anneke Bosman"] == {"former_employer": "Kestrova Foods", "type": "Person"}
+    found = read("Lena Fischer left Brandvik Systems in 2019 and joined Ostara Foods.")
+    assert found["Lena Fischer"]["employer"] == "Ostara Foods", found
+    assert found["Lena Fischer"]["former_employer"] == "Brandvik Systems", found
+
+
+def test_a_namesake_who_used_to_work_where_the_other_works_shares_no_context(scope, api_client):
+    """The firm one Anneke Bosman left is the one the other works at: named beside both, it is
+    no evidence that they are one person."""
+    texts = ["Caller: hi this is anneke bosman\nCaller: i used to be at Kestrova Foods\n"
+             "Caller: i'm the head of facilities now, in halifax",
+             "Kestrova Foods called about an unpaid invoice. Anneke Bosman handles the account."]  # fmt: skip
+    first, again = receipts_of(api_client, texts, "Anneke Bosman")
+    assert again["entity_uid"] != first["entity_uid"], again  # merged: 'unchanged' in it
+    assert again["action"] == "pending", again  # the name alone: a reviewer's
+    assert "Kestrova" not in again["reason"], again["reason"]
+
+
+def test_a_model_number_said_in_words_is_the_product_with_its_digits():
+    found = read("Caller: hi it's about the brisa eight, it won't power on\n"
+                 "Caller: it's a oyelaran one, the brisa, we have two")  # fmt: skip
+    assert found.get("brisa 8", {}).get("type") == "Object", found
+    assert not any(name.endswith(" 1") for name in found), found  # "a oyelaran one"
+    found = read("Agent: and the model?\nCaller: the Arvo seven, it froze")
+    assert found.get("Arvo 7", {}).get("type") == "Object", found
+    assert "Anna 2" not in read("I met Anna Berg two days ago, Anna two weeks back"), found
+
+
+def test_a_caller_who_gives_their_name_when_asked_says_the_rest_of_themselves():
+    found = read("Agent: Good morning, you're through to support\n"
+                 "Caller: My title's finance controller but honestly I do everything\n"
+                 "Agent: Can I just get a name for the notes\n"
+                 "Caller: Noor Haddad, sorry\nAgent: bye")  # fmt: skip
+    assert found["Noor Haddad"].get("role") == "finance controller", found
+    # A speaker's label over her own name is no job of hers.
+    found = read("Noor: noor\nMe: and your job title?\nNoor: finance controller")
+    assert found["Noor"].get("role") == "finance controller", found
+    # "she's a purchasing assistant", with 'purchasing' read as a verb, is still her job.
+    found = read("Caller: astrid lindqvist has a couple, she's a purchasing assistant\n")
+    assert found["Astrid Lindqvist"].get("role") == "purchasing assistant", found
+
+
+def test_what_opens_or_labels_a_line_is_no_part_of_a_name():
+    found = read("Contact update: Colleague Pieter de Wolf (head of facilities) to be copied "
+                 "in. Colleague Tariq Al-Mansouri (head of customer support) too.")  # fmt: skip
+    assert found["Pieter de Wolf"] == {"role": "head of facilities", "type": "Person"}, found
+    assert found["Tariq Al-Mansouri"]["role"] == "head of customer support", found
+    found = read("Voicemail (+44 20 7946 0321): hi, tobias wendt here, call me back")
+    assert "Voicemail" not in found and "Tobias Wendt" in found, found
+    found = read("Agent: And who am I speaking to\nCaller: It's Tomasz, Tomasz Wielgosz")
+    assert found["Tomasz Wielgosz"]["type"] == "Person", found
+    assert not any("," in name for name in found), found
+
+
+def test_a_caller_who_says_their_given_name_then_their_full_name_is_one_speaker():
+    found = read("Caller: Hey it's Fatima, Fatima Bennani, there's a problem with the invoice\n"
+                 "Support: And the city on the account?\nCaller: Monterrey\n"
+                 "Caller: I'm a plant manager over at Kaimaro")  # fmt: skip
+    assert "Fatima" not in found, found  # the given name first is the full name's
+    caller = found["Fatima Bennani"]
+    assert caller["role"] == "plant manager" and caller["city"] == "Monterrey", found
+    assert found["Monterrey"]["type"] == "Location", found
+    found = read("Who: Fatima Bennani\nLocation: Monterrey\nNext: book a demo")
+    assert found["Monterrey"]["type"] == "Location", found

@@ -8,6 +8,7 @@ import re
 
 from wordfreq import zipf_frequency
 
+from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
 
 _CODE = re.compile(
@@ -66,6 +67,36 @@ def with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
                 and not (numbered and same[0] == "Organization") else "Object")  # fmt: skip
         out = [s for s in out if s not in over]
         out.append(NamedSpan(code, start, end, kind))
+    return sorted(out, key=lambda s: s.start)
+
+
+_SAID = "one two three four five six seven eight nine ten eleven twelve".split()
+# A model number said in words, as a speech recogniser writes it ("the brisa eight", "the Arvo
+# seven"): a word no dictionary knows well and no given name, then a number word.
+_SPOKEN_CODE = re.compile(
+    rf"(?<![\w@.+/-])([A-Za-z][a-z]{{2,}})[ -]({'|'.join(_SAID)})(?![\w-])", re.IGNORECASE
+)
+_THE = re.compile(r"\b(?:the|a|an|our|your|their|my)\s+$", re.IGNORECASE)
+_SPOKEN_STEM_ZIPF = 3.0  # 'vela' 2.7, 'arvo' 2.4; 'pixel' 3.7, 'chapter' 4.7
+
+
+def spoken_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
+    """`spans` with each model number said in words (_SPOKEN_CODE) an Object whose name has
+    the digits ('brisa eight' is 'brisa 8'), replacing the spans inside or across it."""
+    out = list(spans)
+    for found in _SPOKEN_CODE.finditer(text):
+        stem, number = found.group(1), found.group(2).lower()
+        person = given_name_gender(stem) and not _THE.search(text, 0, found.start())
+        if (number == "one" or person or stem.lower() in _NOT_NUMBERED | _NOT_STEMS
+                or zipf_frequency(stem.lower(), "en") >= _SPOKEN_STEM_ZIPF):  # fmt: skip
+            continue  # "a Frostvik one"; "Anna two days ago", but "the Arvo seven"
+        start, end = found.span()
+        over = [s for s in out if s.start < end and start < s.end]
+        if any(s.start < start or end < s.end for s in over):
+            continue  # a longer name holds it
+        out = [s for s in out if s not in over]
+        name = f"{stem} {_SAID.index(number) + 1}"
+        out.append(NamedSpan(found.group(0), start, end, "Object", name))
     return sorted(out, key=lambda s: s.start)
 
 

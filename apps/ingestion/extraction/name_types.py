@@ -42,6 +42,7 @@ from apps.ingestion.extraction.place_names import (
     placed_here,
     settled_here,
 )
+from apps.ingestion.extraction.spoken_names import PARTICLES
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
 from apps.resolution.comparisons.organisation_names import TRADE_WORDS, comparable, legal_base
@@ -163,7 +164,7 @@ def retyped(text: str, span: NamedSpan) -> list[NamedSpan]:
         return [NamedSpan(span.surface, span.start, span.end, "Organization")]
     if span.type != "Person" and person_cued(text, span):
         return [NamedSpan(span.surface, span.start, span.end, "Person")]
-    words = span.surface.split()
+    words = [w for w in span.surface.split() if w not in PARTICLES]  # 'Pieter de Wolf'
     if (
         span.type != "Person"
         and 2 <= len(words) <= 3

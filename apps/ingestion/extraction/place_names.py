@@ -83,9 +83,23 @@ def placed_here(text: str, start: int, end: int) -> bool:
         return True  # the first field of a profile: "Notes on Zubrava: Lviv, embedded software"
     if before.endswith("(") and text[end : end + 1] == ")":
         return True
+    if _PLACE_FIELD.search(before):  # "Location: Monterrey", "City - Lagos"
+        return True
+    if _TURN_OPENS.search(before) and _TURN_ENDS.match(text, end):
+        return True  # a turn that answers with the city alone: "Caller: Monterrey, yeah"
     if based_here(text, end):
         return True
     return bool(_SITE_AFTER.match(text, end))
+
+
+_PLACE_FIELD = re.compile(
+    r"(?:^|\n)[ \t]*(?:location|city|town|based(?: in)?|home ?town|place|region)[ \t]*[:=–-][ \t]*$",
+    re.IGNORECASE,
+)
+
+
+_TURN_OPENS = re.compile(r"(?:^|\n)[ \t]*[A-Za-z]{2,20}:[ \t]*$")
+_TURN_ENDS = re.compile(r"[ \t]*(?:,[^\n,]{0,12})?[.!]?[ \t]*(?:\n|$)")
 
 
 def based_here(text: str, end: int) -> bool:

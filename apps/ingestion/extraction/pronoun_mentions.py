@@ -41,10 +41,31 @@ def pronoun_mentions(doc, mentions: Sequence) -> list[Pronoun]:
         gender = "female" if token.lower_ == "she" else "male"
         before = [m for m in people if m.end <= token.idx and _fits(m.name, gender)]
         recent = {m.name for m in before if m.start >= _sentence_before(token).start_char}
+        if len(recent) > 1:  # "X handles that, she's the buyer, Y handles that, she's ...": Y
+            recent = _clause_before(doc, token, before, people)
         if len(recent) == 1 or before and not recent:
             who = recent.pop() if recent else _fullest(before[0].name, before)
             found.append(Pronoun(token.idx, token.idx + len(token), who))
     return found + _quoted_writers(doc, people) + _speakers(doc, people)
+
+
+def _clause_before(doc, token, before: list, people: list) -> set[str]:
+    """The person named last before the pronoun, when a comma closes that person's clause and
+    no other name stands between, within a few words of its own sentence: one speaks of each
+    in turn. "Maria told Anna she was promoted" stays no one's."""
+    last = before[-1]
+    between = doc.text[last.end : token.idx]
+    if (
+        last.start < token.sent.start_char
+        or "," not in between
+        or len(between.split()) > _CLAUSE_WORDS
+        or any(last.end <= m.start < token.idx for m in people)
+    ):
+        return set()
+    return {last.name}
+
+
+_CLAUSE_WORDS = 8
 
 
 def _fullest(name: str, named: list) -> str:
@@ -71,15 +92,27 @@ def _speakers(doc, people: list) -> list[Pronoun]:
     turns = turns_of(doc.text, people)
     if not turns:  # no labelled line: the whole text is one speaker's, if it introduces one
         turns = [(0, len(doc.text), _one(set(_introduced(doc.text, people))), "")]
-    return [Pronoun(token.idx, token.idx + 1, who)
-            for token in doc if token.text == "I" and token.dep_ in ("nsubj", "nsubjpass")
+    return [Pronoun(token.idx, token.idx + len(token), who)
+            for token in doc if _first_person(token)
             for start, end, who, _ in turns if who and start <= token.idx < end]  # fmt: skip
+
+
+def _first_person(token) -> bool:
+    """'I' as a subject, or 'my' before a role's noun ("my title's project engineer")."""
+    if token.text == "I":
+        return token.dep_ in ("nsubj", "nsubjpass")
+    return token.lower_ == "my" and token.dep_ == "poss" and token.head.lemma_ in _ROLE_NOUNS
+
+
+_ROLE_NOUNS = frozenset("title role job position".split())
 
 
 def turns_of(text: str, people: list) -> list[tuple[int, int, str | None, str]]:
     """(start, end, speaker's name or None, label) of each labelled line's words. The turn is
     the line: a label in a later line is another turn. A label that names no one ("Caller:")
-    is the person its turns introduce ("Caller: hi, it's Marcus Ellery"), and so is a text
+    is the person its turns introduce ("Caller: hi, it's Marcus Ellery"; a name given right
+    after another speaker asked for it: "Agent: and your name?" / "Caller: Noor Haddad"),
+    and so is a text
     without labels that one person introduces (a voicemail: "Henrik Solbakken here, ...")."""
     turns, labels = [], {}
     for turn in _TURN.finditer(text):
@@ -90,13 +123,24 @@ def turns_of(text: str, people: list) -> list[tuple[int, int, str | None, str]]:
         if named:
             turns.append((turn.end(), end, named[-1].name, label))
             continue
-        introduced = _introduced(text, [m for m in people if turn.end() <= m.start < end])
+        said = [m for m in people if turn.end() <= m.start < end]
+        introduced = _introduced(text, said)
+        asked = turns[-1] if turns and turns[-1][3] != label else None
+        if asked and said and _ASKS_NAME.search(text, asked[0], asked[1]):
+            # "Agent: sorry, I didn't catch your name" / "Caller: Noor Haddad, sorry"
+            introduced += [m.name for m in said[:1] if m.start - turn.end() <= _ANSWER_OPENS]
         labels.setdefault(label, set()).update(introduced)
         turns.append((turn.end(), end, None, label))
     return [(start, end, who or _one(labels.get(label, set())), label)
             for start, end, who, label in turns]  # fmt: skip
 
 
+_ASKS_NAME = re.compile(
+    r"\b(?:(?:your|a|the|full|first|last) name|who (?:am i|is this|'s this|is calling|'s calling)"
+    r"|who am i (?:speaking|talking) (?:to|with))\b",
+    re.I,
+)
+_ANSWER_OPENS = 24  # characters of fillers before the name an answer gives ("oh it's, um, ")
 _INTRO_BEFORE = re.compile(
     INTRO_WORDS + r"\W*(?:\w+\W+){0,2}$", re.I
 )  # "it's marcus, Marcus Ellery"
@@ -108,7 +152,11 @@ def _introduced(text: str, people: list) -> list[str]:
 
 
 def _one(names: set[str]) -> str | None:
-    return next(iter(names)) if len(names) == 1 else None
+    """The one person `names` name: "Fatima" and "Fatima Bennani" ("it's Fatima, Fatima
+    Bennani") are one, the fullest."""
+    fullest = max(names, key=lambda n: (len(n.split()), n), default=None)
+    whole = set(fullest.split()) if fullest else set()
+    return fullest if names and all(set(n.split()) <= whole for n in names) else None
 
 
 def _quoted_writers(doc, people: list) -> list[Pronoun]:

@@ -83,7 +83,32 @@ def verb_job(verb, owner, line: tuple[int, int]) -> str:
                     role = role_phrase(pobj, line)
                     if role:
                         return role
+    if verb.lemma_ == "be" and not any(c.dep_ in ("attr", "acomp") for c in verb.children):
+        return _said_after(verb, owner)
     return ""
+
+
+_DETERMINERS = frozenset("a an the our their his her my your".split())
+
+
+def _said_after(verb, owner) -> str:
+    """A job's words right after a copula the parse left without its complement, as speech
+    goes ("she's a purchasing assistant" with 'purchasing' read as a verb): determiners, then
+    at most MAX_ROLE_WORDS lower-case words ending in a job's word and the clause."""
+    doc, i = verb.doc, verb.i + 1
+    while i < len(doc) and doc[i].lower_ in _DETERMINERS:
+        i += 1
+    words = []
+    while i < len(doc) and doc[i].is_alpha and doc[i].text.islower() and i not in owner:
+        words.append(doc[i].lower_)
+        i += 1
+    ends = i >= len(doc) or doc[i].is_punct or doc[i].is_space or doc[i].lower_ in _CLAUSE_GOES
+    if not ends or not 0 < len(words) <= MAX_ROLE_WORDS:
+        return ""
+    return " ".join(words) if words[-1] in ROLE_HEADS else ""
+
+
+_CLAUSE_GOES = frozenset("at for with in from and but so".split())
 
 
 def _own_role_said(child, owner, line: tuple[int, int]) -> str:
@@ -168,4 +193,18 @@ def role_phrase(noun, line: tuple[int, int], apposed: bool = False) -> str:
             and (field.dep_ == "pobj" and field.text.islower() or field.lower_ in DEPARTMENTS)
         ):
             return f"{word} of {field.lower_}"
+        field = _field_of(of) if of is not None else ""
+        if field:  # "head of customer support": the field's words before its noun too
+            return f"{word} of {field}"
     return " ".join([*words, word][-MAX_ROLE_WORDS:])
+
+
+def _field_of(of) -> str:
+    nouns = [c for c in of.children if c.dep_ == "pobj" and c.is_alpha and c.text.islower()]
+    if not nouns:
+        return ""
+    noun = nouns[0]
+    words = [t for t in noun.lefts if t.dep_ in ("compound", "amod") and t.i > of.i]
+    if not all(t.is_alpha and t.text.islower() for t in words) or len(words) > 2:
+        return ""
+    return " ".join(t.lower_ for t in [*words, noun])

@@ -29,7 +29,7 @@ from apps.ingestion.extraction.mention_attributes import (
     apposition_holder,
     attributes_read,
 )
-from apps.ingestion.extraction.model_numbers import NOT_CODES, with_codes
+from apps.ingestion.extraction.model_numbers import NOT_CODES, spoken_codes, with_codes
 from apps.ingestion.extraction.name_forms import bullet_cut, initial_surname_typed, inverted_names
 from apps.ingestion.extraction.name_types import cues_agreed, retyped
 from apps.ingestion.extraction.note_parsing import note_parser
@@ -63,6 +63,7 @@ from apps.ingestion.extraction.spoken_names import speech_cased, spoken_people
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan, ShortTermState, read_chunk
 from apps.resolution.comparisons.organisation_names import legal_base
+from apps.resolution.role_words import RELATION_WORDS
 
 SVO_CONFIDENCE = 0.6
 ROLE_CONFIDENCE = 0.7
@@ -115,7 +116,7 @@ class SpacyExtractor:
         doc = parsed if parsed is not None else self.nlp(cased(text))
         spans = [_surface_kept(text, _span(doc, ent)) for ent in doc.ents
                  if ent.label_ in SPACY_LABELS]  # fmt: skip
-        spans = _with_hyphenated_names(with_codes(spans, text), text)
+        spans = _with_hyphenated_names(spoken_codes(with_codes(spans, text), text), text)
         taken = {i for s in spans for i in range(s.start, s.end)}
         inside: set[int] = set()  # NER's spans a longer known or registered name holds
         # Longest first, and none inside a longer one: "Tessaro Robotics GmbH (est. 2001)" is
@@ -289,9 +290,13 @@ def _span(doc, ent) -> NamedSpan:
             break
         if lead_in(doc[i]) or "/" in doc[i].text:  # words before a title or 'w/' are no name
             start = i + 1
+        if doc[i].text == "," and i > start and doc[i + 1].lower_ == doc[start].lower_:
+            start = i + 1  # "It's Tomasz, Tomasz Wielgosz": a name said again in full
     while start < end - 1 and (doc[start].lower_ in ("the", "a", "an") or lead_in(doc[start])
-                               or _CLOCK.fullmatch(doc[start].text)):  # fmt: skip
-        start += 1  # "Dr. Sabbagh", "COO @ Hoshizora Robotics", "07:06 OLUMIDE BAKARE: ..."
+                               or _CLOCK.fullmatch(doc[start].text)
+                               or doc[start].lower_ in RELATION_WORDS
+                               and given_name_gender(doc[start + 1].text)):  # fmt: skip
+        start += 1  # "Dr. Sabbagh", "COO @ Hoshizora Robotics", "Colleague Pieter de Wolf"
     for i in range(start + 1, end):  # "Lukas Oberwinkler - no-show": a spaced dash ends a name
         if doc[i].text in SEPARATORS and doc[i - 1].whitespace_:
             end = i

@@ -1,13 +1,15 @@
 """What a speaker answers when asked who they are: in a transcript, a turn that asks for a job,
 a city or a year of birth ("Agent: and your job title?") and the next turn, another speaker's
 ("Caller: a head of facilities, yeah"), give that speaker the field, though the answer has no
-subject for the parse to tie it to. The answer's speaker is the one `turns_of` names."""
+subject for the parse to tie it to; and a turn that says "my title's X" (which the parse reads
+as a possessive) gives its speaker the job. The speaker is the one `turns_of` names."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
+from apps.ingestion.extraction.place_names import is_city
 from apps.ingestion.extraction.pronoun_mentions import turns_of
 from apps.resolution.role_words import titled
 from apps.resolution.spoken_years import first_year
@@ -30,15 +32,27 @@ _OPENING = re.compile(
     re.I,
 )
 _ROLE = re.compile(r"^([a-z][a-z-]*(?: [a-z][a-z-]*){0,3})$")
+_SAYS_ROLE = re.compile(
+    r"\bmy (?:job )?(?:title|role|position)(?:'s| is)\s+(?:an? |the )?([a-z][a-z -]{0,60}?)"
+    r"(?=\s+(?:but|and|so|at|for|here|there|now)\b|[,.;!?\n]|$)",
+    re.I,
+)
 
 
 def answers_read(text: str, mentions: Sequence) -> dict[str, dict[str, str]]:
     """name -> {role, city, born} from the answers each speaker gives to a question asking
     for one, in the turn right after it."""
     people = sorted((m for m in mentions if m.type == "Person"), key=lambda m: m.start)
-    places = [m for m in mentions if m.type == "Location"]
+    # A city the model typed a person's name is the answer's place ("Caller: Monterrey").
+    places = [m for m in mentions if m.type == "Location" or is_city(m.name)]
     turns = turns_of(text, people)
     found: dict[str, dict[str, str]] = {}
+    for start, end, who, _ in turns:  # "my title's project engineer but ...": the parse's 'title's'
+        said = _SAYS_ROLE.search(text, start, end)
+        if who and said:
+            role = _value("role", said.group(1), [])
+            if role:
+                found.setdefault(who, {})["role"] = role
     for (q_start, q_end, _, asker), (start, end, who, label) in zip(turns, turns[1:], strict=False):
         if not who or label == asker:
             continue
