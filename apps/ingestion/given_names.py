@@ -30,7 +30,22 @@ def given_name_gender(word: str) -> str | None:
     found = _detector().get_gender(word)
     if found not in GIVEN:  # the list writes most names without their accents: 'Vojtech'
         found = _detector().get_gender(unidecode(word))
+    if found not in GIVEN:  # and some only with them: 'Joaquín', 'Tõnis' as typed or heard
+        found = _unaccented().get(unidecode(word).casefold(), "")
     return found.removeprefix("mostly_") if found in GIVEN else None
+
+
+@lru_cache(maxsize=1)
+def _unaccented() -> dict[str, str]:
+    """The list's accented names by their plain form ('joaquin' -> 'male'), where the plain
+    form is no name of its own and the accented forms agree."""
+    detector, found = _detector(), {}
+    for name in detector.names:
+        plain = unidecode(name).casefold()
+        if plain != name and plain not in detector.names:
+            gender = detector.get_gender(name.title())
+            found[plain] = gender if found.get(plain, gender) == gender else ""
+    return found
 
 
 def opens_with_given_name(name: str) -> bool:

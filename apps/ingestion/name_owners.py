@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING
 
 import jellyfish
+from unidecode import unidecode
 
 from apps.graph.nodes import ENTITY_TYPES
 from apps.ingestion.given_names import given_name_gender, opens_with_given_name
@@ -95,7 +96,7 @@ def _several_words(
 
 
 def _name_words(name: str) -> list[str]:
-    return [w for w in re.findall(r"[\w'-]+", name.lower()) if w not in HONORIFICS]
+    return [w for w in re.findall(r"[\w'-]+", unidecode(name).lower()) if w not in HONORIFICS]
 
 
 def _misspelt_person(state: ShortTermState, words: list[str], type_: str) -> ActiveEntity | None:
@@ -137,10 +138,12 @@ def given_names_completed(mentions: list) -> list:
     for m in mentions:
         words = m.name.split()
         if m.type == "Person" and len(words) >= 2:
-            full.setdefault(words[0].casefold(), set()).add(m.name)
+            full.setdefault(unidecode(words[0]).casefold(), set()).add(m.name)
     out = []
     for m in mentions:
-        names = full.get(m.name.strip().casefold(), set()) if m.type == "Person" else set()
+        names = (
+            full.get(unidecode(m.name.strip()).casefold(), set()) if m.type == "Person" else set()
+        )
         if len(names) == 1 and " " not in m.name.strip() and m.via != "reference":
             m = dataclasses.replace(m, name=next(iter(names)), via="state")
         out.append(m)

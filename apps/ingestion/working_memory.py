@@ -19,6 +19,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from unidecode import unidecode
+
 from apps.ingestion.arguments import ArgumentSpan, argument_span
 from apps.ingestion.chunking import OutlineEntry
 from apps.ingestion.given_names import opens_with_given_name
@@ -249,7 +251,8 @@ def _person_in_name_only(entities: list[ActiveEntity]) -> ActiveEntity | None:
 
 
 def _name_tokens(name: str) -> frozenset[str]:
-    words = re.findall(r"[\w'-]+", name.lower())
+    # "Élodie:" over a turn is the "elodie marchand" a recogniser wrote without the accent
+    words = re.findall(r"[\w'-]+", unidecode(name).lower())
     # A model's name is its stem and its number however joined: 'Haldo510', 'Haldo-510' and
     # 'Haldo 510' are one name, and 'Haldo' alone a part of it.
     words = [p for w in words for p in (_CODE_PARTS.findall(w) if _CODED.search(w) else [w])]

@@ -174,3 +174,16 @@ def test_a_caller_who_says_their_given_name_then_their_full_name_is_one_speaker(
     assert found["Monterrey"]["type"] == "Location", found
     found = read("Who: Fatima Bennani\nLocation: Monterrey\nNext: book a demo")
     assert found["Monterrey"]["type"] == "Location", found
+
+
+def test_what_a_recogniser_writes_without_accents_or_capitals_is_still_read():
+    # A given name heard without its accent is the table's accented one, and the label over a
+    # turn, written with it, is the person the recogniser named without.
+    found = read("Samir: hi samir here and i've got elodie marchand with me\n"
+                 "Élodie: hello, yeah, office manager here\n"
+                 "Caller: joaquin ferraro runs one")  # fmt: skip
+    assert found["Elodie Marchand"].get("role") == "office manager", found
+    assert "Élodie" not in found and "Joaquin Ferraro" in found, found
+    # Common words the model typed a person, in a note all in lower case, are no one.
+    found = read("new voicemail, 0161 496 0070: hi it's about the zolta three, bye")
+    assert set(found) == {"zolta 3"}, found

@@ -53,8 +53,16 @@ def uncased_word(text: str, span: NamedSpan) -> bool:
     """A span written all in lower case without a digit, in a note that writes capitals ("side
     note: crochet (ask Ayu)", typed a person): a common noun, unless the tenant knows it."""
     surface = span.surface
-    return (not span.name and not any(c.isupper() or c.isdigit() for c in surface)
-            and any(c.isupper() for c in text))  # fmt: skip
+    if span.name or any(c.isupper() or c.isdigit() for c in surface):
+        return False
+    # In a note all in lower case (a recogniser's), one of only words English often uses
+    # ("new voicemail"): names there are capitalised first (spoken_names) or rare ('orbisk').
+    return any(c.isupper() for c in text) or all(
+        zipf_frequency(w, "en") >= _SPOKEN_WORD_ZIPF for w in re.findall(r"[^\W\d_]+", surface)
+    )
+
+
+_SPOKEN_WORD_ZIPF = 3.0  # 'voicemail' 3.3; 'orbisk' 0, 'zolta' 0
 
 
 # A transcript's time stamp: "04:58", "[00:11:02]", "(34:37)".

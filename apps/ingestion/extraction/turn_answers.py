@@ -2,7 +2,7 @@
 a city or a year of birth ("Agent: and your job title?") and the next turn, another speaker's
 ("Caller: a head of facilities, yeah"), give that speaker the field, though the answer has no
 subject for the parse to tie it to; and a turn that says "my title's X" (which the parse reads
-as a possessive) gives its speaker the job. The speaker is the one `turns_of` names."""
+as a possessive) or "X here" gives its speaker the job X. The speaker is the one `turns_of` names."""
 
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ _OPENING = re.compile(
 _ROLE = re.compile(r"^([a-z][a-z-]*(?: [a-z][a-z-]*){0,3})$")
 _SAYS_ROLE = re.compile(
     r"\bmy (?:job )?(?:title|role|position)(?:'s| is)\s+(?:an? |the )?([a-z][a-z -]{0,60}?)"
-    r"(?=\s+(?:but|and|so|at|for|here|there|now)\b|[,.;!?\n]|$)",
+    r"(?=\s+(?:but|and|so|at|for|here|there|now)\b|[,.;!?\n]|$)"
+    r"|(?:^|[,.:]\s*)(?:(?:the|an?)\s+)?([a-z][a-z -]{0,40}?)\s+here\b",  # "office manager here"
     re.I,
 )
 
@@ -50,7 +51,7 @@ def answers_read(text: str, mentions: Sequence) -> dict[str, dict[str, str]]:
     for start, end, who, _ in turns:  # "my title's project engineer but ...": the parse's 'title's'
         said = _SAYS_ROLE.search(text, start, end)
         if who and said:
-            role = _value("role", said.group(1), [])
+            role = _value("role", said.group(1) or said.group(2), [])
             if role:
                 found.setdefault(who, {})["role"] = role
     for (q_start, q_end, _, asker), (start, end, who, label) in zip(turns, turns[1:], strict=False):
