@@ -35,14 +35,18 @@ def name_owner(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
         return known, type_
     if " " in given.strip():
         return _several_words(state, given, type_)
-    word = given.strip().lower()
+    word = unidecode(given.strip()).lower()  # as _name_words: 'Élodie' is 'elodie'
     for other in ENTITY_TYPES:
         found = state.canonical(given, other) if other != type_ else None
         if found is None:
             continue
         # "Visit: Kaplanoğlu. Kaplanoğlu = sales director": the thing named first is the person
         # a later mention's words show (name_types.person_cued); the name becomes a person's.
-        if type_ == "Person" and other == "Object" and found.name.strip().lower() == word:
+        if (
+            type_ == "Person"
+            and other == "Object"
+            and unidecode(found.name.strip()).lower() == word
+        ):
             found.type = "Person"
             return found, "Person"
         # A person NER typed as a thing ("Rafael Petrakis" an Object) is named by a surname too.
@@ -55,7 +59,7 @@ def name_owner(state: ShortTermState, given: str, type_: str) -> tuple[ActiveEnt
             return found, other
         # A model's name without its number, typed a firm or a place ("Haldo" after "Haldo510"):
         # the thing, as "Tamber" after "Tamber 9".
-        model = _MODEL.match(found.name.strip().lower()) if other == "Object" else None
+        model = _MODEL.match(unidecode(found.name.strip()).lower()) if other == "Object" else None
         if model and model.group(1) == word:
             return found, other
         # The first word of a name seen in this document, typed a place ("Kavitha" after

@@ -184,6 +184,10 @@ def test_what_a_recogniser_writes_without_accents_or_capitals_is_still_read():
                  "Caller: joaquin ferraro runs one")  # fmt: skip
     assert found["Elodie Marchand"].get("role") == "office manager", found
     assert "Élodie" not in found and "Joaquin Ferraro" in found, found
+    # A surname with its accent, typed a firm, is still the person named in full before it.
+    found = read("Re: Glenrock Print Ltd, talked to Tiago Bragança (CTO). Don't forget "
+                 "Bragança loves road cycling.")  # fmt: skip
+    assert "Bragança" not in found and found["Tiago Bragança"]["role"] == "cto", found
     # Common words the model typed a person, in a note all in lower case, are no one.
     found = read("new voicemail, 0161 496 0070: hi it's about the zolta three, bye")
     assert set(found) == {"zolta 3"}, found
