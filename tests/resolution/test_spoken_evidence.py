@@ -99,6 +99,15 @@ def test_a_pronoun_after_a_comma_is_the_person_its_clause_just_named():
                  "anneke bosman handles the rota, she's the production scheduler")  # fmt: skip
     assert found["Ewa Nowicka"]["role"] == "install technician", found
     assert found["Anneke Bosman"]["role"] == "production scheduler", found
+    # A speaker's label in capitals has a given name too; two in reach and no comma between
+    # the last and the pronoun: no one's, never the note's first person's.
+    found = read("[00:25:34] ARVID SANDELL: Arvid Sandell. I work as a recruiter.\n"
+                 "[00:31:47] ARVID SANDELL: Solveig Aasland runs that side; she's our chief "
+                 "of staff.")  # fmt: skip
+    assert found["ARVID SANDELL"]["role"] == "recruiter", found
+    assert found["Solveig Aasland"]["role"] == "chief of staff", found
+    found = read("Ana Ruiz called. Maria Lopez met Anna Berg; she is the head of sales.")
+    assert not any("role" in v for v in found.values()), found
     # Two people in one clause: "she" may be either, so the job is no one's.
     found = read("Maria Lopez told Anna Berg she was promoted to head of sales.")
     assert "role" not in found["Maria Lopez"] and "role" not in found["Anna Berg"], found

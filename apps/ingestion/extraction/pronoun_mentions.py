@@ -42,7 +42,7 @@ def pronoun_mentions(doc, mentions: Sequence) -> list[Pronoun]:
         before = [m for m in people if m.end <= token.idx and _fits(m.name, gender)]
         recent = {m.name for m in before if m.start >= _sentence_before(token).start_char}
         if len(recent) > 1:  # "X handles that, she's the buyer, Y handles that, she's ...": Y
-            recent = _clause_before(doc, token, before, people)
+            recent = _clause_before(doc, token, before, people) or recent  # else no one
         if len(recent) == 1 or before and not recent:
             who = recent.pop() if recent else _fullest(before[0].name, before)
             found.append(Pronoun(token.idx, token.idx + len(token), who))
@@ -75,7 +75,8 @@ def _fullest(name: str, named: list) -> str:
 
 
 def _fits(name: str, gender: str) -> bool:
-    said = given_name_gender(name.split()[0]) if name.split() else None
+    first = name.split()[0] if name.split() else ""
+    said = given_name_gender(first.title() if first.isupper() else first)  # 'ARVID SANDELL:'
     return said is None or said == gender
 
 
