@@ -106,10 +106,9 @@ def attributes_read(doc, mentions: Sequence) -> dict[str, dict[str, str]]:
             out[name].setdefault("role", attributes["role"][0])
     for attributes in out.values():  # "(ex-Tessaro)" read as a field too: where she was
         former = set(attributes.get(FORMER_EMPLOYER, "").split("; "))
-        now = [e for e in attributes.get("employer", "").split("; ") if e and e not in former]
-        if "employer" in attributes and len(now) < len(attributes["employer"].split("; ")):
-            attributes.pop("employer")
-            attributes.update({"employer": "; ".join(now)} if now else {})
+        now = "; ".join(e for e in attributes.pop("employer", "").split("; ") if e not in former)
+        if now:
+            attributes["employer"] = now
     return out
 
 
