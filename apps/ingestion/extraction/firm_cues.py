@@ -84,6 +84,15 @@ _JOB_FIELD = re.compile(r"([A-Za-z-]+)\s*(,|\|)\s*$")
 _CITY_FIELD_AFTER = re.compile(r"\s*,\s*([A-Z][^\W\d_]+(?: [A-Z][^\W\d_]+)?)\s*(?:[.;|)]|$)")
 # "Wanjiru Mwangangi from Pelagos joined": a name, then 'from', then a name no map knows.
 _FROM_AFTER_NAME = re.compile(r"(?<![\w-])[A-Z][^\W\d_]+ from\s+$")
+# A call's words around a firm: who answers the phone ("good afternoon Halvik", "you're
+# through to Frostvik", "front desk at Polvani", "we're Halvik Marine") or who the speaker works
+# for ("Polvani, that's who I work for", "Cordillo Mining make it", "Halvik here, accounts").
+_ANSWERS_BEFORE = re.compile(
+    r"(?:\bgood (?:morning|afternoon|evening),?|\bthrough to|\b(?:front desk|reception|accounts)"
+    r" (?:at|of)|\bwe(?:'re| are))\s+$", re.IGNORECASE)  # fmt: skip
+_ANSWERS_AFTER = re.compile(
+    r"^(?:,?\s+that's who (?:I|we) work for|\s+makes? (?:it|them)\b"
+    r"|\s+here,\s+(?:accounts|sales|support|reception|the front desk)\b)", re.IGNORECASE)  # fmt: skip
 _IS_WITH = re.compile(r"\b(?:is|was)\s+(?:w/|with)\s+$", re.IGNORECASE)
 
 
@@ -99,10 +108,14 @@ def firm_cued(text: str, span: NamedSpan) -> bool:
         return True  # "Ilze: Aarhus, backend developer, since 2019" is a person's
     if _FOUNDED_AFTER.match(after) or _HQ_AFTER.match(after) or _FIRM_SENTENCE.match(after):
         return True
+    if _ANSWERS_AFTER.match(after):
+        return True
     before = text[max(0, span.start - 40) : span.start]
     if "\n" in before:
         before = before[before.rindex("\n") + 1 :]
     if _VENDOR.search(before) or _FIRM_BEFORE.search(before):
+        return True
+    if _ANSWERS_BEFORE.search(before) and not given_name_gender(surface.split()[0]):
         return True
     if given_name_gender(surface.split()[0]):
         return False  # "works for Ana Ruiz", "made by Tomas Berg": people work for people

@@ -45,7 +45,12 @@ from apps.ingestion.extraction.place_names import (
 from apps.ingestion.extraction.spoken_names import PARTICLES
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import NamedSpan
-from apps.resolution.comparisons.organisation_names import TRADE_WORDS, comparable, legal_base
+from apps.resolution.comparisons.organisation_names import (
+    TRADE_WORDS,
+    comparable,
+    legal_base,
+    trade_named,
+)
 from apps.resolution.comparisons.text_forms import initials
 from apps.resolution.role_words import ROLE_HEADS
 
@@ -81,6 +86,10 @@ _HOBBY_AFTER = re.compile(
 )
 _PERSON_BEFORE = re.compile(r"(?:\bhow old is|\bborn(?: in)? \d{4} \()\s*$", re.IGNORECASE)
 _PER_BEFORE = re.compile(r"\b(?:per|from)\s+$", re.IGNORECASE)
+# A line's label that names a person's part ("Caller: Ama Owusu", "Contact: ...").
+_PART_LABEL = re.compile(
+    r"(?:^|\n)[ \t]*(?:caller|customer|client|contact|name|attendee|interviewee|candidate"
+    r"|visitor|guest|patient)[ \t]*:[ \t]*$", re.IGNORECASE)  # fmt: skip
 _BORN_AFTER = re.compile(r"^\s*[,:(=-]?\s*(?:was\s+)?(?:born\b|b\.|yob\b|dob\b)", re.IGNORECASE)
 
 
@@ -197,6 +206,10 @@ def person_cued(text: str, span: NamedSpan) -> bool:
         return True
     if _PER_BEFORE.search(before) and given_name_gender(words[0]):
         return True  # "ex-Nordhavn, per Anahit", "Email from Arnaud": a source, a sender
+    if len(words) >= 2 and _PART_LABEL.search(before) and not trade_named(span.surface):
+        return (
+            True  # the model's firm 'Ama Owusu' of "Caller: Ama Owusu." (one word may be a firm's)
+        )
     after = text[span.end : span.end + 80].split("\n", 1)[0]
     if _BORN_AFTER.match(after) or _initials_after(words, after) or _HOBBY_AFTER.match(after):
         return True

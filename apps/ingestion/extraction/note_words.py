@@ -74,6 +74,11 @@ PERSON_WORD_ZIPF = 4.4
 ING_ZIPF = 2.5  # 'forwarding' 3.2, 'pinging' 2.6; given names are told apart by their table
 
 
+# Words for a party to a call or a sale, which the model types a firm when they open a
+# sentence in the possessive.
+_PARTIES = frozenset(("caller", "customer", "client", "agent", "user", "buyer", "visitor"))
+
+
 def _opens(text: str, start: int) -> bool:
     """Whether `start` opens a sentence, a line or a note's field (a capital there says nothing)."""
     before = text[:start].rstrip(" \t")
@@ -88,6 +93,12 @@ def common_word_opening(text: str, span: NamedSpan, doc=None) -> bool:
     word = span.surface
     if span.name or " " in word or not word[:1].isupper():
         return False
+    if (
+        word.lower() in _PARTIES
+        and _opens(text, span.start)
+        and text[span.end :].startswith(("'s ", "\u2019s "))
+    ):
+        return True  # "Caller's Brisa-8 beeps": the caller's, not a firm's
     if span.type == "Person":  # "Lunch w/ Dr. Bae", "Age: b. 1967": a label, no one's name
         label = re.match(r"\s*(?::|w/)", text[span.end : span.end + 4]) or _noun(doc, span)
         return bool(label and _opens(text, span.start) and not given_name_gender(word)

@@ -19,6 +19,7 @@ from apps.ingestion.extraction.role_phrases import TITLES
 from apps.ingestion.given_names import given_name_gender
 from apps.ingestion.working_memory import HONORIFICS, NamedSpan
 from apps.resolution.comparisons.organisation_names import legal_base
+from apps.resolution.role_words import RELATION_WORDS
 
 _WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
 SEPARATORS = frozenset("- – — | @ / :".split())
@@ -57,6 +58,7 @@ def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
             or run
             and joined_hyphen(token)
             or _rare_before_name(token)
+            or _given_before_name(token)
             or _given_speaker(token)
         ):  # "Mei-Ling Tsao" is one run
             run.append(token)
@@ -93,6 +95,8 @@ def proper_noun_spans(doc, taken: set[int]) -> list[NamedSpan]:
         surface = doc.text[start:end]
         if len(surface) < 2 or taken & set(range(start, end)) or surface.lower() in _WEEKDAYS:
             continue
+        if len(run) == 1 and run[0].lower_ in RELATION_WORDS:
+            continue  # "Colleague Ama Owusu": the word before a name
         # A given name alone the model missed ("Q: who is Taras?") is a person's, unless it
         # stands where a place does ("flew to Florence"; 'Taras' is a city's name too) or is a
         # month's ("Minutes (May 4)").
@@ -117,6 +121,16 @@ def _rare_before_name(token) -> bool:
             and nxt is not None and nxt.pos_ == "PROPN" and nxt.is_title
             and bool(token.whitespace_)
             and zipf_frequency(token.lower_, "en") < _RARE_ZIPF)  # fmt: skip
+
+
+def _given_before_name(token) -> bool:
+    """A given name the tagger made a common word right before a capitalised proper noun: the
+    'Tomasz' of "Caller: Tomasz Wielgosz." (a compound NOUN there)."""
+    doc = token.doc
+    nxt = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    return (token.pos_ in ("VERB", "NOUN", "ADJ") and token.is_alpha and token.is_title
+            and nxt is not None and nxt.pos_ == "PROPN" and nxt.is_title
+            and bool(token.whitespace_) and bool(given_name_gender(token.text)))  # fmt: skip
 
 
 def _speaker_label(doc, run) -> bool:

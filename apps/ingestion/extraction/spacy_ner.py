@@ -295,8 +295,8 @@ def _span(doc, ent) -> NamedSpan:
     while start < end - 1 and (doc[start].lower_ in ("the", "a", "an") or lead_in(doc[start])
                                or _CLOCK.fullmatch(doc[start].text)
                                or doc[start].lower_ in RELATION_WORDS
-                               and given_name_gender(doc[start + 1].text)):  # fmt: skip
-        start += 1  # "Dr. Sabbagh", "COO @ Hoshizora Robotics", "Colleague Pieter de Wolf"
+                               and (given_name_gender(doc[start + 1].text) or end - start > 2)):  # fmt: skip
+        start += 1  # "Dr. Sabbagh", "COO @ Hoshizora Robotics", "Colleague Ama Owusu"
     for i in range(start + 1, end):  # "Lukas Oberwinkler - no-show": a spaced dash ends a name
         if doc[i].text in SEPARATORS and doc[i - 1].whitespace_:
             end = i
