@@ -137,12 +137,14 @@ def _place(word: str) -> bool:
 def given_names_completed(mentions: list) -> list:
     """A person named by a given name before the chunk names them in full ("it's Fatima, Fatima
     Bennani"; "hi Marcus ... Marcus Ellery") is that person, when one full name of the chunk
-    opens with it, as a first name after the full one is (`name_owner`)."""
+    opens with it, as a first name after the full one is (`name_owner`); so is a firm named
+    by its first words before its full name."""
     full: dict[str, set[str]] = {}
     for m in mentions:
         words = m.name.split()
         if m.type == "Person" and len(words) >= 2:
             full.setdefault(unidecode(words[0]).casefold(), set()).add(m.name)
+    firms = {m.name for m in mentions if m.type == "Organization" and len(m.name.split()) >= 2}
     out = []
     for m in mentions:
         names = (
@@ -150,5 +152,13 @@ def given_names_completed(mentions: list) -> list:
         )
         if len(names) == 1 and " " not in m.name.strip() and m.via != "reference":
             m = dataclasses.replace(m, name=next(iter(names)), via="state")
+        elif m.type == "Organization" and m.via != "reference":
+            # "frostvik here ... Summary: Frostvik Cold Chain AB": a firm's first words before
+            # the chunk names it in full, as they are after it (`name_owner`)
+            words = _name_words(m.name)
+            longer = {f for f in firms if len(_name_words(f)) > len(words)
+                      and _name_words(f)[: len(words)] == words}  # fmt: skip
+            if len(longer) == 1:
+                m = dataclasses.replace(m, name=next(iter(longer)), via="state")
         out.append(m)
     return out

@@ -222,9 +222,8 @@ def test_a_known_firm_said_in_lowercase_by_a_transcript_is_the_firm(make_tenant)
     known_names_forget(mine.tenant)
     found = candidates(mine, text)
     firm = found["Ardentis Security"]  # as "at Ardentis Security" is: the firm's base name
-    # A word no English text uses is capitalised for the parse, its trade word with it.
     assert firm.type == "Organization" and [m.surface for m in firm.mentions] == [
-        "Ardentis Security"
+        "ardentis security"
     ]
     # A name of common words only is matched as written: lowercase, it says anything.
     assert "Summit Health" not in found, found

@@ -13,7 +13,6 @@ from wordfreq import zipf_frequency
 
 from apps.ingestion.extraction.place_names import is_city, placed_here
 from apps.ingestion.given_names import given_name_gender
-from apps.resolution.comparisons.organisation_names import TRADE_WORDS
 
 # wordfreq's scale: 'marcus' 4.1, 'tariq' 3.1; 'mark' 5.2, 'will' 6.4 (words before names)
 GIVEN_MAX_ZIPF = 4.5
@@ -58,11 +57,6 @@ def spoken_people(text: str, past: frozenset[str] = frozenset()) -> tuple[str, t
     for first, last in _city_words(text, words):
         for word in words[first : last + 1]:
             _capitalised(chars, word)
-    named = {i for p in people for i in range(*p)}
-    for first, last in _coined_words(text, words):
-        if words[first].start() not in named:
-            for word in words[first : last + 1]:
-                _capitalised(chars, word)
     return "".join(chars), tuple(people)
 
 
@@ -70,30 +64,6 @@ def _capitalised(chars: list[str], word) -> None:
     chars[word.start()] = word.group()[0].upper()
     for hyphen in re.finditer(r"-(\w)", word.group()):  # 'al-mansouri' -> 'Al-Mansouri'
         chars[word.start() + hyphen.start(1)] = hyphen.group(1).upper()
-
-
-def _coined_words(text: str, words: list) -> list[tuple[int, int]]:
-    """Lowercase words no English text uses ('halvik', 'polvani', 'frostvik': wordfreq has
-    none of them) with the trade words after them ("ardentis security"): a firm's, a
-    product's or a person's name, which the parse reads only capitalised. Not a word built
-    with an English suffix ('diarisation')."""
-    found, i = [], 0
-    while i < len(words):
-        said = words[i].group()
-        if (said.islower() and len(said) >= 4 and said not in FILLERS
-                and not said.endswith(_ENGLISH_ENDINGS)
-                and zipf_frequency(said, "en") == 0 and not given_name_gender(said.capitalize())):  # fmt: skip
-            end = i
-            while (end + 1 < len(words) and words[end + 1].group() in TRADE_WORDS
-                   and _spaced(text, words, end + 1)):  # fmt: skip
-                end += 1
-            found.append((i, end))
-            i = end
-        i += 1
-    return found
-
-
-_ENGLISH_ENDINGS = ("tion", "sion", "ing", "ist", "ogy", "ness", "ment", "ism", "ity", "able")
 
 
 def _city_words(text: str, words: list) -> list[tuple[int, int]]:
