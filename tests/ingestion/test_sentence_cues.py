@@ -138,3 +138,9 @@ def test_a_models_stem_and_its_number_however_joined_are_the_model_within_a_note
     found = typed(extractor, "Field log: the Vostrel-51 bricked again. Vostrel 51 units "
                              "ship Monday; order 4 more Vostrel.")  # fmt: skip
     assert found == {"Vostrel-51": "Object"}, found
+
+
+def test_a_legal_form_with_inner_stops_stays_whole(extractor):
+    # The tokenizer splits "S.p.A." into 'S.p', '.', 'A.': the stop is no legal form ending it.
+    found = typed(extractor, "Summary: Tessaro Packaging S.p.A. (est. 1981) - a trade account.")
+    assert found == {"Tessaro Packaging S.p.A.": "Organization"}, found

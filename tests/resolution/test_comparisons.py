@@ -14,7 +14,7 @@ from apps.resolution.comparisons.identifiers import (
 )
 from apps.resolution.comparisons.names import compare_names
 from apps.resolution.comparisons.phones import compare_phones
-from apps.resolution.comparisons.records import COMPARISONS, Record, records_compare
+from apps.resolution.comparisons.records import COMPARISONS, Record, records_compare, sole_carrier
 
 
 @pytest.mark.parametrize(
@@ -201,3 +201,12 @@ def test_a_former_employer_is_no_shared_neighbour_but_two_sides_that_left_it_agr
     found = {c.comparison: c for c in records_compare("Person", left, again)}
     assert found["employer"].level == "same", found["employer"]
     assert "formerly" in found["employer"].detail, found["employer"]
+
+
+def test_a_registered_name_is_its_short_forms_sole_carrier_however_many_fragments_carry_it():
+    # 'Frostvik' split twice before the registered name came: one short form, not two firms.
+    assert sole_carrier("Frostvik Cold Chain AB", 0, ["Frostvik", "Frostvik"])
+    assert sole_carrier("Frostvik", 1, ["Frostvik Cold Chain AB", "Frostvik"])
+    # Two registered firms the short form could be, or a third carrier of the name: no one's.
+    assert not sole_carrier("Frostvik", 0, ["Frostvik Cold Chain AB", "Frostvik Marine AS"])
+    assert not sole_carrier("Frostvik Cold Chain AB", 2, ["Frostvik"])

@@ -145,6 +145,11 @@ def test_a_model_number_said_in_words_is_the_product_with_its_digits():
     found = read("Agent: and the model?\nCaller: the Arvo seven, it froze")
     assert found.get("Arvo 7", {}).get("type") == "Object", found
     assert "Anna 2" not in read("I met Anna Berg two days ago, Anna two weeks back"), found
+    # Numbers up to ninety-nine, and a capital letter after 'the'; an error code is no product.
+    found = read("Caller: the fenra forty-two froze, error forty one, and the Z twenty seven too")
+    assert {"fenra 42", "Z 27"} <= set(found) and "error 41" not in found, found
+    found = read("voicemail: hi it's about the arvo thirteen, from nineteen ninety")
+    assert [(n.lower(), e["type"]) for n, e in found.items()] == [("arvo 13", "Object")], found
 
 
 def test_a_caller_who_gives_their_name_when_asked_says_the_rest_of_themselves():

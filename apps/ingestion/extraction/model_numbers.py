@@ -70,11 +70,16 @@ def with_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
     return sorted(out, key=lambda s: s.start)
 
 
-_SAID = "one two three four five six seven eight nine ten eleven twelve".split()
+_UNITS = "one two three four five six seven eight nine".split()
+_TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_NUMBER_SAID = (rf"(?:(?:{'|'.join(_TENS)})(?:[ -](?:{'|'.join(_UNITS)}))?"
+                rf"|{'|'.join(_TEENS)}|{'|'.join(_UNITS)})")  # fmt: skip
 # A model number said in words, as a speech recogniser writes it ("the brisa eight", "the Arvo
-# seven"): a word no dictionary knows well and no given name, then a number word.
+# seven", "the fenra forty-two", "the Z twenty seven"): a word no dictionary knows well and no
+# given name, or a capital letter after 'the', then a number below a hundred.
 _SPOKEN_CODE = re.compile(
-    rf"(?<![\w@.+/-])([A-Za-z][a-z]{{2,}})[ -]({'|'.join(_SAID)})(?![\w-])", re.IGNORECASE
+    rf"(?<![\w@.+/-])([A-Za-z][a-z]{{2,}}|[B-HJ-Z])[ -]({_NUMBER_SAID})(?![\w-])", re.IGNORECASE
 )
 _THE = re.compile(r"\b(?:the|a|an|our|your|their|my)\s+$", re.IGNORECASE)
 _SPOKEN_STEM_ZIPF = 3.0  # 'vela' 2.7, 'arvo' 2.4; 'pixel' 3.7, 'chapter' 4.7
@@ -86,18 +91,31 @@ def spoken_codes(spans: list[NamedSpan], text: str) -> list[NamedSpan]:
     out = list(spans)
     for found in _SPOKEN_CODE.finditer(text):
         stem, number = found.group(1), found.group(2).lower()
-        person = given_name_gender(stem) and not _THE.search(text, 0, found.start())
+        after_the = _THE.search(text, 0, found.start())
+        if len(stem) == 1 and not (stem.isupper() and after_the):
+            continue  # "the Z twenty seven", not "a two" or "z six"
+        person = given_name_gender(stem) and not after_the
         if (number == "one" or person or stem.lower() in _NOT_NUMBERED | _NOT_STEMS
-                or zipf_frequency(stem.lower(), "en") >= _SPOKEN_STEM_ZIPF):  # fmt: skip
+                or len(stem) > 1 and zipf_frequency(stem.lower(), "en") >= _SPOKEN_STEM_ZIPF):  # fmt: skip
             continue  # "a Frostvik one"; "Anna two days ago", but "the Arvo seven"
         start, end = found.span()
         over = [s for s in out if s.start < end and start < s.end]
         if any(s.start < start or end < s.end for s in over):
             continue  # a longer name holds it
         out = [s for s in out if s not in over]
-        name = f"{stem} {_SAID.index(number) + 1}"
+        name = f"{stem} {_said_value(number)}"
         out.append(NamedSpan(found.group(0), start, end, "Object", name))
     return sorted(out, key=lambda s: s.start)
+
+
+def _said_value(number: str) -> int:
+    """'forty-two' -> 42, 'seven' -> 7, 'thirteen' -> 13."""
+    words = re.split(r"[ -]", number)
+    if words[0] in _TENS:
+        return 10 * (_TENS.index(words[0]) + 2) + (
+            _UNITS.index(words[1]) + 1 if len(words) > 1 else 0
+        )
+    return (_TEENS.index(words[0]) + 10) if words[0] in _TEENS else _UNITS.index(words[0]) + 1
 
 
 def _rare(stem: str) -> bool:

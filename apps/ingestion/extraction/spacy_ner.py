@@ -308,7 +308,8 @@ def _span(doc, ent) -> NamedSpan:
     while end - 1 > start and doc[end - 1].pos_ in _TRAILING:  # "Elena Castellanos of"
         end -= 1
     for i in range(start, end - 1):  # "Marlow Logistics Ltd. Customers": the next sentence's
-        legal_end = doc[i].text.endswith(".") and _legal_form_only(doc[i].text)
+        word = doc[i].text  # 'Ltd.', not the '.' of 'S.p.A.' the tokenizer split off
+        legal_end = word[:1].isalpha() and word.endswith(".") and _legal_form_only(word)
         if doc[i + 1].is_title and (doc[i + 1].is_sent_start or legal_end):
             end = i + 1
             break

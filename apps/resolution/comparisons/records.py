@@ -223,12 +223,14 @@ def sole_carrier(name: str, same_name_count: int, blocked: Sequence[str]) -> boo
     sole carrier's when 'Silverfin Foods Inc' sits beside 'Silverfin Foods S.A.')."""
     base = legal_base(name)
     alike = [n for n in blocked if legal_base(n) == base]
+    # Distinct names: two fragments of one short name ('Frostvik' twice, split before the
+    # registered name came) are one short form, so the first split is not made permanent.
     registered = {comparable(n) for n in alike if comparable(n) != base}
-    short = [n for n in alike if comparable(n) == base]
+    short = {comparable(n) for n in alike if comparable(n) == base}
     # A firm's first word ('Pellucid' of 'Pellucid Labs Ltd', short_name_of) is one firm's
     # only when one registered firm of the blocked opens with it, and one short name is it.
     families = {legal_base(n) for n in blocked if short_name_of(name, n)}
-    shorts = [comparable(n) for n in blocked if short_name_of(n, name)]
+    shorts = {comparable(n) for n in blocked if short_name_of(n, name)}
     rivals = {legal_base(n) for n in blocked if shorts and legal_base(n) != base
               and (comparable(n) != legal_base(n) or trade_named(n))
               and legal_base(n).split()[0] in shorts}  # fmt: skip
