@@ -115,10 +115,10 @@ def firm_cued(text: str, span: NamedSpan) -> bool:
         before = before[before.rindex("\n") + 1 :]
     if _VENDOR.search(before) or _FIRM_BEFORE.search(before):
         return True
-    if _ANSWERS_BEFORE.search(before) and not given_name_gender(surface.split()[0]):
-        return True
     if given_name_gender(surface.split()[0]):
         return False  # "works for Ana Ruiz", "made by Tomas Berg": people work for people
+    if _ANSWERS_BEFORE.search(before):
+        return True
     job = _JOB_AT.search(before)
     if job and job.group(1).lower() in ROLE_HEADS | DEPARTMENTS:
         return True

@@ -207,9 +207,7 @@ def person_cued(text: str, span: NamedSpan) -> bool:
     if _PER_BEFORE.search(before) and given_name_gender(words[0]):
         return True  # "ex-Nordhavn, per Anahit", "Email from Arnaud": a source, a sender
     if len(words) >= 2 and _PART_LABEL.search(before) and not trade_named(span.surface):
-        return (
-            True  # the model's firm 'Ama Owusu' of "Caller: Ama Owusu." (one word may be a firm's)
-        )
+        return True  # "Caller: Ama Owusu." (the model's firm); one word may be a firm's
     after = text[span.end : span.end + 80].split("\n", 1)[0]
     if _BORN_AFTER.match(after) or _initials_after(words, after) or _HOBBY_AFTER.match(after):
         return True
