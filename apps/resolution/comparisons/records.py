@@ -219,14 +219,14 @@ def sole_carrier(name: str, same_name_count: int, blocked: Sequence[str]) -> boo
     """Whether a match may be the only other entity that carries `name` (the `sole` of
     records_compare): at most one entity of the type has the name itself, and among the
     blocked matches (`blocked`, their names) at most one registered name (with a legal form)
-    and at most one short form share its name without the legal form ('Silverfin Foods' is no
-    sole carrier's when 'Silverfin Foods Inc' sits beside 'Silverfin Foods S.A.')."""
+    shares its name without the legal form, and one short form, however many carry it
+    ('Silverfin Foods' is no sole carrier's when 'Silverfin Foods Inc' sits beside 'Silverfin
+    Foods S.A.')."""
     base = legal_base(name)
     alike = [n for n in blocked if legal_base(n) == base]
     # Distinct names: two fragments of one short name ('Frostvik' twice, split before the
     # registered name came) are one short form, so the first split is not made permanent.
     registered = {comparable(n) for n in alike if comparable(n) != base}
-    short = {comparable(n) for n in alike if comparable(n) == base}
     # A firm's first word ('Pellucid' of 'Pellucid Labs Ltd', short_name_of) is one firm's
     # only when one registered firm of the blocked opens with it, and one short name is it.
     families = {legal_base(n) for n in blocked if short_name_of(name, n)}
@@ -234,7 +234,7 @@ def sole_carrier(name: str, same_name_count: int, blocked: Sequence[str]) -> boo
     rivals = {legal_base(n) for n in blocked if shorts and legal_base(n) != base
               and (comparable(n) != legal_base(n) or trade_named(n))
               and legal_base(n).split()[0] in shorts}  # fmt: skip
-    return (same_name_count <= 1 and len(registered) <= 1 and len(short) <= 1
+    return (same_name_count <= 1 and len(registered) <= 1
             and len(families) <= 1 and len(shorts) <= 1 and not rivals)  # fmt: skip
 
 
