@@ -1,5 +1,6 @@
 """The Celery app. Each worker process opens its own Neo4j connection (the driver is not fork-safe)
-and loads the embedding model and the extractor once, at start, not in its first task's time."""
+and loads the embedding model once, at start, not in its first task's time; the libraries and the
+extractor are loaded once before the pool forks, and shared."""
 
 import logging
 import os
@@ -7,7 +8,7 @@ import time
 from collections.abc import Callable
 
 from celery import Celery, Task
-from celery.signals import worker_process_init
+from celery.signals import worker_init, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memoryproject.settings")
 
@@ -47,6 +48,22 @@ WORKER_WARM_UPS: list[Callable[[], str]] = []
 def worker_warm_up_register(load: Callable[[], str]) -> None:
     if load not in WORKER_WARM_UPS:
         WORKER_WARM_UPS.append(load)
+
+
+@worker_init.connect
+def _load_before_the_pool_forks(**_kwargs):
+    # In the worker's main process, before it forks its pool: each process inherits the
+    # embedding libraries (torch, sentence-transformers: 8 s of CPU to import) and what the
+    # warm-ups load (spaCy's pipeline: 3 s), so a worker pays them once, not once a process.
+    # No model runs here: a thread pool torch started would not survive the fork.
+    from apps.graph.embeddings import embedding_libraries_import
+
+    started = time.monotonic()
+    embedding_libraries_import()
+    names = [load() for load in WORKER_WARM_UPS]
+    log.warning("worker %s imported the embedding libraries and %s in %.1f s before forking",
+                os.getpid(), ", ".join(names) or "nothing else",
+                time.monotonic() - started)  # fmt: skip
 
 
 @worker_process_init.connect

@@ -114,6 +114,12 @@ def get_embedder() -> Embedder:
     return _embedder
 
 
+def embedding_libraries_import() -> None:
+    """Import what loading the model needs, without loading it: a process about to fork its
+    workers does this once for all of them (memoryproject/celery.py)."""
+    import sentence_transformers  # noqa: F401
+
+
 def embed_one(text: str) -> list[float]:
     embedder = get_embedder()
     single = getattr(embedder, "embed_single", None)
