@@ -3,6 +3,7 @@ when it starts (before its first task); the web process never loads spaCy to ser
 to queue a document's ingestion."""
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -54,7 +55,9 @@ def test_a_worker_process_loads_the_models_when_it_starts_before_any_task(fresh_
 
     def loaded_lines():
         text = log.read_text(errors="replace") if log.exists() else ""
-        this_worker = text.rsplit("celery@", 1)[-1]  # after the banner of the latest worker
+        # After the latest worker's banner ("celery@host v5..."): a process may log its models
+        # loaded before the main process logs "celery@host ready."
+        this_worker = re.split(r"celery@\S+ v\d", text)[-1]
         return [line for line in this_worker.splitlines()
                 if "loaded the embedding model and spacy:" in line]  # fmt: skip
 
