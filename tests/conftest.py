@@ -51,6 +51,17 @@ def graph_schema_installed(django_db_blocker):
         schema_install()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashes():
+    # A person made or logged in hashes a password: 0.4 s of CPU with the service's PBKDF2, for
+    # some 300 of them a run. The tests check who may sign in, not the hash's strength (no
+    # child process the tests start checks a person's password).
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
+
+
 def graph_wipe_tenant(tenant_uid: str) -> None:
     from apps.graph import cypher
 
@@ -283,10 +294,15 @@ def celery_worker(transactional_db, shared_celery_worker):
 
 
 @pytest.fixture
-def fresh_celery_worker(shared_celery_worker, celery_worker):
-    """`celery_worker` started anew for this test (its log begins with a new banner)."""
+def shared_celery_worker_stopped(shared_celery_worker):
     shared_celery_worker.stop()
-    return shared_celery_worker.running(os.environ.get("TEST_WORKER_CONCURRENCY", "2"))
+
+
+@pytest.fixture
+def fresh_celery_worker(shared_celery_worker_stopped, celery_worker):
+    """`celery_worker` started anew for this test (its log begins with a new banner): stopped
+    before `celery_worker` starts it, so it starts once."""
+    return celery_worker
 
 
 def wait_for(predicate, *, timeout: float = 120.0, interval: float = 0.3, message: str = ""):
