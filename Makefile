@@ -3,8 +3,10 @@ SHELL := /bin/bash
 PY ?= python3.11
 VENV := .venv
 STAMP := $(VENV)/.installed
-# Certificates from the system's store (a proxy's own CA is trusted there, as pip's `cert` is).
-UV_PIP = $(VENV)/bin/uv pip install -q --system-certs --python $(VENV)/bin/python \
+# Certificates from the system's store (a proxy's own CA is trusted there, as pip's `cert` is);
+# pip's index and local wheels when its environment names them (uv reads UV_* settings only).
+UV_PIP = $(VENV)/bin/uv pip install -q --system-certs --compile-bytecode --python $(VENV)/bin/python \
+  $(if $(PIP_INDEX_URL),--index-url $(PIP_INDEX_URL)) \
   $(if $(wildcard $(PIP_FIND_LINKS)),--find-links $(PIP_FIND_LINKS))
 
 .PHONY: run test install lint format vendor docs docs-serve
@@ -12,9 +14,10 @@ UV_PIP = $(VENV)/bin/uv pip install -q --system-certs --python $(VENV)/bin/pytho
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null || { echo "Python 3.11 is required ($(PY) not found)"; exit 1; }
 	@test -x $(VENV)/bin/python || $(PY) -m venv $(VENV)
-	@# uv installs what pip would, the same versions, in a tenth of the time (21 s against 217 s
-	@# for a fresh venv, docs/operations/testing.md). torch first and alone: the CPU wheel from
-	@# PIP_FIND_LINKS when one is there, else PyPI's.
+	@# uv installs what pip would, the same versions, in a quarter of the time (docs/operations/
+	@# testing.md), compiled to bytecode as pip does (or each process of the first test run
+	@# compiles what it imports). torch first and alone: the CPU wheel from PIP_FIND_LINKS when
+	@# one is there, else PyPI's.
 	$(VENV)/bin/pip install -q uv==0.13.8
 	$(UV_PIP) "torch==2.13.0"
 	@# Dependencies only: the project itself runs from the checkout (manage.py, pytest rootdir).

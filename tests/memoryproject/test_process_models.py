@@ -63,6 +63,13 @@ def test_a_worker_process_loads_the_models_when_it_starts_before_any_task(fresh_
 
     wait_for(lambda: len(loaded_lines()) >= 2, timeout=300,
              message="the worker's two processes did not load the models at start")  # fmt: skip
+    # Its main process imported the libraries and loaded spaCy once, before its banner and its
+    # pool: after the last line of the worker before it.
+    text = log.read_text(errors="replace")
+    before = re.split(r"celery@\S+ v\d", text)[-2].rsplit("loaded the embedding model", 1)[-1]
+    imported = [line for line in before.splitlines()
+                if "imported the embedding libraries and spacy:" in line]  # fmt: skip
+    assert len(imported) == 1, before[-2000:]
 
 
 def test_importing_the_extractor_loads_neither_spacy_nor_torch():
