@@ -14,7 +14,7 @@ UV_PIP = $(VENV)/bin/uv pip install -q --system-certs --compile-bytecode --pytho
 $(STAMP): pyproject.toml
 	@command -v $(PY) >/dev/null || { echo "Python 3.11 is required ($(PY) not found)"; exit 1; }
 	@test -x $(VENV)/bin/python || $(PY) -m venv $(VENV)
-	@# uv installs what pip would, the same versions, in a quarter of the time (docs/operations/
+	@# uv installs what pip would, the same versions, in a third of the time (docs/operations/
 	@# testing.md), compiled to bytecode as pip does (or each process of the first test run
 	@# compiles what it imports). torch first and alone: the CPU wheel from PIP_FIND_LINKS when
 	@# one is there, else PyPI's.
