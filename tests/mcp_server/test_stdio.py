@@ -13,7 +13,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from apps.tenants.models import TenantAPIKey
-from tests.conftest import ROOT, child_database_env, scope_for
+from tests.celery_worker import child_database_env
+from tests.conftest import ROOT, scope_for
 from tests.lessons.conftest import entity_make
 from tests.mcp_server.conftest import (
     FACTS,

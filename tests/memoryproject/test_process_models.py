@@ -14,7 +14,8 @@ from django.conf import settings
 
 from apps.tenants import services as tenant_services
 from apps.tenants.models import Job
-from tests.conftest import WORKER_LOG, child_database_env, wait_for
+from tests.celery_worker import WORKER_LOG, child_database_env
+from tests.waits import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = textwrap.dedent(
