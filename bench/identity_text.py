@@ -217,8 +217,15 @@ def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
                       f"{r['a_name']} [{label(r['a'])}] ~ {r['b_name']} [{label(r['b'])}]: "
                       f"{r['reason']}"))  # fmt: skip
     twins.sort(key=lambda t: t[0])
-    by_kind = Counter(truths[k].kind for k in tracked)
+    # Namesakes apart from the other kinds too: a bare mention of a name two people carry may
+    # rightly wait for a reviewer, so a change can cost these alone.
+    twinned = {k for pair in pairs for k in pair}
+    by_kind = Counter(truths[k].kind for k in tracked) + Counter("namesake" for k in tracked
+                                                                 if k in twinned)  # fmt: skip
     unified_kind = Counter(truths[k].kind for k in tracked if len(entities_of[k]) == 1)
+    unified_kind += Counter(
+        "namesake" for k in tracked if k in twinned and len(entities_of[k]) == 1
+    )
     return {
         "documents": len(docs), "true": len(tracked), "unified": unified / max(1, len(tracked)),
         "per_true": per_true, "namesakes": f"{merged_namesakes}/{len(pairs)}",
