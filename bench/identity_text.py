@@ -19,6 +19,7 @@ surface of a document names) and the script prints per set:
                   `(r3 rule)` column labels it by its uid, as round 3 counted)
   wrong ent       graph entities holding mentions of two or more true entities (wrong merges)
   ms/doc          the POST's time per document
+  unified by kind unified / tracked per kind (org, person, product), and the namesakes' own
   reached         (on a line of its own) the (document, true thing) pairs where the document's
                   thing has a mention in the graph: what extraction missed, not resolution
 
