@@ -221,12 +221,12 @@ def _scored(docs, truths, pairs, names_of, mentions, pending, spent) -> dict:
     # Namesakes apart from the other kinds too: a bare mention of a name two people carry may
     # rightly wait for a reviewer, so a change can cost these alone.
     twinned = {k for pair in pairs for k in pair}
-    by_kind = Counter(truths[k].kind for k in tracked) + Counter("namesake" for k in tracked
-                                                                 if k in twinned)  # fmt: skip
-    unified_kind = Counter(truths[k].kind for k in tracked if len(entities_of[k]) == 1)
-    unified_kind += Counter(
-        "namesake" for k in tracked if k in twinned and len(entities_of[k]) == 1
-    )
+
+    def kinds(k):
+        return (truths[k].kind, "namesake") if k in twinned else (truths[k].kind,)
+
+    by_kind = Counter(kind for k in tracked for kind in kinds(k))
+    unified_kind = Counter(kind for k in tracked if len(entities_of[k]) == 1 for kind in kinds(k))
     return {
         "documents": len(docs), "true": len(tracked), "unified": unified / max(1, len(tracked)),
         "per_true": per_true, "namesakes": f"{merged_namesakes}/{len(pairs)}",
